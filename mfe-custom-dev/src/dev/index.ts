@@ -1,0 +1,2 @@
+// The async boundary: shared modules are negotiated by the federation runtime before they run.
+import('./bootstrap');

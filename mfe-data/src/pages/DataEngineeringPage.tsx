@@ -1,0 +1,13 @@
+import { Section, ServicePage } from '@site/shared';
+import { route } from '../routes';
+
+export default function DataEngineeringPage() {
+  const meta = route('/services/data-analytics/data-engineering');
+  return (
+    <ServicePage route={meta} lead={meta.description}>
+      <Section heading="Overview">
+        <p>{meta.description}</p>
+      </Section>
+    </ServicePage>
+  );
+}

@@ -1,0 +1,13 @@
+import { Section, ServicePage } from '@site/shared';
+import { route } from '../routes';
+
+export default function EnterpriseSupportPage() {
+  const meta = route('/services/enterprise/enterprise-support');
+  return (
+    <ServicePage route={meta} lead={meta.description}>
+      <Section heading="Overview">
+        <p>{meta.description}</p>
+      </Section>
+    </ServicePage>
+  );
+}

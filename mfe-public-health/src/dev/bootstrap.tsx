@@ -1,0 +1,6 @@
+import '@site/shared/styles.css';
+import { mountStandalone } from '@site/shared/dev';
+import { pages } from '../pages';
+import { routeTable } from '../routes';
+
+mountStandalone(routeTable, pages);

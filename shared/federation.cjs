@@ -1,0 +1,39 @@
+/**
+ * What the shell and every remote share at run time, in one place. Each entry is a singleton so the
+ * browser downloads React, React DOM, React Router and the shared package once, whichever page it
+ * enters by. `requiredVersion` is a range: a remote built against another patch or minor runs on
+ * the shell's copy, and a real mismatch is reported by the federation runtime instead of being
+ * loaded twice. Nothing is `eager`: the async boundary in each app's `index.ts` lets the runtime
+ * negotiate versions before any shared module runs.
+ */
+const sharedPkg = require('./package.json');
+
+function sharedModules(appPkg) {
+  const deps = appPkg.dependencies || {};
+  const single = (name, fallbackRange) => ({
+    singleton: true,
+    requiredVersion: deps[name] || fallbackRange,
+  });
+  return {
+    react: single('react', '^19.2.0'),
+    'react/': single('react', '^19.2.0'),
+    'react-dom': single('react-dom', '^19.2.0'),
+    'react-dom/': single('react-dom', '^19.2.0'),
+    'react-router': single('react-router', '^7.18.0'),
+    '@site/shared': {
+      singleton: true,
+      requiredVersion: `^${sharedPkg.version}`,
+      version: sharedPkg.version,
+    },
+  };
+}
+
+/** Federation names of the remotes, by workspace folder. */
+const REMOTES = {
+  'mfe-custom-dev': { name: 'custom_dev', port: 3001 },
+  'mfe-data': { name: 'data', port: 3002 },
+  'mfe-enterprise-education': { name: 'enterprise_education', port: 3003 },
+  'mfe-public-health': { name: 'public_health', port: 3004 },
+};
+
+module.exports = { sharedModules, REMOTES };

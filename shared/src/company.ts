@@ -1,0 +1,60 @@
+/**
+ * Company facts, in one place. The spec does not name the company: the name, logo text, address and
+ * links below are placeholders, and replacing them here changes them everywhere on the site.
+ */
+export const company = {
+  name: 'Highveld Digital',
+  legalName: 'Highveld Digital Solutions (Pty) Ltd',
+  tagline: 'IT solutions and consulting',
+  foundingYear: 2008,
+  email: 'hello@highveld-digital.co.za',
+  address: {
+    street: 'Building 3, Highveld Office Park, 12 Embankment Road',
+    locality: 'Centurion',
+    region: 'Gauteng',
+    postalCode: '0157',
+    country: 'South Africa',
+    countryCode: 'ZA',
+  },
+  /** The office, for the map and the structured data. */
+  location: { lat: -25.8588, lng: 28.1891 },
+  hours: {
+    days: 'Monday to Friday',
+    opens: '08:00',
+    closes: '17:00',
+    label: 'Monday to Friday, 8am to 5pm',
+  },
+  timeZone: { label: 'UTC+02:00', name: 'South Africa Standard Time (SAST)' },
+  regions: ['Africa', 'Europe'],
+  sectors: [
+    'Manufacturing',
+    'Mining',
+    'Education',
+    'Health',
+    'Banking',
+    'Petroleum',
+    'Non-profit',
+    'Motor industry',
+  ],
+  industriesServed: 20,
+  social: [
+    { name: 'LinkedIn', url: 'https://www.linkedin.com/company/highveld-digital' },
+    { name: 'X', url: 'https://x.com/highvelddigital' },
+    { name: 'Facebook', url: 'https://www.facebook.com/highvelddigital' },
+    { name: 'GitHub', url: 'https://github.com/highveld-digital' },
+  ],
+} as const;
+
+export type Company = typeof company;
+
+/** One line of the postal address, as shown in the footer and on the contact page. */
+export const formatAddress = (a = company.address): string =>
+  `${a.street}, ${a.locality}, ${a.region}, ${a.postalCode}, ${a.country}`;
+
+/** Whole years since the company was founded, counted from `today`. */
+export const yearsSinceFounding = (today: Date = new Date()): number =>
+  today.getFullYear() - company.foundingYear;
+
+/** A link that opens the office in a map service, for when the embedded map cannot load. */
+export const mapLink = (loc = company.location): string =>
+  `https://www.openstreetmap.org/?mlat=${loc.lat}&mlon=${loc.lng}#map=18/${loc.lat}/${loc.lng}`;

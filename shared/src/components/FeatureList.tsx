@@ -1,0 +1,41 @@
+import type { FeatureItem } from '../content-types';
+
+/** Cards of features or benefits, each a short title and a sentence or two. */
+export function FeatureList({
+  items,
+  columns = 3,
+}: {
+  items: readonly FeatureItem[];
+  columns?: 2 | 3 | 4;
+}) {
+  return (
+    <ul className={`feature-list feature-list--${columns}`}>
+      {items.map((item) => (
+        <li className="feature" key={item.title}>
+          <svg className="feature__icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+            <path d="M5 12.5l4.5 4.5L19 7.5" fill="none" stroke="currentColor" strokeWidth="2.5" />
+          </svg>
+          <h3 className="feature__title">{item.title}</h3>
+          <p className="feature__text">{item.text}</p>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A plain list with check marks, for short items such as technologies or tool types. */
+export function CheckList({
+  items,
+  columns = 1,
+}: {
+  items: readonly string[];
+  columns?: 1 | 2 | 3;
+}) {
+  return (
+    <ul className={`check-list check-list--${columns}`}>
+      {items.map((item) => (
+        <li key={item}>{item}</li>
+      ))}
+    </ul>
+  );
+}

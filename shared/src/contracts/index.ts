@@ -1,0 +1,3 @@
+export * from './routes';
+export * from './remote';
+export * from './manifest';

@@ -1,0 +1,135 @@
+/**
+ * The table-driven checks every remote runs over its own route table and pages (Jest + Testing
+ * Library). They assert what a visitor sees on each page: its title as the only h1, the breadcrumb,
+ * enough real text, a call to action leading to /contact, and links that lead somewhere real.
+ */
+import { render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import {
+  DESCRIPTION_MAX,
+  DESCRIPTION_MIN,
+  type RemotePagesModule,
+  type RouteTable,
+} from '../contracts';
+import { countWords } from '../text';
+
+export const MIN_WORDS = 250;
+
+/** Paths the shell owns; other internal links must fall inside some remote's prefix. */
+const SHELL_PATHS = ['/', '/about', '/contact'];
+
+/** Words of the page a visitor reads as its content: hero lead and sections, not the closing CTA. */
+export function mainTextWords(container: HTMLElement): number {
+  const parts = container.querySelectorAll('.hero__lead, .section');
+  return Array.from(parts).reduce((n, el) => n + countWords(el.textContent ?? ''), 0);
+}
+
+export function runRemoteContractTests(
+  table: RouteTable,
+  pages: RemotePagesModule['pages'],
+  /** Prefixes of the whole site's page groups, for checking links that leave this group. */
+  sitePrefixes: readonly string[] = [
+    '/services/custom-dev',
+    '/services/business-intelligence',
+    '/services/data-analytics',
+    '/services/enterprise',
+    '/services/education',
+    '/public-health',
+  ],
+): void {
+  describe(`${table.remote}: route table`, () => {
+    it('has unique paths and titles, inside its prefixes', () => {
+      const paths = table.routes.map((r) => r.path);
+      const titles = table.routes.map((r) => r.title);
+      expect(new Set(paths).size).toBe(paths.length);
+      expect(new Set(titles).size).toBe(titles.length);
+      for (const p of paths) {
+        expect(table.prefixes.some((prefix) => p.startsWith(`${prefix}/`))).toBe(true);
+      }
+    });
+
+    it.each(table.routes.map((r) => [r.path, r.description] as const))(
+      '%s has a description of 50 to 160 characters',
+      (_path, description) => {
+        expect(description.length).toBeGreaterThanOrEqual(DESCRIPTION_MIN);
+        expect(description.length).toBeLessThanOrEqual(DESCRIPTION_MAX);
+      },
+    );
+
+    it('exposes exactly one page per route', () => {
+      expect(Object.keys(pages).sort()).toEqual(table.routes.map((r) => r.path).sort());
+    });
+  });
+
+  describe.each(table.routes.map((r) => [r.path, r] as const))(
+    `${table.remote}: %s`,
+    (path, route) => {
+      const renderPage = async () => {
+        const load = pages[path];
+        if (!load) throw new Error(`no page for ${path}`);
+        const { default: Page } = await load();
+        return render(
+          <MemoryRouter initialEntries={[path]}>
+            <Page />
+          </MemoryRouter>,
+        );
+      };
+
+      it('shows its title as the only h1, with the breadcrumb Home, Services, group, page', async () => {
+        await renderPage();
+        const h1s = screen.getAllByRole('heading', { level: 1 });
+        expect(h1s).toHaveLength(1);
+        expect(h1s[0]).toHaveTextContent(route.title);
+        const crumbs = within(screen.getByRole('navigation', { name: 'Breadcrumb' })).getAllByRole(
+          'listitem',
+        );
+        expect(crumbs.map((li) => li.textContent)).toEqual([
+          'Home',
+          'Services',
+          route.group,
+          route.title,
+        ]);
+        expect(within(crumbs[0]!).getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/');
+      });
+
+      it(`has at least ${MIN_WORDS} words of main text`, async () => {
+        const { container } = await renderPage();
+        expect(mainTextWords(container)).toBeGreaterThanOrEqual(MIN_WORDS);
+      });
+
+      it('ends with a call to action that leads to /contact', async () => {
+        const { container } = await renderPage();
+        const cta = container.querySelector('.cta');
+        expect(cta).not.toBeNull();
+        expect(within(cta as HTMLElement).getByRole('link')).toHaveAttribute('href', '/contact');
+      });
+
+      it('links only to pages that exist', async () => {
+        const { container } = await renderPage();
+        const own = new Set(table.routes.map((r) => r.path));
+        for (const a of Array.from(container.querySelectorAll('a[href^="/"]'))) {
+          const href = (a.getAttribute('href') ?? '').split('#')[0]!;
+          if (SHELL_PATHS.includes(href)) continue;
+          if (table.prefixes.some((p) => href.startsWith(`${p}/`))) {
+            expect(own.has(href) ? href : `${href} (not in the route table)`).toBe(href);
+          } else {
+            expect(
+              sitePrefixes.some((p) => href.startsWith(`${p}/`)) ? href : `${href} (unknown)`,
+            ).toBe(href);
+          }
+        }
+      });
+
+      it('has headings in order (no level skipped)', async () => {
+        const { container } = await renderPage();
+        const levels = Array.from(container.querySelectorAll('h1, h2, h3, h4, h5, h6')).map((h) =>
+          Number(h.tagName.slice(1)),
+        );
+        levels.reduce((prev, level) => {
+          expect(level).toBeLessThanOrEqual(prev + 1);
+          return level;
+        }, 1);
+      });
+    },
+  );
+}

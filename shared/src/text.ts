@@ -1,0 +1,23 @@
+/** Counts the words in every string found in a value (content objects, lists, nested data). */
+export function countWords(value: unknown): number {
+  if (typeof value === 'string') {
+    return value.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  }
+  if (Array.isArray(value)) return value.reduce((n: number, v) => n + countWords(v), 0);
+  if (value && typeof value === 'object') {
+    return Object.entries(value).reduce(
+      (n, [key, v]) => (key === 'to' || key === 'href' || key === 'id' ? n : n + countWords(v)),
+      0,
+    );
+  }
+  return 0;
+}
+
+/** A stable id fragment from a heading, for anchors and aria references. */
+export const slugify = (text: string): string =>
+  text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');

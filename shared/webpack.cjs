@@ -1,0 +1,169 @@
+/**
+ * The webpack configuration of the shell and of every remote, built from one function so that all
+ * apps compile, share and name their files the same way.
+ */
+const path = require('node:path');
+const fs = require('node:fs');
+const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+const HtmlWebpackPlugin = require('html-webpack-plugin');
+const MiniCssExtractPlugin = require('mini-css-extract-plugin');
+const CssMinimizerPlugin = require('css-minimizer-webpack-plugin');
+const { sharedModules, REMOTES } = require('./federation.cjs');
+
+const rules = (production) => [
+  {
+    test: /\.tsx?$/,
+    exclude: /node_modules/,
+    use: {
+      loader: 'ts-loader',
+      options: { transpileOnly: true, compilerOptions: { noEmit: false, sourceMap: !production } },
+    },
+  },
+  {
+    test: /\.css$/,
+    use: [MiniCssExtractPlugin.loader, 'css-loader'],
+  },
+  { test: /\.(woff2?|png|svg|jpe?g|webp|ico)$/, type: 'asset/resource' },
+];
+
+/** Emits the remote's route table beside its remoteEntry.js, validated against the contract. */
+class RouteTablePlugin {
+  constructor(file) {
+    this.file = file;
+  }
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('RouteTablePlugin', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        {
+          name: 'RouteTablePlugin',
+          stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONS,
+        },
+        () => {
+          compilation.fileDependencies.add(this.file);
+          const json = fs.readFileSync(this.file, 'utf8');
+          const table = JSON.parse(json);
+          if (!table.remote || !Array.isArray(table.routes) || !Array.isArray(table.prefixes)) {
+            compilation.errors.push(new Error(`${this.file}: not a route table`));
+          }
+          compilation.emitAsset('routes.json', new compiler.webpack.sources.RawSource(json));
+        },
+      );
+    });
+  }
+}
+
+function base({ dir, production, uniqueName }) {
+  return {
+    context: dir,
+    mode: production ? 'production' : 'development',
+    devtool: production ? false : 'eval-cheap-module-source-map',
+    entry: { main: './src/index.ts' },
+    resolve: { extensions: ['.tsx', '.ts', '.js'] },
+    module: { rules: rules(production) },
+    output: { uniqueName, clean: true },
+    performance: { hints: false },
+    optimization: {
+      minimizer: ['...', new CssMinimizerPlugin()],
+    },
+    stats: 'errors-warnings',
+    infrastructureLogging: { level: 'warn' },
+  };
+}
+
+/** The host. Its remotes are not listed here: it finds them at run time in `/remotes.json`. */
+function shellConfig({ dir, production, port = 3000, devProxy }) {
+  const pkg = require(path.join(dir, 'package.json'));
+  const config = base({ dir, production, uniqueName: 'shell' });
+  return {
+    ...config,
+    output: {
+      ...config.output,
+      path: path.join(dir, 'dist'),
+      publicPath: '/',
+      filename: production ? 'assets/[name].[contenthash:10].js' : 'assets/[name].js',
+      chunkFilename: production ? 'assets/[name].[contenthash:10].js' : 'assets/[name].js',
+      assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
+    },
+    plugins: [
+      new ModuleFederationPlugin({
+        name: 'shell',
+        remotes: {},
+        shared: sharedModules(pkg),
+        // Load only what the entered page needs: with the default 'version-first' every remote's
+        // entry is fetched at start-up, and one offline remote would hold up the whole site.
+        shareStrategy: 'loaded-first',
+        dts: false,
+        manifest: false,
+      }),
+      new HtmlWebpackPlugin({
+        template: './src/index.html',
+        scriptLoading: 'defer',
+        inject: 'body',
+      }),
+      new MiniCssExtractPlugin({
+        filename: production ? 'assets/[name].[contenthash:10].css' : 'assets/[name].css',
+        chunkFilename: production ? 'assets/[name].[contenthash:10].css' : 'assets/[name].css',
+      }),
+    ],
+    devServer: {
+      port,
+      historyApiFallback: true,
+      hot: true,
+      static: devProxy?.static ?? [],
+      proxy: devProxy?.proxy ?? [],
+    },
+  };
+}
+
+/** A remote: its pages behind one exposed module, in a folder named by its version. */
+function remoteConfig({ dir, production, standaloneHtml = false }) {
+  const pkg = require(path.join(dir, 'package.json'));
+  const folder = path.basename(dir);
+  const remote = REMOTES[folder];
+  if (!remote) throw new Error(`${folder} is not a known remote`);
+  const config = base({ dir, production, uniqueName: remote.name });
+  return {
+    ...config,
+    // The standalone frame (`npm run dev`) needs an entry; a production build is only the remote.
+    entry: standaloneHtml ? { main: './src/dev/index.ts' } : {},
+    output: {
+      ...config.output,
+      path: path.join(dir, 'dist', pkg.version),
+      // Resolved from where remoteEntry.js was loaded, so the folder can live on any host.
+      publicPath: 'auto',
+      filename: production ? '[name].[contenthash:10].js' : '[name].js',
+      chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
+      assetModuleFilename: '[name].[contenthash:10][ext]',
+    },
+    plugins: [
+      new ModuleFederationPlugin({
+        name: remote.name,
+        filename: 'remoteEntry.js',
+        exposes: { './pages': './src/pages/index.ts' },
+        shared: sharedModules(pkg),
+        shareStrategy: 'loaded-first',
+        dts: false,
+        manifest: { fileName: 'mf-manifest.json' },
+      }),
+      new RouteTablePlugin(path.join(dir, 'src', 'routes.json')),
+      ...(standaloneHtml
+        ? [
+            new HtmlWebpackPlugin({
+              template: path.join(__dirname, 'dev', 'index.html'),
+              publicPath: '/',
+              chunks: ['main'],
+            }),
+            new MiniCssExtractPlugin(),
+          ]
+        : []),
+    ],
+    devServer: {
+      port: remote.port,
+      hot: true,
+      historyApiFallback: true,
+      headers: { 'Access-Control-Allow-Origin': '*' },
+    },
+  };
+}
+
+module.exports = { shellConfig, remoteConfig, RouteTablePlugin };
