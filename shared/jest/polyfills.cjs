@@ -1,3 +1,3 @@
 // React Router 7 reads TextEncoder/TextDecoder, which jsdom does not provide.
-const { TextDecoder, TextEncoder } = require('node:util');
-Object.assign(globalThis, { TextDecoder, TextEncoder });
+const util = require('node:util');
+Object.assign(globalThis, { TextDecoder: util.TextDecoder, TextEncoder: util.TextEncoder });

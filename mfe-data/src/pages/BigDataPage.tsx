@@ -1,12 +1,21 @@
-import { Section, ServicePage } from '@site/shared';
+import { Accordion, ButtonLink, Prose, Section, ServicePage } from '@site/shared';
+import { bigDataContent as c } from '../content/big-data';
 import { route } from '../routes';
 
 export default function BigDataPage() {
-  const meta = route('/services/data-analytics/big-data');
   return (
-    <ServicePage route={meta} lead={meta.description}>
-      <Section heading="Overview">
-        <p>{meta.description}</p>
+    <ServicePage route={route('/services/data-analytics/big-data')} lead={c.lead} cta={c.cta}>
+      <Section heading={c.intro.heading} animate={false}>
+        <Prose paragraphs={c.intro.paragraphs} />
+      </Section>
+      <Section heading={c.services.heading} tone="muted">
+        <Accordion items={c.services.items} />
+      </Section>
+      <Section heading={c.capabilities.heading} intro={c.capabilities.intro}>
+        <Accordion items={c.capabilities.items} />
+      </Section>
+      <Section heading={c.engineering.heading} intro={c.engineering.intro} tone="dark">
+        <ButtonLink to={c.engineering.action.to}>{c.engineering.action.label}</ButtonLink>
       </Section>
     </ServicePage>
   );

@@ -1,0 +1,102 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import { importX, createNodeResolver } from 'eslint-plugin-import-x';
+import globals from 'globals';
+
+/**
+ * Import boundaries (../shared/STYLE.md, enforced here rather than written in a wiki):
+ * `shared` imports no other workspace; a remote imports only `shared` and its own files; the shell
+ * reaches a remote only through the federated contract (never by import); the mail-service imports
+ * only the shared contact schema.
+ */
+const otherWorkspaces = (own) =>
+  [
+    'shell',
+    'mfe-custom-dev',
+    'mfe-data',
+    'mfe-enterprise-education',
+    'mfe-public-health',
+    'mail-service',
+    'tests',
+  ]
+    .filter((w) => w !== own)
+    .flatMap((w) => [w, `${w}/*`, `**/${w}/**`, `../${w}`, `../../${w}`]);
+
+const MESSAGE =
+  'Workspaces meet only through the shared package and the federated contract (STYLE.md).';
+
+const boundary = (files, own, { extra = [], regex } = {}) => ({
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { group: [...otherWorkspaces(own), ...extra], message: MESSAGE },
+          ...(regex ? [{ regex, message: MESSAGE }] : []),
+        ],
+      },
+    ],
+  },
+});
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'deploy/**',
+      '**/coverage/**',
+      'tests/test-results/**',
+      '**/.data/**',
+      '**/mailbox/**',
+      'tests/.shot.mjs',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { 'import-x': importX, 'react-hooks': reactHooks },
+    languageOptions: {
+      globals: { ...globals.browser, ...globals.node },
+    },
+    settings: {
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] }),
+      ],
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/no-self-import': 'error',
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/ban-ts-comment': [
+        'error',
+        { 'ts-ignore': 'allow-with-description', 'ts-nocheck': true },
+      ],
+    },
+  },
+  {
+    files: ['**/*.cjs', '**/webpack.config.js'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+    languageOptions: { sourceType: 'commonjs' },
+  },
+  boundary(['shared/**'], 'shared', { extra: ['@site/shared', '@site/shared/*'] }),
+  boundary(['mfe-custom-dev/**'], 'mfe-custom-dev'),
+  boundary(['mfe-data/**'], 'mfe-data'),
+  boundary(['mfe-enterprise-education/**'], 'mfe-enterprise-education'),
+  boundary(['mfe-public-health/**'], 'mfe-public-health'),
+  boundary(['shell/**'], 'shell'),
+  // The mail-service takes only the contact schema from shared, and nothing of the browser's.
+  boundary(['mail-service/**'], 'mail-service', {
+    extra: ['react', 'react-*', 'react/*'],
+    regex: '^@site/shared(?!/contact$)',
+  }),
+);

@@ -1,0 +1,75 @@
+import { ManifestError, parseManifest } from '../contracts/manifest';
+
+const route = (path: string) => ({
+  path,
+  title: `Title of ${path}`,
+  description: 'A description that is long enough to pass the fifty character minimum.',
+  group: 'Group',
+  navLabel: 'Label',
+});
+
+const valid = () => ({
+  schemaVersion: 1,
+  generatedAt: '2026-01-01T00:00:00.000Z',
+  remotes: [
+    {
+      name: 'custom_dev',
+      entry: 'http://localhost:3001/1.0.0/remoteEntry.js',
+      version: '1.0.0',
+      prefixes: ['/services/custom-dev'],
+      routes: [route('/services/custom-dev/a'), route('/services/custom-dev/b')],
+    },
+  ],
+});
+
+describe('parseManifest', () => {
+  it('accepts a valid manifest and returns it typed', () => {
+    const manifest = parseManifest(valid());
+    expect(manifest.remotes[0]?.routes.map((r) => r.path)).toEqual([
+      '/services/custom-dev/a',
+      '/services/custom-dev/b',
+    ]);
+  });
+
+  const broken: [string, (m: ReturnType<typeof valid>) => unknown, RegExp][] = [
+    ['not an object', () => 'nope', /not a JSON object/],
+    ['an unknown schema version', (m) => ({ ...m, schemaVersion: 2 }), /schemaVersion/],
+    ['no remotes', (m) => ({ ...m, remotes: undefined }), /remotes/],
+    ['a bad name', (m) => ((m.remotes[0]!.name = 'Custom-Dev'), m), /snake_case/],
+    [
+      'an entry that is not http',
+      (m) => ((m.remotes[0]!.entry = 'javascript:alert(1)'), m),
+      /http/,
+    ],
+    [
+      'a prefix with a trailing slash',
+      (m) => ((m.remotes[0]!.prefixes = ['/services/']), m),
+      /prefixes/,
+    ],
+    [
+      'a route outside its prefixes',
+      (m) => (m.remotes[0]!.routes.push(route('/elsewhere/x')), m),
+      /outside/,
+    ],
+    [
+      'a short description',
+      (m) => ((m.remotes[0]!.routes[0]!.description = 'short'), m),
+      /description/,
+    ],
+    [
+      'a path claimed twice',
+      (m) => (m.remotes[0]!.routes.push(route('/services/custom-dev/a')), m),
+      /claimed twice/,
+    ],
+    [
+      'a remote listed twice',
+      (m) => (m.remotes.push({ ...m.remotes[0]!, routes: [route('/services/custom-dev/c')] }), m),
+      /twice/,
+    ],
+  ];
+
+  it.each(broken)('rejects %s with a clear ManifestError', (_name, mutate, message) => {
+    expect(() => parseManifest(mutate(valid()))).toThrow(ManifestError);
+    expect(() => parseManifest(mutate(valid()))).toThrow(message);
+  });
+});

@@ -1,0 +1,76 @@
+import { Link } from 'react-router';
+import { Logo, company, formatAddress } from '@site/shared';
+import type { NavGroup } from '../navigation';
+
+/** The footer of every page: contact facts, every service page, and the copyright year. */
+export function Footer({
+  groups,
+  year = new Date().getFullYear(),
+}: {
+  groups: NavGroup[];
+  year?: number;
+}) {
+  return (
+    <footer className="footer">
+      <div className="container footer__grid">
+        <div className="footer__about">
+          <Logo tone="light" />
+          <p>
+            {company.tagline.charAt(0).toUpperCase() + company.tagline.slice(1)} since{' '}
+            {company.foundingYear}, for organisations across {company.regions.join(' and ')}.
+          </p>
+          <address>
+            {formatAddress()}
+            <br />
+            {company.hours.label} ({company.timeZone.label})
+            <br />
+            <a href={`mailto:${company.email}`}>{company.email}</a>
+          </address>
+          <ul className="footer__social" aria-label="Social media">
+            {company.social.map((s) => (
+              <li key={s.name}>
+                <a href={s.url} rel="noopener noreferrer">
+                  {s.name}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <nav className="footer__nav" aria-label="Footer">
+          <div className="footer__group">
+            <p className="footer__title">Company</p>
+            <ul>
+              <li>
+                <Link to="/">Home</Link>
+              </li>
+              <li>
+                <Link to="/about">About us</Link>
+              </li>
+              <li>
+                <Link to="/contact">Contact us</Link>
+              </li>
+            </ul>
+          </div>
+          {groups.map((group) => (
+            <div className="footer__group" key={group.label}>
+              <p className="footer__title">{group.label}</p>
+              <ul>
+                {group.links.map((link) => (
+                  <li key={link.to}>
+                    <Link to={link.to}>{link.label}</Link>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </nav>
+      </div>
+      <div className="container footer__bottom">
+        <p>
+          © <span data-testid="copyright-year">{year}</span> {company.legalName}. All rights
+          reserved.
+        </p>
+      </div>
+    </footer>
+  );
+}

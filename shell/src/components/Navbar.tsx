@@ -1,0 +1,173 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { Link, NavLink, useLocation } from 'react-router';
+import { Logo, company } from '@site/shared';
+import type { NavGroup } from '../navigation';
+
+/**
+ * The site's main navigation: About, a Services menu grouping every service page, and Contact. On
+ * narrow screens the whole list folds behind a Menu button. Both toggles are disclosure buttons
+ * (aria-expanded/aria-controls); Escape closes the open one and returns focus to its button, arrow
+ * keys move between the links of the open services menu, and any navigation closes both.
+ */
+export function Navbar({ groups }: { groups: NavGroup[] }) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [servicesOpen, setServicesOpen] = useState(false);
+  const location = useLocation();
+  const headerRef = useRef<HTMLElement>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const servicesButton = useRef<HTMLButtonElement>(null);
+  const servicesPanel = useRef<HTMLDivElement>(null);
+  const listId = useId();
+  const servicesId = useId();
+
+  useEffect(() => {
+    setMenuOpen(false);
+    setServicesOpen(false);
+  }, [location.pathname, location.hash]);
+
+  useEffect(() => {
+    if (!menuOpen && !servicesOpen) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (headerRef.current && !headerRef.current.contains(event.target as Node)) {
+        setMenuOpen(false);
+        setServicesOpen(false);
+      }
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => document.removeEventListener('pointerdown', onPointerDown);
+  }, [menuOpen, servicesOpen]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key === 'Escape') {
+      if (servicesOpen) {
+        setServicesOpen(false);
+        servicesButton.current?.focus();
+      } else if (menuOpen) {
+        setMenuOpen(false);
+        menuButton.current?.focus();
+      }
+      return;
+    }
+    if (!servicesOpen || !['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(event.key)) return;
+    const links = Array.from(servicesPanel.current?.querySelectorAll<HTMLAnchorElement>('a') ?? []);
+    if (links.length === 0) return;
+    const index = links.indexOf(document.activeElement as HTMLAnchorElement);
+    const inPanel = index >= 0;
+    const onButton = document.activeElement === servicesButton.current;
+    if (!inPanel && !onButton) return;
+    event.preventDefault();
+    const next =
+      event.key === 'Home'
+        ? 0
+        : event.key === 'End'
+          ? links.length - 1
+          : event.key === 'ArrowDown'
+            ? inPanel
+              ? (index + 1) % links.length
+              : 0
+            : inPanel
+              ? (index - 1 + links.length) % links.length
+              : links.length - 1;
+    links[next]?.focus();
+  };
+
+  const inServices = groups.some((g) => g.links.some((l) => l.to === location.pathname));
+
+  return (
+    <header
+      ref={headerRef}
+      className={menuOpen ? 'navbar is-menu-open' : 'navbar'}
+      onKeyDown={onKeyDown}
+    >
+      <div className="container navbar__inner">
+        <Link to="/" className="navbar__brand" aria-label={`${company.name}, home`}>
+          <Logo />
+        </Link>
+        <button
+          ref={menuButton}
+          type="button"
+          className="navbar__toggle"
+          aria-expanded={menuOpen}
+          aria-controls={listId}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
+            {menuOpen ? (
+              <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2.25" />
+            ) : (
+              <path d="M4 7h16M4 12h16M4 17h16" stroke="currentColor" strokeWidth="2.25" />
+            )}
+          </svg>
+          <span>Menu</span>
+        </button>
+        <nav className="navbar__nav" aria-label="Main">
+          <ul className="navbar__list" id={listId}>
+            <li>
+              <NavLink to="/" end className="navbar__link">
+                Home
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to="/about" className="navbar__link">
+                About
+              </NavLink>
+            </li>
+            <li className="navbar__services">
+              <button
+                ref={servicesButton}
+                type="button"
+                className={
+                  inServices
+                    ? 'navbar__link navbar__link--button active'
+                    : 'navbar__link navbar__link--button'
+                }
+                aria-expanded={servicesOpen}
+                aria-controls={servicesId}
+                onClick={() => setServicesOpen((open) => !open)}
+              >
+                Services
+                <svg
+                  viewBox="0 0 16 16"
+                  width="14"
+                  height="14"
+                  aria-hidden="true"
+                  focusable="false"
+                >
+                  <path d="M3 6l5 5 5-5" fill="none" stroke="currentColor" strokeWidth="2" />
+                </svg>
+              </button>
+              <div className="mega" id={servicesId} ref={servicesPanel} hidden={!servicesOpen}>
+                <div className="mega__grid">
+                  {groups.map((group) => (
+                    <div className="mega__group" key={group.label}>
+                      <p
+                        className="mega__title"
+                        id={`${servicesId}-${group.label.replace(/\W+/g, '-')}`}
+                      >
+                        {group.label}
+                      </p>
+                      <ul aria-labelledby={`${servicesId}-${group.label.replace(/\W+/g, '-')}`}>
+                        {group.links.map((link) => (
+                          <li key={link.to}>
+                            <NavLink to={link.to} className="mega__link">
+                              {link.label}
+                            </NavLink>
+                          </li>
+                        ))}
+                      </ul>
+                    </div>
+                  ))}
+                </div>
+              </div>
+            </li>
+            <li>
+              <NavLink to="/contact" className="navbar__link navbar__cta">
+                Contact
+              </NavLink>
+            </li>
+          </ul>
+        </nav>
+      </div>
+    </header>
+  );
+}

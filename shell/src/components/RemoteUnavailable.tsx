@@ -1,0 +1,49 @@
+import { useEffect } from 'react';
+import { Link, useRevalidator, useRouteError } from 'react-router';
+import { RemoteUnavailableError } from '../federation/remotes';
+
+/**
+ * Shown in place of a page whose group could not be loaded (its server down, its entry missing or
+ * broken, a time-out) or whose page crashed while rendering. The rest of the site keeps working;
+ * Retry loads the group afresh without reloading the page.
+ */
+export function RemoteUnavailable() {
+  const error = useRouteError();
+  const revalidator = useRevalidator();
+  const unavailable = error instanceof RemoteUnavailableError;
+
+  useEffect(() => {
+    console.error(error);
+  }, [error]);
+
+  const retrying = revalidator.state === 'loading';
+  return (
+    <div className="notice-page">
+      <div className="container container--narrow">
+        <div className="notice" role="alert">
+          <h1 className="notice__title" tabIndex={-1} data-page-heading>
+            {unavailable ? 'This page is temporarily unavailable' : 'This page ran into a problem'}
+          </h1>
+          <p>
+            {unavailable
+              ? 'We could not load this part of the site just now. The rest of the site is working, and this page usually returns within a few minutes.'
+              : 'Something went wrong while showing this page. The rest of the site is working.'}
+          </p>
+          <div className="notice__actions">
+            <button
+              type="button"
+              className="button button--primary"
+              onClick={() => revalidator.revalidate()}
+              disabled={retrying}
+            >
+              {retrying ? 'Retrying…' : 'Retry'}
+            </button>
+            <Link className="button button--secondary" to="/contact">
+              Contact us
+            </Link>
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,7 @@
+/** The 404 page's texts, word for word from the spec (double full stops included). */
+export const notFoundContent = {
+  heading: 'Page not found..',
+  text: "We're sorry, the page you're looking for could not be found..",
+  home: 'Back to home',
+  contact: 'Get in touch',
+} as const;

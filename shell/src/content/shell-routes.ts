@@ -1,0 +1,40 @@
+import { company } from '@site/shared';
+
+/** Title, description and nav label of the pages the shell owns. */
+export const shellRoutes = {
+  home: {
+    path: '/',
+    title: `${company.name}: IT solutions and consulting`,
+    description:
+      'Custom software, data and analytics, enterprise, education and public-health solutions, delivered across Africa and Europe since 2008.',
+  },
+  about: {
+    path: '/about',
+    title: 'About Us',
+    description:
+      'Who we are: an IT solutions and consulting company founded in 2008 in Centurion, serving 20+ industries across Africa and Europe.',
+  },
+  contact: {
+    path: '/contact',
+    title: 'Contact Us',
+    description:
+      'Send us a message, visit our Centurion office or call during business hours, Monday to Friday 8am to 5pm (UTC+02:00).',
+  },
+  notFound: {
+    path: '',
+    title: 'Page not found',
+    description: "We're sorry, the page you're looking for could not be found.",
+  },
+} as const;
+
+export interface PageMeta {
+  path: string;
+  title: string;
+  description: string;
+  /** Not to be indexed by search engines (the 404 page). */
+  noindex?: boolean;
+}
+
+/** The document title for a page: its own title and the company name. */
+export const documentTitle = (meta: PageMeta): string =>
+  meta.path === '/' ? meta.title : `${meta.title} | ${company.name}`;

@@ -1,0 +1,127 @@
+import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import type { ComponentType } from 'react';
+import type { DeploymentManifest, RemoteDeployment, RemotePagesModule } from '@site/shared';
+
+/** How long one attempt to load a remote may take before it counts as failed. */
+const ATTEMPT_TIMEOUT_MS = 8000;
+/** Pauses between attempts; transient failures (a dropped connection, a redeploy) often pass. */
+const BACKOFF_MS = [400, 1200];
+
+export class RemoteUnavailableError extends Error {
+  override name = 'RemoteUnavailableError';
+  constructor(
+    readonly remote: string,
+    cause: unknown,
+  ) {
+    super(`The page group "${remote}" could not be loaded: ${String(cause)}`);
+  }
+}
+
+let remotesByName = new Map<string, RemoteDeployment>();
+let ownerByPath = new Map<string, RemoteDeployment>();
+const modules = new Map<string, Promise<RemotePagesModule>>();
+const components = new Map<string, ComponentType>();
+
+export function registerManifest(manifest: DeploymentManifest): void {
+  remotesByName = new Map(manifest.remotes.map((r) => [r.name, r]));
+  ownerByPath = new Map(
+    manifest.remotes.flatMap((r) => r.routes.map((route) => [route.path, r] as const)),
+  );
+  registerRemotes(manifest.remotes.map((r) => ({ name: r.name, entry: r.entry })));
+}
+
+/** The remote that owns a path of the site, if any. */
+export const remoteForPath = (path: string): RemoteDeployment | undefined => ownerByPath.get(path);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
+async function attempt(remote: RemoteDeployment, fresh: boolean): Promise<RemotePagesModule> {
+  // The runtime caches a failed entry; re-registering with `force` makes the next load a real one.
+  if (fresh) registerRemotes([{ name: remote.name, entry: remote.entry }], { force: true });
+  const mod = await withTimeout(
+    loadRemote<RemotePagesModule>(`${remote.name}/pages`),
+    ATTEMPT_TIMEOUT_MS,
+  );
+  if (!mod || typeof mod.pages !== 'object') throw new Error('it does not expose ./pages');
+  return mod;
+}
+
+async function loadWithRetry(remote: RemoteDeployment): Promise<RemotePagesModule> {
+  let lastError: unknown;
+  for (let i = 0; i <= BACKOFF_MS.length; i++) {
+    try {
+      return await attempt(remote, i > 0);
+    } catch (error) {
+      lastError = error;
+      const pause = BACKOFF_MS[i];
+      if (pause !== undefined) await sleep(pause);
+    }
+  }
+  throw new RemoteUnavailableError(remote.name, lastError);
+}
+
+/** Loads a remote's pages module once; a failure is forgotten so that Retry loads afresh. */
+export function loadPagesModule(remote: RemoteDeployment): Promise<RemotePagesModule> {
+  let pending = modules.get(remote.name);
+  if (!pending) {
+    pending = loadWithRetry(remote);
+    modules.set(remote.name, pending);
+    pending.catch(() => {
+      modules.delete(remote.name);
+      registerRemotes([{ name: remote.name, entry: remote.entry }], { force: true });
+    });
+  }
+  return pending;
+}
+
+/**
+ * Loads the page component for a path owned by a remote and keeps it, so the router can render it
+ * synchronously (no loading flash when the page was preloaded or is the one the visitor entered by).
+ */
+export async function loadPage(path: string): Promise<ComponentType> {
+  const cached = components.get(path);
+  if (cached) return cached;
+  const remote = ownerByPath.get(path);
+  if (!remote) throw new Error(`no remote owns ${path}`);
+  const mod = await loadPagesModule(remote);
+  const loader = mod.pages[path];
+  if (!loader)
+    throw new RemoteUnavailableError(remote.name, new Error(`it has no page for ${path}`));
+  let page: { default: ComponentType };
+  try {
+    page = await loader();
+  } catch (error) {
+    throw new RemoteUnavailableError(remote.name, error);
+  }
+  components.set(path, page.default);
+  return page.default;
+}
+
+export const loadedPage = (path: string): ComponentType | undefined => components.get(path);
+
+/** Warms a path's remote and page chunk, e.g. when a link to it is hovered or focused. */
+export function preloadPath(path: string): void {
+  const clean = path.split(/[?#]/)[0] ?? path;
+  if (!ownerByPath.has(clean) || components.has(clean)) return;
+  loadPage(clean).catch(() => {
+    // A failed preload is not an error the visitor sees; the navigation itself will retry.
+  });
+}
+
+export const remoteNames = (): string[] => [...remotesByName.keys()];

@@ -1,0 +1,59 @@
+import { HeroBanner, company, formatAddress, mapLink } from '@site/shared';
+import { contactContent as c } from '../content/contact';
+import { shellRoutes } from '../content/shell-routes';
+
+export default function ContactPage() {
+  return (
+    <>
+      <HeroBanner eyebrow={c.hero.eyebrow} title={shellRoutes.contact.title} lead={c.hero.lead} />
+      <section className="section" aria-labelledby="contact-details">
+        <div className="container contact-layout">
+          <div className="contact-details">
+            <h2 id="contact-details">{c.details.heading}</h2>
+            <dl className="facts">
+              <div>
+                <dt>{c.details.address}</dt>
+                <dd>
+                  <address>{formatAddress()}</address>
+                  <a href={mapLink()} rel="noopener noreferrer">
+                    {c.details.mapLink}
+                  </a>
+                </dd>
+              </div>
+              <div>
+                <dt>{c.details.hours}</dt>
+                <dd>{company.hours.label}</dd>
+              </div>
+              <div>
+                <dt>{c.details.timeZone}</dt>
+                <dd>
+                  {company.timeZone.label} ({company.timeZone.name})
+                </dd>
+              </div>
+              <div>
+                <dt>{c.details.email}</dt>
+                <dd>
+                  <a href={`mailto:${company.email}`}>{company.email}</a>
+                </dd>
+              </div>
+              <div>
+                <dt>{c.details.social}</dt>
+                <dd>
+                  <ul className="social-list">
+                    {company.social.map((s) => (
+                      <li key={s.name}>
+                        <a href={s.url} rel="noopener noreferrer">
+                          {s.name}
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                </dd>
+              </div>
+            </dl>
+          </div>
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+import type { RouteObject } from 'react-router';
+import type { DeploymentManifest } from '@site/shared';
+import { Layout, type RouteHandle } from './components/Layout';
+import { RemotePage } from './components/RemotePage';
+import { RemoteUnavailable } from './components/RemoteUnavailable';
+import { shellRoutes } from './content/shell-routes';
+import { loadPage } from './federation/remotes';
+import AboutPage from './pages/AboutPage';
+import HomePage from './pages/HomePage';
+import NotFoundPage from './pages/NotFoundPage';
+
+const handle = (meta: RouteHandle['meta']): RouteHandle => ({ meta });
+
+/**
+ * The site's routes: the shell's own pages, one route per page in the remotes' route tables (from
+ * the deployment manifest), and a catch-all 404. Because every remote path is listed, an unknown
+ * path inside a remote's prefix falls through to the 404 page without loading the remote.
+ */
+export function createRoutes(manifest: DeploymentManifest): RouteObject[] {
+  const remoteRoutes: RouteObject[] = manifest.remotes.flatMap((remote) =>
+    remote.routes.map((route): RouteObject => ({
+      path: route.path,
+      caseSensitive: true,
+      handle: handle(route),
+      loader: async () => {
+        await loadPage(route.path);
+        return null;
+      },
+      element: <RemotePage path={route.path} />,
+      errorElement: <RemoteUnavailable />,
+    })),
+  );
+
+  return [
+    {
+      element: <Layout manifest={manifest} />,
+      children: [
+        { index: true, element: <HomePage />, handle: handle(shellRoutes.home) },
+        {
+          path: 'about',
+          caseSensitive: true,
+          element: <AboutPage />,
+          handle: handle(shellRoutes.about),
+        },
+        {
+          path: 'contact',
+          caseSensitive: true,
+          handle: handle(shellRoutes.contact),
+          // The form and map libraries load only with the contact page.
+          lazy: async () => ({ Component: (await import('./pages/ContactPage')).default }),
+        },
+        ...remoteRoutes,
+        {
+          path: '*',
+          element: <NotFoundPage />,
+          handle: handle({ ...shellRoutes.notFound, noindex: true }),
+        },
+      ],
+    },
+  ];
+}

@@ -1,0 +1,102 @@
+import { expect, test } from '@playwright/test';
+import { NOT_FOUND, servicePages } from '../support/site';
+
+test.describe('navigation', () => {
+  test('the navbar links to About, Contact and every service page, grouped', async ({ page }) => {
+    await page.goto('/');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'About' })).toHaveAttribute('href', '/about');
+    await expect(nav.getByRole('link', { name: 'Contact' })).toHaveAttribute('href', '/contact');
+    await nav.getByRole('button', { name: 'Services' }).click();
+    const hrefs = await nav
+      .locator('.mega a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(hrefs.sort()).toEqual(servicePages.map((p) => p.path).sort());
+    for (const group of [
+      'Custom Development',
+      'Business Intelligence',
+      'Data Analytics',
+      'Enterprise',
+      'Education',
+      'Public Health',
+    ]) {
+      await expect(nav.getByRole('list', { name: group })).toBeVisible();
+    }
+  });
+
+  test('every navbar link resolves to a real page', async ({ page, request }) => {
+    await page.goto('/');
+    const hrefs = await page
+      .getByRole('navigation', { name: 'Main' })
+      .locator('a[href^="/"]')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href') as string));
+    expect(hrefs.length).toBeGreaterThanOrEqual(27);
+    for (const href of new Set(hrefs)) {
+      const res = await request.get(href);
+      expect(res.status(), href).toBe(200);
+    }
+    // and in the browser, a sample across every group renders a real page, not the 404
+    for (const href of [
+      '/about',
+      '/contact',
+      ...servicePages.filter((_, i) => i % 4 === 0).map((p) => p.path),
+    ]) {
+      await page.goto(href);
+      await expect(page.getByRole('heading', { level: 1 })).not.toHaveText(NOT_FOUND.heading);
+    }
+  });
+
+  test('clicking through the services menu navigates without a reload and moves focus to the heading', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('button', { name: 'Services' }).click();
+    await nav.getByRole('link', { name: 'Data Science' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Data Science');
+    await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+    await expect(nav.locator('.mega')).toBeHidden();
+  });
+
+  test('new navigation starts at the top; back restores the scroll position', async ({ page }) => {
+    await page.goto('/about');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('About Us');
+    await page.evaluate(() => window.scrollTo({ top: 1500, behavior: 'instant' }));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
+    const before = await page.evaluate(() => window.scrollY);
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Big Data' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Big Data');
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await page.goBack();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('About Us');
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(before - 50);
+  });
+
+  test('an anchor link scrolls to its target', async ({ page }) => {
+    await page.goto('/about');
+    await page.getByRole('link', { name: 'Services', exact: true }).first().isVisible();
+    await page.goto('/#services');
+    await expect(
+      page.getByRole('heading', { level: 2, name: 'Services built around your outcomes' }),
+    ).toBeInViewport();
+  });
+
+  test('the mobile menu opens, closes with Escape and returns focus', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/');
+    const toggle = page.getByRole('button', { name: 'Menu' });
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' }),
+    ).toBeHidden();
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' }),
+    ).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(toggle).toBeFocused();
+  });
+});

@@ -1,0 +1,99 @@
+import { expect, test } from '@playwright/test';
+import { watchConsole } from '../support/console';
+import { NOT_FOUND, servicePages, shellPages } from '../support/site';
+
+test.describe('every route of the spec', () => {
+  test('the home page shows its hero heading, the approach and the counters', async ({ page }) => {
+    const errors = watchConsole(page);
+    const response = await page.goto('/');
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    for (const step of [
+      'Concept',
+      'Plan',
+      'Design',
+      'Development',
+      'Quality Check',
+      'Deployment',
+    ]) {
+      await expect(
+        page.getByRole('heading', { level: 3, name: new RegExp(`${step}$`) }).first(),
+      ).toBeVisible();
+    }
+    const years = new Date().getFullYear() - 2008;
+    await expect(page.getByText(`${years}+`, { exact: true }).first()).toBeAttached();
+    await expect(page.getByText('2008', { exact: true }).first()).toBeAttached();
+    expect(errors).toEqual([]);
+  });
+
+  for (const spec of [...shellPages, ...servicePages]) {
+    test(`${spec.path} shows "${spec.title}"`, async ({ page }) => {
+      const errors = watchConsole(page);
+      const response = await page.goto(spec.path);
+      expect(response?.status()).toBe(200);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(spec.title);
+      await expect(page).toHaveTitle(
+        new RegExp(`^${spec.title.replace(/[.*+?^${}()|[\]\\&]/g, '\\$&')} \\| `),
+      );
+      if (spec.group) {
+        const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('listitem');
+        await expect(crumbs).toHaveText(['Home', 'Services', spec.group, spec.title]);
+        await expect(
+          page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Home' }),
+        ).toHaveAttribute('href', '/');
+      }
+      await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+      await expect(page.getByRole('contentinfo')).toContainText(String(new Date().getFullYear()));
+      expect(errors).toEqual([]);
+    });
+  }
+
+  test('every page has its own document title', async ({ page }) => {
+    const titles = new Map<string, string>();
+    for (const spec of [{ path: '/', title: '' }, ...shellPages, ...servicePages]) {
+      await page.goto(spec.path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      const title = await page.title();
+      expect(titles.has(title) ? `${title} (also on ${titles.get(title)})` : title).toBe(title);
+      titles.set(title, spec.path);
+    }
+  });
+
+  test('an unknown path answers 404 with the 404 page', async ({ page }) => {
+    const errors = watchConsole(page);
+    const response = await page.goto('/no-such-page');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(NOT_FOUND.heading);
+    await expect(page.getByText(NOT_FOUND.text)).toBeVisible();
+    await expect(
+      page.getByRole('main').getByRole('link', { name: 'Back to home' }),
+    ).toHaveAttribute('href', '/');
+    await expect(
+      page.getByRole('main').getByRole('link', { name: 'Get in touch' }),
+    ).toHaveAttribute('href', '/contact');
+    expect(errors).toEqual([]);
+  });
+
+  test("an unknown path inside a remote's prefix shows the shell's 404 without loading the remote", async ({
+    page,
+  }) => {
+    const remoteRequests: string[] = [];
+    page.on('request', (req) => {
+      if (req.url().startsWith('http://localhost:3001')) remoteRequests.push(req.url());
+    });
+    const response = await page.goto('/services/custom-dev/no-such-service');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(NOT_FOUND.heading);
+    expect(remoteRequests).toEqual([]);
+  });
+
+  test('the 404 page links lead home and to the contact page', async ({ page }) => {
+    await page.goto('/missing');
+    await page.getByRole('main').getByRole('link', { name: 'Get in touch' }).click();
+    await expect(page).toHaveURL('/contact');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Contact Us');
+    await page.goto('/missing');
+    await page.getByRole('main').getByRole('link', { name: 'Back to home' }).click();
+    await expect(page).toHaveURL('/');
+  });
+});

@@ -1,0 +1,24 @@
+import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from './support/browser';
+
+/**
+ * Browser tests against the real production build: every deployable runs as its own process
+ * (started by global-setup.ts), Chromium drives the site at http://localhost:3000.
+ */
+export default defineConfig({
+  testDir: './e2e',
+  globalSetup: './support/global-setup.ts',
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  workers: process.env.CI ? 2 : 2,
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI
+    ? [['list'], ['./support/summary-reporter.ts']]
+    : [['list'], ['./support/summary-reporter.ts']],
+  use: {
+    baseURL: 'http://localhost:3000',
+    launchOptions: chromiumLaunchOptions(),
+    trace: 'retain-on-failure',
+  },
+});

@@ -1,0 +1,81 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { startSmtpServer, MAILBOX_DIR, SMTP_PORT } from './smtp';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+export const PORTS = { site: 3000, remotes: [3001, 3002, 3003, 3004], mail: 3005 };
+
+function portInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`the site stopped while starting (exit ${child.exitCode})`);
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not come up within ${ms / 1000} s`);
+}
+
+/**
+ * Starts what the browser tests run against: a real SMTP server standing in for the company's
+ * mailbox, and the whole site (`scripts/start.mjs`: site, four remotes, mail-service) delivering to it.
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  for (const port of [PORTS.site, ...PORTS.remotes, PORTS.mail, SMTP_PORT]) {
+    if (await portInUse(port)) {
+      throw new Error(
+        `port ${port} is in use: stop whatever runs there (npm start?) before npm test`,
+      );
+    }
+  }
+  rmSync(MAILBOX_DIR, { recursive: true, force: true });
+  mkdirSync(MAILBOX_DIR, { recursive: true });
+  const smtp = await startSmtpServer();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'site-e2e-'));
+  writeFileSync(path.join(dataDir, 'README'), 'Outbox of an end-to-end test run.\n');
+
+  const site = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+      DATA_DIR: dataDir,
+      MAILBOX_DIR: path.join(dataDir, 'mailbox'),
+      RATE_LIMIT_MAX: '1000',
+      RETRY_BASE_MS: '200',
+      RETRY_MAX_MS: '1000',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await waitFor(`http://localhost:${PORTS.site}/`, site);
+  for (const port of PORTS.remotes) await waitFor(`http://localhost:${port}/`, site);
+
+  return async () => {
+    if (site.exitCode === null) {
+      site.kill('SIGTERM');
+      await new Promise((r) => site.once('exit', r));
+    }
+    await smtp.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}
