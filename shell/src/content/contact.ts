@@ -1,7 +1,43 @@
+import { CONTACT_LIMITS as L } from '@site/shared/contact';
+
 export const contactContent = {
   hero: {
     eyebrow: 'Contact',
     lead: 'Tell us what you need. A consultant reads every message and replies within one working day.',
+  },
+  form: {
+    heading: 'Send us a message',
+    intro:
+      'Describe your project, question or challenge. The more context you give, the more useful our first reply will be.',
+    required: 'All fields are required..',
+    labels: {
+      fullName: 'Full name',
+      emailAddress: 'Email address',
+      subject: 'Subject',
+      message: 'Message',
+    },
+    hints: {
+      fullName: `Up to ${L.name} characters.`,
+      emailAddress: 'We use it only to reply to you.',
+      subject: `Up to ${L.subject} characters.`,
+      message: `Up to ${L.body} characters.`,
+    },
+    autoComplete: { fullName: 'name', emailAddress: 'email', subject: 'off', message: 'off' },
+    honeypot: 'Leave this field empty',
+    send: 'Send message',
+    sending: 'Sending…',
+    another: 'Write another message',
+    failed:
+      'Your message was not sent. Please check your connection and press Send again; what you typed is still here.',
+    failedServer:
+      'Your message was not sent because our message service is not responding. Please try again in a few minutes; what you typed is still here.',
+    rejected:
+      'Your message was not sent. Please correct the fields marked below and send it again.',
+    rateLimited: (wait: string) =>
+      `Your message was not sent: several messages have come from your connection in a short time. Please try again ${wait}.`,
+    sentDetail:
+      'Thank you. We have received it and will reply to you by email within one working day.',
+    characters: (used: number, max: number) => `${used} of ${max} characters`,
   },
   details: {
     heading: 'Visit or reach us',
@@ -12,4 +48,18 @@ export const contactContent = {
     social: 'Follow us',
     mapLink: 'Open the location in OpenStreetMap',
   },
+  map: {
+    heading: 'Find our office',
+    label: 'Map of our office in Centurion',
+    loading: 'Loading the map…',
+    failed: 'The map could not be loaded just now.',
+    attribution: '© OpenStreetMap contributors',
+  },
 } as const;
+
+/** "in about 3 minutes", from a Retry-After in seconds. */
+export function retryWording(seconds: number | null): string {
+  if (seconds === null) return 'in a few minutes';
+  if (seconds < 90) return `in ${Math.max(1, Math.round(seconds))} seconds`;
+  return `in about ${Math.round(seconds / 60)} minutes`;
+}

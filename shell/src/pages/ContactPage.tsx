@@ -1,14 +1,17 @@
 import { HeroBanner, company, formatAddress, mapLink } from '@site/shared';
 import { contactContent as c } from '../content/contact';
 import { shellRoutes } from '../content/shell-routes';
+import { ContactForm } from './contact/ContactForm';
+import { ContactMap } from './contact/ContactMap';
 
 export default function ContactPage() {
   return (
     <>
       <HeroBanner eyebrow={c.hero.eyebrow} title={shellRoutes.contact.title} lead={c.hero.lead} />
-      <section className="section" aria-labelledby="contact-details">
+      <section className="section">
         <div className="container contact-layout">
-          <div className="contact-details">
+          <ContactForm />
+          <aside className="contact-details" aria-labelledby="contact-details">
             <h2 id="contact-details">{c.details.heading}</h2>
             <dl className="facts">
               <div>
@@ -51,7 +54,13 @@ export default function ContactPage() {
                 </dd>
               </div>
             </dl>
-          </div>
+          </aside>
+        </div>
+      </section>
+      <section className="section section--muted" aria-labelledby="contact-map">
+        <div className="container">
+          <h2 id="contact-map">{c.map.heading}</h2>
+          <ContactMap />
         </div>
       </section>
     </>

@@ -1,0 +1,119 @@
+import { useEffect, useRef, useState } from 'react';
+import { company, formatAddress, mapLink } from '@site/shared';
+import { contactContent } from '../../content/contact';
+
+const c = contactContent.map;
+export const MAP_ZOOM = 18;
+export const TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+
+type State = 'waiting' | 'loading' | 'ready' | 'failed';
+
+const PIN = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 44" width="32" height="44" aria-hidden="true"><path d="M16 0C7.2 0 0 7 0 15.7 0 27.5 16 44 16 44s16-16.5 16-28.3C32 7 24.8 0 16 0z" fill="#1d4ed8"/><circle cx="16" cy="15.5" r="6.5" fill="#fff"/></svg>`;
+
+/**
+ * The office on an OpenStreetMap map (Leaflet). Its space is reserved up front so nothing shifts;
+ * Leaflet's code, styles and tiles are requested only when the map comes near the viewport. If the
+ * library or the tiles cannot load, the box says so and the address and a map link still show.
+ */
+export function ContactMap() {
+  const box = useRef<HTMLDivElement>(null);
+  const [state, setState] = useState<State>('waiting');
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    let cancelled = false;
+    let destroy: (() => void) | undefined;
+
+    const load = async () => {
+      setState('loading');
+      try {
+        const [{ default: L }] = await Promise.all([
+          import('leaflet'),
+          import('leaflet/dist/leaflet.css'),
+        ]);
+        if (cancelled || !box.current) return;
+        const map = L.map(box.current, { scrollWheelZoom: false, zoomControl: true }).setView(
+          [company.location.lat, company.location.lng],
+          MAP_ZOOM,
+        );
+        let tileErrors = 0;
+        const tiles = L.tileLayer(TILE_URL, {
+          maxZoom: 19,
+          attribution: `<a href="https://www.openstreetmap.org/copyright">${c.attribution}</a>`,
+        });
+        tiles.on('tileerror', () => {
+          tileErrors += 1;
+          if (tileErrors >= 4) setState('failed');
+        });
+        tiles.addTo(map);
+        const marker = L.marker([company.location.lat, company.location.lng], {
+          title: company.name,
+          alt: `${company.name} office`,
+          keyboard: true,
+          icon: L.divIcon({
+            html: PIN,
+            className: 'map-pin',
+            iconSize: [32, 44],
+            iconAnchor: [16, 44],
+            popupAnchor: [0, -40],
+          }),
+        }).addTo(map);
+        const popup = document.createElement('div');
+        const name = document.createElement('strong');
+        name.textContent = company.name;
+        const address = document.createElement('p');
+        address.textContent = formatAddress();
+        popup.append(name, address);
+        marker.bindPopup(popup).openPopup();
+        destroy = () => map.remove();
+        setState((s) => (s === 'failed' ? s : 'ready'));
+      } catch (error) {
+        console.error('The map could not be loaded:', error);
+        if (!cancelled) setState('failed');
+      }
+    };
+
+    if (typeof IntersectionObserver === 'undefined') {
+      void load();
+    } else {
+      const observer = new IntersectionObserver(
+        (entries) => {
+          if (entries.some((e) => e.isIntersecting)) {
+            observer.disconnect();
+            void load();
+          }
+        },
+        { rootMargin: '300px' },
+      );
+      observer.observe(el);
+      return () => {
+        cancelled = true;
+        observer.disconnect();
+        destroy?.();
+      };
+    }
+    return () => {
+      cancelled = true;
+      destroy?.();
+    };
+  }, []);
+
+  return (
+    <div className="map-frame" data-state={state}>
+      <div ref={box} className="map" role="region" aria-label={c.label} />
+      {state !== 'ready' && (
+        <div className="map__placeholder">
+          <p>{state === 'failed' ? c.failed : c.loading}</p>
+          <p>
+            {formatAddress()}
+            <br />
+            <a href={mapLink()} rel="noopener noreferrer">
+              {contactContent.details.mapLink}
+            </a>
+          </p>
+        </div>
+      )}
+    </div>
+  );
+}
