@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
- * The site at http://localhost:3000: the shell's files, the deployment manifest (`/remotes.json`)
- * from the deploy folder, `/api/*` forwarded to the mail-service, and the right status for every
- * path: 200 for the pages the site has (the shell's own and those in the remotes' route tables),
- * 404 with the 404 page for anything else. A page's prerendered HTML is served when it exists.
+ * The site at http://localhost:3000: the shell's files, the deployment's own files from the deploy
+ * folder (the manifest `/remotes.json`, `sitemap.xml`, `robots.txt`, the prerendered pages),
+ * `/api/*` forwarded to the mail-service, and the right status for every path: 200 for the pages
+ * the site has (the shell's own and those in the remotes' route tables), 404 with the 404 page for
+ * anything else. A page's prerendered HTML is served when it exists, else the shell's index.html.
  */
 import http from 'node:http';
 import { promises as fs } from 'node:fs';
@@ -70,9 +71,12 @@ function proxy(req, res, target) {
   req.pipe(upstream);
 }
 
-export function createSiteServer({ root, manifestFile, apiTarget }) {
+const DEPLOY_FILES = new Set(['/sitemap.xml', '/robots.txt']);
+
+export function createSiteServer({ root, deployDir, apiTarget }) {
   const shellRoot = path.resolve(root);
-  const readManifest = manifestReader(path.resolve(manifestFile));
+  const deployRoot = path.resolve(deployDir);
+  const readManifest = manifestReader(path.join(deployRoot, 'remotes.json'));
 
   /** The page's HTML: its prerendered copy when there is one, else the shell's index.html. */
   async function pageHtml(urlPath, known) {
@@ -81,7 +85,7 @@ export function createSiteServer({ root, manifestFile, apiTarget }) {
         ? 'index.html'
         : `${urlPath.slice(1)}/index.html`
       : '404.html';
-    const prerendered = await resolveFile(path.join(shellRoot, 'pages'), `/${name}`);
+    const prerendered = await resolveFile(path.join(deployRoot, 'pages'), `/${name}`);
     return prerendered ?? (await resolveFile(shellRoot, '/index.html'));
   }
 
@@ -107,10 +111,13 @@ export function createSiteServer({ root, manifestFile, apiTarget }) {
         cacheControl: REVALIDATE,
       });
     }
+    if (DEPLOY_FILES.has(urlPath)) {
+      const file = await resolveFile(deployRoot, urlPath);
+      if (file) return sendFile(req, res, file, { cacheControl: 'public, max-age=300' });
+    }
     const file =
       urlPath !== '/' && urlPath !== '/index.html' ? await resolveFile(shellRoot, urlPath) : null;
-    if (file && !file.file.startsWith(path.join(shellRoot, 'pages') + path.sep))
-      return sendFile(req, res, file);
+    if (file) return sendFile(req, res, file);
 
     const clean = urlPath.length > 1 ? urlPath.replace(/\/+$/, '') : urlPath;
     if (clean !== urlPath) {
@@ -134,7 +141,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const port = Number(process.env.PORT ?? 3000);
   const server = createSiteServer({
     root: process.env.SHELL_DIST ?? path.join(here, '..', 'shell', 'dist'),
-    manifestFile: process.env.MANIFEST_FILE ?? path.join(here, '..', 'deploy', 'remotes.json'),
+    deployDir: process.env.DEPLOY_DIR ?? path.join(here, '..', 'deploy'),
     apiTarget: process.env.MAIL_SERVICE_URL ?? 'http://127.0.0.1:3005',
   });
   server.listen(port, () => console.log(`site: http://localhost:${port}/`));

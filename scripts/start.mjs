@@ -36,17 +36,29 @@ function build(workspace) {
   }
 }
 
+let built = false;
 for (const folder of Object.keys(REMOTES)) {
-  if (rebuild || !existsSync(path.join(root, folder, 'dist', version(folder), 'remoteEntry.js')))
+  if (rebuild || !existsSync(path.join(root, folder, 'dist', version(folder), 'remoteEntry.js'))) {
     build(folder);
+    built = true;
+  }
 }
-if (rebuild || !existsSync(path.join(root, 'shell', 'dist', 'index.html'))) build('shell');
+if (rebuild || !existsSync(path.join(root, 'shell', 'dist', 'index.html'))) {
+  build('shell');
+  built = true;
+}
 
-const manifest = spawnSync(process.execPath, [path.join(here, 'manifest.mjs')], {
-  cwd: root,
-  stdio: 'inherit',
-});
-if (manifest.status !== 0) process.exit(manifest.status ?? 1);
+const runScript = (name) => {
+  const result = spawnSync(process.execPath, [path.join(here, name)], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+};
+runScript('manifest.mjs');
+// The prerendered pages are made from the built files: make them again whenever something was built.
+if (built || !existsSync(path.join(root, 'deploy', 'pages', 'index.html')))
+  runScript('prerender.mjs');
 
 const port = process.env.PORT ?? '3000';
 const mailPort = process.env.MAIL_SERVICE_PORT ?? '3005';

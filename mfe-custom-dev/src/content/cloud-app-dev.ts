@@ -1,9 +1,4 @@
-import type {
-  AccordionItemData,
-  CallToActionContent,
-  FeatureItem,
-  Paragraphs,
-} from '@site/shared';
+import type { AccordionItemData, CallToActionContent, FeatureItem, Paragraphs } from '@site/shared';
 
 export const cloudAppDevContent = {
   lead: 'Applications designed for the cloud from the first line of code: they scale with demand, recover from failure on their own and cost what they should, on the platform and deployment model that fit your organisation.',
@@ -11,7 +6,7 @@ export const cloudAppDevContent = {
     heading: 'Built for the cloud, not just moved to it',
     paragraphs: [
       'Lifting an old server into a virtual machine rarely delivers what the cloud promises. The savings and resilience come from applications designed for it: stateless services that scale out at month-end and back in overnight, managed databases with automatic backups, and infrastructure defined as code so that a new environment takes minutes rather than weeks.',
-      'We build new cloud-native applications and re-engineer existing ones, for clients from banks and petroleum distributors to universities and non-profits across Africa and Europe. Before recommending a platform, we look at where your data may legally sit, what your team already knows, what you have already licensed and how your costs will behave as usage grows.',
+      'We build new cloud-native applications and re-engineer existing ones for banks, petroleum distributors, universities and non-profits across Africa and Europe. Before recommending a platform, we look at where your data may legally sit, what your team already knows and how costs will behave as usage grows.',
     ] satisfies Paragraphs,
   },
   models: {
@@ -45,7 +40,7 @@ export const cloudAppDevContent = {
         title: 'Multicloud',
         body: [
           'Deliberately using services from two or more public cloud providers, for example running applications on Azure while analytics run on Google Cloud.',
-          'It fits when different providers are clearly best at different jobs, when contracts or regulators require you to avoid depending on a single vendor, or after a merger brings two cloud estates together. It adds operational complexity, so we recommend it only when the benefit is real.',
+          'It fits when different providers are clearly best at different jobs, when contracts or regulators require you to avoid depending on a single vendor, or after a merger brings two cloud estates together. It adds operational complexity, so we recommend it only when the benefit is clear.',
         ],
       },
     ] satisfies AccordionItemData[],
@@ -53,7 +48,7 @@ export const cloudAppDevContent = {
   platforms: {
     heading: 'Platforms we build on',
     intro: [
-      'We work across all five, so our advice follows your needs rather than a single vendor’s preferences. Many clients use two of them for different jobs.',
+      'We work across all five, so our advice follows your needs rather than a single vendor’s preferences.',
     ] satisfies Paragraphs,
     items: [
       {

@@ -69,7 +69,9 @@ export const frontendDevContent = {
     items: [
       {
         title: 'Frameworks and languages',
-        body: ['We choose the framework that suits your team and product, and write it in TypeScript.'],
+        body: [
+          'We choose the framework that suits your team and product, and write it in TypeScript.',
+        ],
         list: [
           'React and Next.js',
           'Angular',

@@ -1,9 +1,4 @@
-import type {
-  AccordionItemData,
-  CallToActionContent,
-  FeatureItem,
-  Paragraphs,
-} from '@site/shared';
+import type { AccordionItemData, CallToActionContent, FeatureItem, Paragraphs } from '@site/shared';
 
 export const integrationContent = {
   lead: 'Your ERP, CRM, finance and operational systems each hold part of the truth. We connect them so that data is captured once, moves reliably and arrives where people need it, without retyping or overnight spreadsheets.',

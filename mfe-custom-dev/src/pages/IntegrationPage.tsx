@@ -1,12 +1,21 @@
-import { Section, ServicePage } from '@site/shared';
+import { Accordion, FeatureList, Prose, Section, ServicePage } from '@site/shared';
+import { integrationContent as c } from '../content/integration';
 import { route } from '../routes';
 
 export default function IntegrationPage() {
-  const meta = route('/services/custom-dev/integration');
   return (
-    <ServicePage route={meta} lead={meta.description}>
-      <Section heading="Overview">
-        <p>{meta.description}</p>
+    <ServicePage route={route('/services/custom-dev/integration')} lead={c.lead} cta={c.cta}>
+      <Section heading={c.intro.heading} animate={false}>
+        <Prose paragraphs={c.intro.paragraphs} />
+      </Section>
+      <Section heading={c.systems.heading} tone="muted">
+        <FeatureList items={c.systems.items} columns={4} />
+      </Section>
+      <Section heading={c.patterns.heading} intro={c.patterns.intro}>
+        <Accordion items={c.patterns.items} />
+      </Section>
+      <Section heading={c.howWeWork.heading} tone="muted">
+        <Accordion items={c.howWeWork.items} />
       </Section>
     </ServicePage>
   );

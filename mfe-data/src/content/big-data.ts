@@ -52,30 +52,54 @@ export const bigDataContent = {
     items: [
       {
         title: 'Distributed processing',
-        body: ['Large-scale transformation and feature preparation for analytics and machine learning.'],
+        body: [
+          'Large-scale transformation and feature preparation for analytics and machine learning.',
+        ],
         list: ['Apache Spark', 'Databricks', 'Apache Flink', 'Azure Synapse Spark pools'],
       },
       {
         title: 'Streaming and messaging',
-        body: ['Event pipelines that deliver data in seconds, with replay when something downstream fails.'],
-        list: ['Apache Kafka and Confluent', 'Azure Event Hubs', 'Amazon Kinesis', 'MQTT for industrial devices'],
+        body: [
+          'Event pipelines that deliver data in seconds, with replay when something downstream fails.',
+        ],
+        list: [
+          'Apache Kafka and Confluent',
+          'Azure Event Hubs',
+          'Amazon Kinesis',
+          'MQTT for industrial devices',
+        ],
       },
       {
         title: 'Storage and table formats',
         body: ['Open formats that avoid lock-in and support updates, deletes and time travel.'],
-        list: ['Delta Lake', 'Apache Iceberg', 'Parquet', 'Azure Data Lake Storage, Amazon S3, Google Cloud Storage'],
+        list: [
+          'Delta Lake',
+          'Apache Iceberg',
+          'Parquet',
+          'Azure Data Lake Storage, Amazon S3, Google Cloud Storage',
+        ],
       },
       {
         title: 'Orchestration and automation',
         body: ['Pipelines and infrastructure defined as code, tested and deployed through CI/CD.'],
-        list: ['Apache Airflow', 'Azure Data Factory', 'Terraform', 'GitHub Actions and Azure DevOps'],
+        list: [
+          'Apache Airflow',
+          'Azure Data Factory',
+          'Terraform',
+          'GitHub Actions and Azure DevOps',
+        ],
       },
       {
         title: 'Governance and security',
         body: [
           'Catalogues, lineage and fine-grained access control that satisfy POPIA in South Africa and GDPR in Europe, with personal data masked or tokenised where it is not needed.',
         ],
-        list: ['Unity Catalog', 'Microsoft Purview', 'Encryption at rest and in transit', 'Role- and attribute-based access'],
+        list: [
+          'Unity Catalog',
+          'Microsoft Purview',
+          'Encryption at rest and in transit',
+          'Role- and attribute-based access',
+        ],
       },
     ] satisfies AccordionItemData[],
   },

@@ -10,6 +10,7 @@ import {
   company,
   yearsSinceFounding,
 } from '@site/shared';
+import { StructuredData } from '../components/StructuredData';
 import { TechnologyLogos } from '../components/TechnologyLogos';
 import { homeContent as c } from '../content/home';
 
@@ -77,6 +78,7 @@ export default function HomePage() {
         <TechnologyLogos names={c.technologies.items} />
       </Section>
       <CallToAction />
+      <StructuredData />
     </>
   );
 }

@@ -1,0 +1,225 @@
+#!/usr/bin/env node
+/**
+ * Prerenders every page of the site into static HTML (`deploy/pages/`), so that before any script
+ * runs a visitor sees the page and a crawler reads its title, description, canonical link, Open
+ * Graph tags, navigation, heading and text. Also writes `sitemap.xml` and `robots.txt`.
+ *
+ * It renders the real pages: the built shell and the deployed remotes, in headless Chromium, with
+ * reduced motion (so counters and animate-on-scroll content are captured in their final state).
+ * Run it after every deployment change: a shell build, or a remote's deploy and manifest refresh.
+ *
+ *   node scripts/prerender.mjs            uses the site at $PRERENDER_ORIGIN if it answers, else
+ *                                          starts the site and the local remotes itself
+ *   SITE_URL=https://www.example.com node scripts/prerender.mjs   canonical URLs for production
+ *
+ * Without a Chromium it says so and leaves the pages to the client (the site still works).
+ */
+import { existsSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { createSiteServer } from './serve-site.mjs';
+import { createRemoteServer } from './serve-remote.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.join(here, '..');
+const require = createRequire(import.meta.url);
+const { REMOTES } = require('../shared/federation.cjs');
+
+const deployDir = process.env.DEPLOY_DIR ?? path.join(root, 'deploy');
+const shellDist = process.env.SHELL_DIST ?? path.join(root, 'shell', 'dist');
+const siteUrl = (process.env.SITE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
+const SHELL_PATHS = ['/', '/about', '/contact'];
+const NOT_FOUND_SAMPLE = '/this-page-does-not-exist';
+
+function chromiumPath() {
+  return [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+    (p) => p && existsSync(p),
+  );
+}
+
+async function reachable(url) {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(1500) });
+    return res.status < 500;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts the site and the local remotes in this process when they are not already running. */
+async function ensureServers(manifest, origin) {
+  const started = [];
+  const listen = (server, port) =>
+    new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve(server));
+    });
+  if (!(await reachable(`${origin}/remotes.json`))) {
+    const port = Number(new URL(origin).port || 80);
+    started.push(
+      await listen(
+        createSiteServer({ root: shellDist, deployDir, apiTarget: 'http://127.0.0.1:9' }),
+        port,
+      ),
+    );
+  }
+  for (const remote of manifest.remotes) {
+    const entry = new URL(remote.entry);
+    if (!['localhost', '127.0.0.1'].includes(entry.hostname)) continue;
+    if (await reachable(`${entry.origin}/${remote.version}/routes.json`)) continue;
+    const folder = Object.entries(REMOTES).find(([, r]) => r.name === remote.name)?.[0];
+    if (!folder) continue;
+    started.push(
+      await listen(createRemoteServer(path.join(root, folder, 'dist')), Number(entry.port)),
+    );
+  }
+  return () => Promise.all(started.map((s) => new Promise((r) => s.close(r))));
+}
+
+const escapeHtml = (s) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** Builds a page's HTML from the shell's own index.html and what the browser rendered. */
+function pageHtml(template, page) {
+  const head = [
+    `<meta name="description" content="${escapeHtml(page.description)}" />`,
+    page.canonical ? `<link rel="canonical" href="${escapeHtml(page.canonical)}" />` : '',
+    page.robots ? `<meta name="robots" content="${escapeHtml(page.robots)}" />` : '',
+    `<meta property="og:type" content="website" />`,
+    `<meta property="og:site_name" content="${escapeHtml(page.siteName)}" />`,
+    `<meta property="og:title" content="${escapeHtml(page.title)}" />`,
+    `<meta property="og:description" content="${escapeHtml(page.description)}" />`,
+    page.canonical ? `<meta property="og:url" content="${escapeHtml(page.canonical)}" />` : '',
+    `<meta name="twitter:card" content="summary" />`,
+  ]
+    .filter(Boolean)
+    .join('\n    ');
+  return template
+    .replace(/<title>[\s\S]*?<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
+    .replace(/<meta\s+name="?description"?[^>]*>/, head)
+    .replace(/<div id="?root"?><\/div>/, `<div id="root">${page.body}</div>`);
+}
+
+async function main() {
+  const manifest = JSON.parse(await fs.readFile(path.join(deployDir, 'remotes.json'), 'utf8'));
+  const indexablePaths = [
+    ...SHELL_PATHS,
+    ...manifest.remotes.flatMap((r) => r.routes.map((route) => route.path)),
+  ];
+
+  await fs.mkdir(deployDir, { recursive: true });
+  await fs.writeFile(
+    path.join(deployDir, 'sitemap.xml'),
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${indexablePaths
+      .map((p) => `  <url><loc>${siteUrl}${p === '/' ? '/' : p}</loc></url>`)
+      .join('\n')}\n</urlset>\n`,
+  );
+  await fs.writeFile(
+    path.join(deployDir, 'robots.txt'),
+    `User-agent: *\nAllow: /\n\nSitemap: ${siteUrl}/sitemap.xml\n`,
+  );
+
+  const executablePath = chromiumPath();
+  let chromium;
+  try {
+    ({ chromium } = await import('@playwright/test'));
+  } catch {
+    chromium = null;
+  }
+  if (!chromium || (!executablePath && !process.env.PLAYWRIGHT_BROWSERS_PATH)) {
+    console.warn(
+      'prerender: no Chromium found (set CHROME_PATH); pages will be rendered in the browser only',
+    );
+    return;
+  }
+
+  const origin = process.env.PRERENDER_ORIGIN ?? `http://localhost:${process.env.PORT ?? 3000}`;
+  const stopServers = await ensureServers(manifest, origin);
+  const template = await fs.readFile(path.join(shellDist, 'index.html'), 'utf8');
+  const outDir = path.join(deployDir, 'pages');
+  const nextDir = `${outDir}.next`;
+  await fs.rm(nextDir, { recursive: true, force: true });
+  await fs.mkdir(nextDir, { recursive: true });
+
+  const browser = await chromium.launch({
+    executablePath,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+  try {
+    const context = await browser.newContext({
+      reducedMotion: 'reduce',
+      viewport: { width: 1280, height: 900 },
+    });
+    // The map's tiles are not part of the page's HTML; keep the renderer off the network.
+    await context.route(/tile\.openstreetmap\.org/, (route) => route.abort());
+    const targets = [
+      ...indexablePaths.map((p) => ({
+        path: p,
+        file: p === '/' ? 'index.html' : `${p.slice(1)}/index.html`,
+      })),
+      { path: NOT_FOUND_SAMPLE, file: '404.html' },
+    ];
+    let done = 0;
+    await Promise.all(
+      [0, 1].map(async () => {
+        const page = await context.newPage();
+        const errors = [];
+        page.on('pageerror', (e) => errors.push(e.message));
+        for (let t = targets.shift(); t; t = targets.shift()) {
+          await page.goto(`${origin}${t.path}`, { waitUntil: 'networkidle' });
+          await page.waitForSelector('main h1', { timeout: 15000 });
+          const captured = await page.evaluate(() => {
+            const root = document.getElementById('root');
+            const meta = (sel) => document.head.querySelector(sel)?.getAttribute('content') ?? '';
+            return {
+              title: document.title,
+              description: meta('meta[name="description"]'),
+              robots: meta('meta[name="robots"]'),
+              canonical:
+                document.head.querySelector('link[rel="canonical"]')?.getAttribute('href') ?? '',
+              body: root ? root.innerHTML : '',
+            };
+          });
+          if (errors.length) throw new Error(`${t.path}: ${errors.join('; ')}`);
+          const swap = (s) => s.split(origin).join(siteUrl);
+          const html = pageHtml(template, {
+            ...captured,
+            siteName: 'Highveld Digital',
+            canonical: captured.canonical ? swap(captured.canonical) : '',
+            body: swap(captured.body),
+          });
+          const file = path.join(nextDir, t.file);
+          await fs.mkdir(path.dirname(file), { recursive: true });
+          await fs.writeFile(file, html);
+          done += 1;
+        }
+        await page.close();
+      }),
+    );
+    // Swap the new pages in at once, so the site never serves a half-written set.
+    await fs.rm(`${outDir}.old`, { recursive: true, force: true });
+    if (existsSync(outDir)) await fs.rename(outDir, `${outDir}.old`);
+    await fs.rename(nextDir, outDir);
+    await fs.rm(`${outDir}.old`, { recursive: true, force: true });
+    console.log(
+      `prerendered ${done} pages into ${path.relative(process.cwd(), outDir)} (canonical origin ${siteUrl})`,
+    );
+  } finally {
+    await browser.close();
+    await stopServers();
+  }
+}
+
+main().catch((error) => {
+  console.error(`prerender: ${error.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,51 @@
+import { company } from '@site/shared';
+
+/**
+ * schema.org JSON-LD for the organisation and its office (address, opening hours, location), so
+ * search engines can show the company's details. Rendered into the page, and so into its
+ * prerendered HTML.
+ */
+export function StructuredData() {
+  const origin = typeof window === 'undefined' ? '' : window.location.origin;
+  const a = company.address;
+  const data = {
+    '@context': 'https://schema.org',
+    '@type': 'ProfessionalService',
+    '@id': `${origin}/#organization`,
+    name: company.name,
+    legalName: company.legalName,
+    description: `IT solutions and consulting company founded in ${company.foundingYear}, serving clients across ${company.regions.join(' and ')}.`,
+    url: `${origin}/`,
+    logo: `${origin}/favicon.svg`,
+    email: company.email,
+    foundingDate: String(company.foundingYear),
+    areaServed: company.regions,
+    address: {
+      '@type': 'PostalAddress',
+      streetAddress: a.street,
+      addressLocality: a.locality,
+      addressRegion: a.region,
+      postalCode: a.postalCode,
+      addressCountry: a.countryCode,
+    },
+    geo: {
+      '@type': 'GeoCoordinates',
+      latitude: company.location.lat,
+      longitude: company.location.lng,
+    },
+    openingHoursSpecification: [
+      {
+        '@type': 'OpeningHoursSpecification',
+        dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'],
+        opens: company.hours.opens,
+        closes: company.hours.closes,
+      },
+    ],
+    sameAs: company.social.map((s) => s.url),
+    hasMap: `https://www.openstreetmap.org/?mlat=${company.location.lat}&mlon=${company.location.lng}`,
+    slogan: company.tagline,
+  };
+  // `<` is escaped so no text can close the script element early.
+  const json = JSON.stringify(data).replace(/</g, '\\u003c');
+  return <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: json }} />;
+}

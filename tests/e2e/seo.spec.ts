@@ -1,0 +1,143 @@
+import { expect, test } from '@playwright/test';
+import { NOT_FOUND, servicePages, shellPages } from '../support/site';
+
+const indexable = [{ path: '/', title: '' }, ...shellPages, ...servicePages];
+
+test.describe('what a crawler reads without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  for (const spec of indexable) {
+    test(`${spec.path} has its title, description, canonical link, navigation, heading and text`, async ({
+      page,
+    }) => {
+      const response = await page.goto(spec.path);
+      expect(response?.status()).toBe(200);
+      const h1 = page.getByRole('heading', { level: 1 });
+      if (spec.title) await expect(h1).toHaveText(spec.title);
+      else await expect(h1).toBeVisible();
+      await expect(page).toHaveTitle(/Highveld Digital/);
+      const description = await page.locator('meta[name="description"]').getAttribute('content');
+      expect(description?.length ?? 0).toBeGreaterThanOrEqual(50);
+      expect(description?.length ?? 0).toBeLessThanOrEqual(160);
+      await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+        'href',
+        new RegExp(`${spec.path === '/' ? '/' : spec.path}$`),
+      );
+      await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', /.+/);
+      await expect(
+        page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' }),
+      ).toBeAttached();
+      const words = (await page.locator('main').innerText()).split(/\s+/).filter(Boolean).length;
+      expect(words).toBeGreaterThan(150);
+    });
+  }
+
+  test('every page has its own description', async ({ request }) => {
+    const seen = new Map<string, string>();
+    for (const spec of indexable) {
+      const html = await (await request.get(spec.path)).text();
+      const description = /<meta name="description" content="([^"]*)"/.exec(html)?.[1] ?? '';
+      expect(seen.get(description) ?? spec.path).toBe(spec.path);
+      seen.set(description, spec.path);
+    }
+  });
+
+  test('an unknown path answers 404 with the 404 page, marked not to be indexed', async ({
+    page,
+  }) => {
+    const response = await page.goto('/services/enterprise/nothing-here');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(NOT_FOUND.heading);
+    await expect(page.getByText(NOT_FOUND.text)).toBeVisible();
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
+  });
+});
+
+test.describe('sitemap, robots and structured data', () => {
+  test('sitemap.xml lists the 27 indexable pages, and robots.txt points to it', async ({
+    request,
+  }) => {
+    const robots = await (await request.get('/robots.txt')).text();
+    const sitemapUrl = /^Sitemap:\s*(\S+)$/m.exec(robots)?.[1];
+    expect(sitemapUrl).toMatch(/^https?:\/\/.+\/sitemap\.xml$/);
+    const xml = await (await request.get('/sitemap.xml')).text();
+    const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
+    expect(locs.sort()).toEqual(indexable.map((p) => p.path).sort());
+    expect(locs).toHaveLength(27);
+  });
+
+  for (const path of ['/', '/contact']) {
+    test(`${path} carries JSON-LD for the organisation and its office`, async ({ request }) => {
+      const html = await (await request.get(path)).text();
+      const json = /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)?.[1];
+      expect(json).toBeTruthy();
+      const data = JSON.parse(json ?? '{}');
+      expect(data['@context']).toBe('https://schema.org');
+      expect(data.address.addressLocality).toBe('Centurion');
+      expect(data.address.addressRegion).toBe('Gauteng');
+      expect(data.openingHoursSpecification[0]).toMatchObject({ opens: '08:00', closes: '17:00' });
+      expect(data.openingHoursSpecification[0].dayOfWeek).toEqual([
+        'Monday',
+        'Tuesday',
+        'Wednesday',
+        'Thursday',
+        'Friday',
+      ]);
+      expect(typeof data.geo.latitude).toBe('number');
+    });
+  }
+
+  test('responses are compressed and cached as a CDN would', async ({ request }) => {
+    const page = await request.get('/about', { headers: { 'Accept-Encoding': 'br, gzip' } });
+    expect(page.headers()['content-encoding']).toMatch(/br|gzip/);
+    expect(page.headers()['cache-control']).toBe('no-cache');
+    const html = await page.text();
+    const asset = /src="?(\/assets\/main\.[0-9a-f]{10}\.js)/.exec(html)?.[1];
+    expect(asset).toBeTruthy();
+    const js = await request.get(asset!, { headers: { 'Accept-Encoding': 'br, gzip' } });
+    expect(js.headers()['cache-control']).toContain('immutable');
+    expect(js.headers()['content-encoding']).toMatch(/br|gzip/);
+    const manifest = await request.get('/remotes.json');
+    expect(manifest.headers()['cache-control']).toBe('no-cache');
+  });
+});
+
+test.describe('client take-over', () => {
+  test('the prerendered page is replaced without hydration warnings, layout shift or a blank moment', async ({
+    page,
+  }) => {
+    const messages: string[] = [];
+    page.on(
+      'console',
+      (m) => (m.type() === 'error' || m.type() === 'warning') && messages.push(m.text()),
+    );
+    await page.addInitScript(() => {
+      const w = window as unknown as { __cls: number; __emptyRoot: boolean };
+      w.__cls = 0;
+      w.__emptyRoot = false;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & {
+          value: number;
+          hadRecentInput: boolean;
+        })[]) {
+          if (!entry.hadRecentInput) w.__cls += entry.value;
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+      new MutationObserver(() => {
+        const root = document.getElementById('root');
+        if (root && document.readyState !== 'loading' && !root.querySelector('h1'))
+          w.__emptyRoot = true;
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto('/services/custom-dev/software-dev');
+    await page.waitForLoadState('networkidle');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Software Development');
+    const { cls, emptyRoot } = await page.evaluate(() => {
+      const w = window as unknown as { __cls: number; __emptyRoot: boolean };
+      return { cls: w.__cls, emptyRoot: w.__emptyRoot };
+    });
+    expect(emptyRoot).toBe(false);
+    expect(cls).toBeLessThan(0.02);
+    expect(messages.filter((m) => /hydrat/i.test(m))).toEqual([]);
+  });
+});
