@@ -53,6 +53,8 @@ export default tseslint.config(
       '**/.data/**',
       '**/mailbox/**',
       'tests/.shot.mjs',
+      'tests/.tmp/**',
+      'tests/.*.mjs',
     ],
   },
   js.configs.recommended,
@@ -89,10 +91,17 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs' },
   },
   boundary(['shared/**'], 'shared', { extra: ['@site/shared', '@site/shared/*'] }),
-  boundary(['mfe-custom-dev/**'], 'mfe-custom-dev'),
-  boundary(['mfe-data/**'], 'mfe-data'),
-  boundary(['mfe-enterprise-education/**'], 'mfe-enterprise-education'),
-  boundary(['mfe-public-health/**'], 'mfe-public-health'),
+  // A remote reaches the router through @site/shared, so the browser holds one copy (federation.cjs).
+  boundary(['mfe-custom-dev/**'], 'mfe-custom-dev', {
+    extra: ['react-router', 'react-router-dom'],
+  }),
+  boundary(['mfe-data/**'], 'mfe-data', { extra: ['react-router', 'react-router-dom'] }),
+  boundary(['mfe-enterprise-education/**'], 'mfe-enterprise-education', {
+    extra: ['react-router', 'react-router-dom'],
+  }),
+  boundary(['mfe-public-health/**'], 'mfe-public-health', {
+    extra: ['react-router', 'react-router-dom'],
+  }),
   boundary(['shell/**'], 'shell'),
   // The mail-service takes only the contact schema from shared, and nothing of the browser's.
   boundary(['mail-service/**'], 'mail-service', {

@@ -8,6 +8,8 @@
  *   REMOTE_DATA_URL=https://cdn.example/data node scripts/manifest.mjs
  *   node scripts/manifest.mjs --version data=1.0.0 roll the data remote back to 1.0.0
  *   node scripts/manifest.mjs --out other.json     write somewhere else
+ *   node scripts/manifest.mjs --dist data=/artifacts/data   read a remote's route table from its
+ *                                                  build artifact instead of its workspace
  *
  * A remote's base URL comes from REMOTE_<NAME>_URL (e.g. REMOTE_CUSTOM_DEV_URL), else its local port.
  */
@@ -22,24 +24,52 @@ const require = createRequire(import.meta.url);
 const { REMOTES } = require('../shared/federation.cjs');
 
 function parseArgs(argv) {
-  const args = { out: path.join(rootDir, 'deploy', 'remotes.json'), versions: {} };
+  const args = { out: path.join(rootDir, 'deploy', 'remotes.json'), versions: {}, dists: {} };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--out') args.out = path.resolve(argv[++i]);
     else if (arg === '--version') {
       const [name, version] = String(argv[++i]).split('=');
       args.versions[name] = version;
+    } else if (arg === '--dist') {
+      const [name, dir] = String(argv[++i]).split('=');
+      args.dists[name] = path.resolve(dir);
     } else throw new Error(`unknown argument ${arg}`);
   }
   return args;
 }
 
-export async function buildManifest({ versions = {}, env = process.env } = {}) {
+const semverParts = (v) => v.split(/[.-]/).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+
+/** The highest version folder (1.10.0 after 1.9.0) of a remote's build artifact. */
+async function newestVersion(dist) {
+  const entries = await fs.readdir(dist, { withFileTypes: true });
+  const versions = entries
+    .filter((e) => e.isDirectory() && /^\d+\.\d+\.\d+/.test(e.name))
+    .map((e) => e.name);
+  versions.sort((a, b) => {
+    const [pa, pb] = [semverParts(a), semverParts(b)];
+    for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+      if (pa[i] === pb[i]) continue;
+      return pa[i] === undefined ? -1 : pb[i] === undefined ? 1 : pa[i] < pb[i] ? -1 : 1;
+    }
+    return 0;
+  });
+  if (!versions.length) throw new Error(`${dist} holds no version folder`);
+  return versions[versions.length - 1];
+}
+
+export async function buildManifest({ versions = {}, dists = {}, env = process.env } = {}) {
   const remotes = [];
   for (const [folder, { name, port }] of Object.entries(REMOTES)) {
     const pkg = JSON.parse(await fs.readFile(path.join(rootDir, folder, 'package.json'), 'utf8'));
-    const version = versions[name] ?? pkg.version;
-    const tableFile = path.join(rootDir, folder, 'dist', version, 'routes.json');
+    const version =
+      versions[name] ?? (dists[name] ? await newestVersion(dists[name]) : pkg.version);
+    const tableFile = path.join(
+      dists[name] ?? path.join(rootDir, folder, 'dist'),
+      version,
+      'routes.json',
+    );
     let table;
     try {
       table = JSON.parse(await fs.readFile(tableFile, 'utf8'));
@@ -73,7 +103,7 @@ export async function writeManifest(file, manifest) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const args = parseArgs(process.argv.slice(2));
-    const manifest = await buildManifest({ versions: args.versions });
+    const manifest = await buildManifest({ versions: args.versions, dists: args.dists });
     await writeManifest(args.out, manifest);
     console.log(
       `deployment manifest: ${path.relative(process.cwd(), args.out)} (${manifest.remotes

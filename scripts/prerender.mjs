@@ -161,6 +161,17 @@ async function main() {
     });
     // The map's tiles are not part of the page's HTML; keep the renderer off the network.
     await context.route(/tile\.openstreetmap\.org/, (route) => route.abort());
+    // Every page starts from the shell's current index.html, never from an earlier prerendered copy
+    // (which may point at assets a new shell build has replaced).
+    await context.route(
+      (url) => url.origin === origin,
+      (route) =>
+        route.continue(
+          route.request().resourceType() === 'document'
+            ? { headers: { ...route.request().headers(), 'x-prerender': 'shell' } }
+            : undefined,
+        ),
+    );
     const targets = [
       ...indexablePaths.map((p) => ({
         path: p,
@@ -176,7 +187,7 @@ async function main() {
         page.on('pageerror', (e) => errors.push(e.message));
         for (let t = targets.shift(); t; t = targets.shift()) {
           await page.goto(`${origin}${t.path}`, { waitUntil: 'networkidle' });
-          await page.waitForSelector('main h1', { timeout: 15000 });
+          await page.waitForSelector('html[data-app-ready="true"] main h1', { timeout: 20000 });
           const captured = await page.evaluate(() => {
             const root = document.getElementById('root');
             const meta = (sel) => document.head.querySelector(sel)?.getAttribute('content') ?? '';
@@ -190,6 +201,11 @@ async function main() {
             };
           });
           if (errors.length) throw new Error(`${t.path}: ${errors.join('; ')}`);
+          if (captured.body.includes('class="notice-page"')) {
+            throw new Error(
+              `${t.path}: its page group could not be loaded; is its remote deployed and reachable?`,
+            );
+          }
           const swap = (s) => s.split(origin).join(siteUrl);
           const html = pageHtml(template, {
             ...captured,

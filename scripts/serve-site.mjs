@@ -78,8 +78,12 @@ export function createSiteServer({ root, deployDir, apiTarget }) {
   const deployRoot = path.resolve(deployDir);
   const readManifest = manifestReader(path.join(deployRoot, 'remotes.json'));
 
-  /** The page's HTML: its prerendered copy when there is one, else the shell's index.html. */
-  async function pageHtml(urlPath, known) {
+  /**
+   * The page's HTML: its prerendered copy when there is one, else the shell's index.html. The
+   * prerenderer asks for the shell's own (`X-Prerender: shell`) so it never renders from a stale copy.
+   */
+  async function pageHtml(urlPath, known, shellOnly) {
+    if (shellOnly) return resolveFile(shellRoot, '/index.html');
     const name = known
       ? urlPath === '/'
         ? 'index.html'
@@ -126,7 +130,7 @@ export function createSiteServer({ root, deployDir, apiTarget }) {
     }
     const { paths } = await readManifest();
     const known = SHELL_PATHS.includes(clean) || paths.has(clean);
-    const html = await pageHtml(clean, known);
+    const html = await pageHtml(clean, known, req.headers['x-prerender'] === 'shell');
     if (!html)
       return sendBody(req, res, {
         status: 500,

@@ -16,7 +16,12 @@ const rules = (production) => [
     exclude: /node_modules/,
     use: {
       loader: 'ts-loader',
-      options: { transpileOnly: true, compilerOptions: { noEmit: false, sourceMap: !production } },
+      options: {
+        transpileOnly: true,
+        // The repository's settings, so any copy of a workspace (a branch, a CI checkout) builds alike.
+        configFile: path.join(__dirname, '..', 'tsconfig.build.json'),
+        compilerOptions: { noEmit: false, sourceMap: !production },
+      },
     },
   },
   {
@@ -94,6 +99,11 @@ function shellConfig({ dir, production, port = 3000, devProxy }) {
         shareStrategy: 'loaded-first',
         dts: false,
         manifest: false,
+        experiments: {
+          // Remotes are registered by their remoteEntry.js, so the manifest snapshot machinery is
+          // dead weight in the first load.
+          optimization: { disableSnapshot: true, target: 'web' },
+        },
       }),
       new HtmlWebpackPlugin({
         template: './src/index.html',
@@ -118,9 +128,11 @@ function shellConfig({ dir, production, port = 3000, devProxy }) {
 /** A remote: its pages behind one exposed module, in a folder named by its version. */
 function remoteConfig({ dir, production, standaloneHtml = false }) {
   const pkg = require(path.join(dir, 'package.json'));
-  const folder = path.basename(dir);
-  const remote = REMOTES[folder];
-  if (!remote) throw new Error(`${folder} is not a known remote`);
+  // The route table names the remote, so a copy of the folder (a branch, a release candidate) builds
+  // the same remote; the port is only for the local preview.
+  const table = JSON.parse(fs.readFileSync(path.join(dir, 'src', 'routes.json'), 'utf8'));
+  const port = Object.values(REMOTES).find((r) => r.name === table.remote)?.port ?? 3010;
+  const remote = { name: table.remote, port };
   const config = base({ dir, production, uniqueName: remote.name });
   return {
     ...config,
@@ -144,6 +156,7 @@ function remoteConfig({ dir, production, standaloneHtml = false }) {
         shareStrategy: 'loaded-first',
         dts: false,
         manifest: { fileName: 'mf-manifest.json' },
+        experiments: { optimization: { disableSnapshot: true, target: 'web' } },
       }),
       new RouteTablePlugin(path.join(dir, 'src', 'routes.json')),
       ...(standaloneHtml

@@ -23,3 +23,13 @@ export { Section, type SectionProps } from './components/Section';
 export { ServicePage, type ServicePageProps } from './components/ServicePage';
 export { SkillBar, SkillBars, type SkillBarProps } from './components/SkillBar';
 export { StatGrid } from './components/StatGrid';
+// The router API for remote pages: one copy of React Router, the shell's (see federation.cjs).
+export {
+  Link,
+  NavLink,
+  useLocation,
+  useNavigate,
+  useParams,
+  useSearchParams,
+  type LinkProps,
+} from 'react-router';

@@ -1,12 +1,24 @@
-import { Section, ServicePage } from '@site/shared';
+import { FeatureList, LinkCards, Prose, Section, ServicePage } from '@site/shared';
+import { epmContent as c } from '../content/epm';
 import { route } from '../routes';
 
 export default function EpmPage() {
-  const meta = route('/services/enterprise/epm');
   return (
-    <ServicePage route={meta} lead={meta.description}>
-      <Section heading="Overview">
-        <p>{meta.description}</p>
+    <ServicePage route={route('/services/enterprise/epm')} lead={c.lead} cta={c.cta}>
+      <Section heading={c.intro.heading} animate={false}>
+        <Prose paragraphs={c.intro.paragraphs} />
+      </Section>
+      <Section heading={c.platforms.heading} intro={c.platforms.intro} tone="muted">
+        <FeatureList items={c.platforms.items} columns={3} />
+      </Section>
+      <Section heading={c.capabilities.heading}>
+        <FeatureList items={c.capabilities.items} columns={3} />
+      </Section>
+      <Section heading={c.approach.heading} tone="dark">
+        <Prose paragraphs={c.approach.paragraphs} />
+      </Section>
+      <Section heading={c.related.heading} tone="muted">
+        <LinkCards items={c.related.items} />
       </Section>
     </ServicePage>
   );

@@ -1,4 +1,4 @@
-import type { FeatureItem, Paragraphs } from '@site/shared';
+import type { CallToActionContent, FeatureItem, Paragraphs } from '@site/shared';
 
 export const mandeToolsContent = {
   lead: 'Paper registers and spreadsheets slow programmes down and hide problems until a report is due. Our digital M&E tools capture clean data at the point of care and put it in front of the people who act on it.',
@@ -61,4 +61,9 @@ export const mandeToolsContent = {
       'The tools run on the open standards most ministries already use, including DHIS2-compatible exports, and work on low-cost Android devices. When the programme ends, your data and configuration stay yours.',
     ] satisfies Paragraphs,
   },
+  cta: {
+    heading: 'Still running your programme on paper forms?',
+    text: 'Send us one of the forms or registers your teams fill in today. We will show you how it would work as a digital tool and what a pilot would involve.',
+    action: { to: '/contact', label: 'Plan a pilot' },
+  } satisfies CallToActionContent,
 } as const;

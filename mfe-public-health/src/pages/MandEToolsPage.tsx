@@ -4,7 +4,7 @@ import { route } from '../routes';
 
 export default function MandEToolsPage() {
   return (
-    <ServicePage route={route('/public-health/MandE-tools')} lead={c.lead}>
+    <ServicePage route={route('/public-health/MandE-tools')} lead={c.lead} cta={c.cta}>
       <Section heading={c.intro.heading} animate={false}>
         <Prose paragraphs={c.intro.paragraphs} />
       </Section>

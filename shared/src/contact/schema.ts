@@ -81,10 +81,15 @@ export const contactFormSchema = z.object({
   message: bodyRule,
 });
 
+// A missing or non-object group is "all fields are required"; an unknown key inside a group keeps
+// zod's own message, which names the key (a custom text for every issue would hide it).
+const groupError = (issue: { code: string }) =>
+  issue.code === 'invalid_type' ? M.allRequired : undefined;
+
 /** The JSON body of `POST /api/sendmail`. Unknown keys are refused. */
 export const contactMessageSchema = z.strictObject({
-  user: z.strictObject({ name: nameRule, email: emailRule }, { error: M.allRequired }),
-  message: z.strictObject({ subject: subjectRule, body: bodyRule }, { error: M.allRequired }),
+  user: z.strictObject({ name: nameRule, email: emailRule }, { error: groupError }),
+  message: z.strictObject({ subject: subjectRule, body: bodyRule }, { error: groupError }),
   website: honeypotRule,
 });
 

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Outlet, ScrollRestoration, useMatches, useNavigation } from 'react-router';
 import type { DeploymentManifest } from '@site/shared';
 import { shellRoutes, type PageMeta } from '../content/shell-routes';
@@ -26,6 +27,10 @@ export function Layout({ manifest }: { manifest: DeploymentManifest }) {
   useFocusOnNavigate(navigation.state === 'idle');
   useLinkPreload();
   useAnimateOnScroll();
+  useEffect(() => {
+    // Tells the prerenderer (and tests) that the client has rendered the page itself.
+    document.documentElement.dataset.appReady = 'true';
+  }, []);
 
   return (
     <>

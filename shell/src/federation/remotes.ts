@@ -3,7 +3,7 @@ import type { ComponentType } from 'react';
 import type { DeploymentManifest, RemoteDeployment, RemotePagesModule } from '@site/shared';
 
 /** How long one attempt to load a remote may take before it counts as failed. */
-const ATTEMPT_TIMEOUT_MS = 8000;
+const ATTEMPT_TIMEOUT_MS = 5000;
 /** Pauses between attempts; transient failures (a dropped connection, a redeploy) often pass. */
 const BACKOFF_MS = [400, 1200];
 

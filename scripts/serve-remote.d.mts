@@ -1,0 +1,3 @@
+import type { Server } from 'node:http';
+
+export function createRemoteServer(root: string): Server;
