@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Outlet, ScrollRestoration, useMatches, useNavigation } from 'react-router';
+import { Outlet, ScrollRestoration, useMatches, useNavigation, type Location } from 'react-router';
 import type { DeploymentManifest } from '@site/shared';
 import { shellRoutes, type PageMeta } from '../content/shell-routes';
 import { useAnimateOnScroll } from '../hooks/use-animate-on-scroll';
@@ -9,6 +9,14 @@ import { useLinkPreload } from '../hooks/use-link-preload';
 import { navGroups } from '../navigation';
 import { Footer } from './Footer';
 import { Navbar } from './Navbar';
+
+/**
+ * Every freshly loaded document starts with the location key "default"; keyed by that alone, the
+ * scroll position saved on one page would be restored on the next page loaded afresh (and win over
+ * its #anchor). Fresh loads are keyed by their URL instead.
+ */
+const scrollKey = (location: Location): string =>
+  location.key === 'default' ? `load:${location.pathname}${location.hash}` : location.key;
 
 export interface RouteHandle {
   meta: PageMeta;
@@ -46,7 +54,7 @@ export function Layout({ manifest }: { manifest: DeploymentManifest }) {
         <Outlet />
       </main>
       <Footer groups={groups} />
-      <ScrollRestoration />
+      <ScrollRestoration getKey={scrollKey} />
     </>
   );
 }
