@@ -1,0 +1,262 @@
+import { expect, test } from '@playwright/test';
+import { expectNoViolations } from '../support/axe';
+import { servicePages, shellPages } from '../support/site';
+
+const allPages = [{ path: '/' }, ...shellPages, ...servicePages, { path: '/no-such-page' }];
+
+/** Waits for the client to have taken over the prerendered page. */
+async function ready(page: import('@playwright/test').Page) {
+  await expect(page.locator('html[data-app-ready="true"]')).toBeAttached();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+}
+
+test.describe('WCAG 2.2 AA (axe-core) on every page and state', () => {
+  // Scans see the settled page: mid-fade, animate-on-scroll content is briefly translucent.
+  test.use({ reducedMotion: 'reduce' });
+
+  for (const { path } of allPages) {
+    test(`${path}: no violations, with every accordion panel opened in turn`, async ({ page }) => {
+      await page.goto(path);
+      await ready(page);
+      await expectNoViolations(page, { label: path });
+      const buttons = page.locator('.accordion__button');
+      const count = await buttons.count();
+      for (let i = 0; i < count; i++) {
+        const button = buttons.nth(i);
+        if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+        const panel = await button.getAttribute('aria-controls');
+        await expect(page.locator(`[id="${panel}"]`)).toBeVisible();
+        await expectNoViolations(page, {
+          include: `[id="${panel}"]`,
+          label: `${path} panel ${i + 1}`,
+        });
+      }
+    });
+  }
+
+  test('the services menu and the mobile menu, open', async ({ page }) => {
+    await page.goto('/');
+    await ready(page);
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: 'Services' })
+      .click();
+    await expectNoViolations(page, { label: 'services menu open' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/about');
+    await ready(page);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: 'Services' })
+      .click();
+    await expectNoViolations(page, { label: 'mobile menu open' });
+  });
+
+  test('the contact form with all its errors showing', async ({ page }) => {
+    await page.goto('/contact');
+    await ready(page);
+    await page.getByRole('button', { name: 'Send message' }).click();
+    await expect(page.getByText('Please fill in the missing fields..')).toBeVisible();
+    await expectNoViolations(page, { label: 'contact form errors' });
+  });
+
+  test('the remote unavailable notice', async ({ page }) => {
+    await page.route('http://localhost:3003/**/remoteEntry.js', (route) =>
+      route.fulfill({ status: 503, body: '' }),
+    );
+    await page.goto('/services/enterprise/epm');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'This page is temporarily unavailable',
+      {
+        timeout: 30_000,
+      },
+    );
+    await expectNoViolations(page, { label: 'remote unavailable' });
+  });
+});
+
+test.describe('keyboard', () => {
+  test('the skip link is the first stop and moves to the main content', async ({ page }) => {
+    await page.goto('/about');
+    await ready(page);
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to main content' });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('main')).toBeFocused();
+    await page.keyboard.press('Tab');
+    const focusedInMain = await page.evaluate(
+      () => document.activeElement?.closest('main') !== null,
+    );
+    expect(focusedInMain).toBe(true);
+  });
+
+  test('the navbar: open the services menu, move with arrows, follow a link, Escape returns focus', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await ready(page);
+    const services = page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: 'Services' });
+    await services.focus();
+    await page.keyboard.press('Enter');
+    await expect(services).toHaveAttribute('aria-expanded', 'true');
+    await page.keyboard.press('ArrowDown');
+    await expect(
+      page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Software Development' }),
+    ).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(services).toHaveAttribute('aria-expanded', 'false');
+    await expect(services).toBeFocused();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('End');
+    await expect(
+      page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Analytics & Reporting' }),
+    ).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Data Analytics & Reporting');
+    await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+  });
+
+  test('an accordion page: Tab reaches the headers, arrows move, Enter and Space toggle, one panel open', async ({
+    page,
+  }) => {
+    await page.goto('/services/enterprise/enterprise-support');
+    await ready(page);
+    const buttons = page.locator('.accordion').first().locator('.accordion__button');
+    await buttons.first().focus();
+    await expect(buttons.first()).toHaveAttribute('aria-expanded', 'true');
+    await page.keyboard.press('ArrowDown');
+    await expect(buttons.nth(1)).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(buttons.nth(1)).toHaveAttribute('aria-expanded', 'true');
+    await expect(buttons.first()).toHaveAttribute('aria-expanded', 'false');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Space');
+    await expect(buttons.last()).toHaveAttribute('aria-expanded', 'true');
+    await expect(buttons.nth(1)).toHaveAttribute('aria-expanded', 'false');
+    // the focused header is never hidden under the sticky navbar
+    const [top, navBottom] = await page.evaluate(() => [
+      document.activeElement!.getBoundingClientRect().top,
+      document.querySelector('.navbar')!.getBoundingClientRect().bottom,
+    ]);
+    expect(top).toBeGreaterThanOrEqual(navBottom);
+  });
+
+  test('the contact form by keyboard alone: focus goes to the first invalid field, labels and descriptions are tied', async ({
+    page,
+  }) => {
+    await page.goto('/contact');
+    await ready(page);
+    const name = page.getByRole('textbox', { name: 'Full name' });
+    await name.focus();
+    await page.keyboard.type('Ada Lovelace');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('textbox', { name: 'Email address' })).toBeFocused();
+    await page.keyboard.type('not-an-address');
+    await page.keyboard.press('Tab');
+    await expect(page.getByText('Please enter a valid email address..')).toBeVisible();
+    const email = page.getByRole('textbox', { name: 'Email address' });
+    await expect(email).toHaveAttribute('aria-invalid', 'true');
+    await expect(email).toHaveAccessibleDescription(/Please enter a valid email address\.\./);
+    await page.getByRole('button', { name: 'Send message' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('Please fill in the missing fields..')).toBeVisible();
+    await expect(email).toBeFocused();
+  });
+
+  test('the map is not a keyboard trap', async ({ page }) => {
+    await page.route(/tile\.openstreetmap\.org/, (route) => route.fulfill({ status: 404 }));
+    await page.goto('/contact');
+    await ready(page);
+    const map = page.getByRole('region', { name: 'Map of our office in Centurion' });
+    await map.scrollIntoViewIfNeeded();
+    await expect(page.locator('.leaflet-container')).toBeAttached();
+    await page.locator('.leaflet-container').focus();
+    for (let i = 0; i < 12; i++) await page.keyboard.press('Tab');
+    const inMap = await page.evaluate(() =>
+      Boolean(document.activeElement?.closest('.leaflet-container')),
+    );
+    expect(inMap).toBe(false);
+  });
+});
+
+test.describe('reduced motion', () => {
+  test.use({ reducedMotion: 'reduce' });
+
+  test('counters show their final values at once, nothing animates on scroll, no smooth scrolling', async ({
+    page,
+  }) => {
+    await page.goto('/services/custom-dev/frontend-dev');
+    await ready(page);
+    const values = await page.getByTestId('counter-value').allTextContents();
+    expect(values).toEqual(['01', '02', '03', '04']);
+    await page.goto('/');
+    await ready(page);
+    await page.waitForTimeout(500);
+    expect(await page.locator('.aos-init').count()).toBe(0);
+    expect(
+      await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior),
+    ).toBe('auto');
+    const years = String(new Date().getFullYear() - 2008);
+    expect(await page.getByTestId('counter-value').allTextContents()).toEqual([
+      '2008',
+      `${years}+`,
+    ]);
+  });
+
+  test('with motion allowed, counters count up and stop within five seconds', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ reducedMotion: 'no-preference' });
+    const page = await context.newPage();
+    await page.goto('/services/custom-dev/backend-dev');
+    await ready(page);
+    const counters = page.getByTestId('counter-value');
+    await counters.first().scrollIntoViewIfNeeded();
+    await expect(counters.last()).toHaveText('04', { timeout: 5_000 });
+    await context.close();
+  });
+});
+
+test.describe('reflow and zoom', () => {
+  for (const width of [320, 640]) {
+    test(`at ${width} CSS pixels (${width === 640 ? '200% zoom of a 1280 screen' : 'narrow phone'}) no page scrolls sideways`, async ({
+      page,
+    }) => {
+      test.setTimeout(90_000);
+      await page.setViewportSize({ width, height: 800 });
+      for (const { path } of allPages) {
+        await page.goto(path);
+        await ready(page);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
+        expect(overflow, path).toBeLessThanOrEqual(0);
+      }
+    });
+  }
+});
+
+test('the page language is set and images have text alternatives', async ({ page }) => {
+  await page.goto('/');
+  await ready(page);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  const unlabelled = await page.evaluate(
+    () =>
+      Array.from(document.querySelectorAll('img, svg')).filter(
+        (el) =>
+          el.getAttribute('aria-hidden') !== 'true' &&
+          !el.getAttribute('alt') &&
+          !el.getAttribute('aria-label'),
+      ).length,
+  );
+  expect(unlabelled).toBe(0);
+});
