@@ -281,7 +281,24 @@ async function prepareSnapshot() {
     await fs.mkdir(path.dirname(out), { recursive: true });
     await fs.writeFile(out, stripped);
   }
-  return { tmp, shellDir, deployDir, staticDir, remotes, manifest, routes, headings, problems };
+  const index = await fs.readFile(path.join(shellDir, 'index.html'), 'utf8');
+  const build = {
+    shellScripts: [...index.matchAll(/<script\b[^>]*\bsrc="?([^"\s>]+)/g)].map((m) => m[1]),
+    remotes: Object.fromEntries(manifest.remotes.map((r) => [r.name, r.version])),
+    pagesWritten: (await fs.stat(path.join(rootDir, 'deploy', 'pages', 'index.html'))).mtime,
+  };
+  return {
+    tmp,
+    shellDir,
+    deployDir,
+    staticDir,
+    remotes,
+    manifest,
+    routes,
+    headings,
+    problems,
+    build,
+  };
 }
 
 /** The content routes: the sitemap's, else the shell's own and the manifest's. */
@@ -600,6 +617,16 @@ function digest(lhr) {
   const lcpElement =
     lhr.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node
       ?.selector ?? null;
+  // Where the LCP time goes (TTFB, load delay, load time, render delay) and what shifted.
+  const lcpPhases = Object.fromEntries(
+    (lhr.audits['largest-contentful-paint-element']?.details?.items?.[1]?.items ?? []).map((p) => [
+      p.phase,
+      Math.round(p.timing),
+    ]),
+  );
+  const layoutShifts = (lhr.audits['layout-shifts']?.details?.items ?? [])
+    .slice(0, 3)
+    .map((item) => ({ node: item.node?.selector ?? null, score: item.score }));
   return {
     performance: score('performance'),
     accessibility: score('accessibility'),
@@ -608,6 +635,9 @@ function digest(lhr) {
     lcp: lhr.audits['largest-contentful-paint']?.numericValue ?? null,
     cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? null,
     lcpElement,
+    lcpPhases,
+    layoutShifts,
+    tbt: lhr.audits['total-blocking-time']?.numericValue ?? null,
     failing: [...new Set(failing)],
     warnings: lhr.runWarnings ?? [],
     userAgent: lhr.environment?.hostUserAgent ?? null,
@@ -640,6 +670,14 @@ async function runLighthouse(routes, runs, executablePath) {
           log(`lighthouse ${n}/${total} ${kind} ${route}: FAILED ${message}`);
           continue;
         }
+        if (process.env.BENCH_REPORTS_DIR) {
+          const slug = route === '/' ? 'home' : route.slice(1).replace(/[^\w-]+/g, '_');
+          await fs.mkdir(process.env.BENCH_REPORTS_DIR, { recursive: true });
+          await fs.writeFile(
+            path.join(process.env.BENCH_REPORTS_DIR, `${slug}.${kind}.run${run + 1}.json`),
+            JSON.stringify(lhr),
+          );
+        }
         const d = digest(lhr);
         perRoute[route][kind].push(d);
         log(
@@ -670,16 +708,22 @@ async function runLighthouse(routes, runs, executablePath) {
       cls: m('cls'),
       staticLcp,
       lcpRatio: lcp != null && staticLcp ? lcp / staticLcp : null,
+      tbt: m('tbt'),
       lcpElement: page[0]?.lcpElement ?? null,
+      lcpPhases: page[0]?.lcpPhases ?? null,
       staticLcpElement: stat[0]?.lcpElement ?? null,
+      staticLcpPhases: stat[0]?.lcpPhases ?? null,
+      layoutShifts: page[0]?.layoutShifts ?? [],
+      staticLayoutShifts: stat[0]?.layoutShifts ?? [],
       failingAudits: failing,
-      perRun: page.map(({ performance, accessibility, bestPractices, seo, lcp: l, cls }) => ({
+      perRun: page.map(({ performance, accessibility, bestPractices, seo, lcp: l, cls, tbt }) => ({
         performance,
         accessibility,
         bestPractices,
         seo,
         lcp: l,
         cls,
+        tbt,
       })),
       staticPerRun: stat.map(({ performance, lcp: l, cls }) => ({ performance, lcp: l, cls })),
       warnings: [...new Set(page.flatMap((d) => d.warnings))],
@@ -971,6 +1015,12 @@ function report(data) {
     out.push(
       `  LCP ratio page/static: worst ${fmt(s.lighthouse.worstLcpRatio?.ratio, 2)} on ${s.lighthouse.worstLcpRatio?.route ?? '-'} (budget ${BUDGET.lcpRatio}); ${s.lighthouse.lcpRatioOver} route(s) over`,
     );
+    const w = routes.find((r) => r.route === s.lighthouse.worstLcpRatio?.route)?.lighthouse;
+    if (w) {
+      out.push(
+        `    there the LCP element is ${w.lcpElement ?? '-'} (render delay ${fmt(w.lcpPhases?.['Render Delay'])} ms); on the static copy ${w.staticLcpElement ?? '-'} (render delay ${fmt(w.staticLcpPhases?.['Render Delay'])} ms)`,
+      );
+    }
     out.push(
       `  CLS: worst ${fmt(s.lighthouse.worstCls?.cls, 3)} on ${s.lighthouse.worstCls?.route ?? '-'} (budget < ${BUDGET.cls})`,
     );
@@ -1179,6 +1229,7 @@ async function main() {
       lighthouseUserAgent: userAgent,
       lighthouse: require('lighthouse/package.json').version,
     },
+    build: snapshot.build,
     budgets: BUDGET,
     markers: LIBRARY_MARKERS,
     routes: results.map((r) => ({

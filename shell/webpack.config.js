@@ -8,7 +8,9 @@ module.exports = (env, argv) => {
     production: argv.mode === 'production',
     devProxy: {
       // `npm run dev`: the mail API goes to the mail-service, the manifest to the deploy folder.
-      static: [{ directory: path.join(__dirname, '..', 'deploy'), publicPath: '/', watch: true }],
+      static: [
+        { directory: path.join(__dirname, '..', 'deploy', 'dev'), publicPath: '/', watch: true },
+      ],
       proxy: [{ context: ['/api'], target: 'http://localhost:3005' }],
     },
   });

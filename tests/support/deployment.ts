@@ -11,12 +11,12 @@ export class TestDeployment {
   readonly deployDir = mkdtempSync(path.join(os.tmpdir(), 'site-deploy-'));
   private servers: Server[] = [];
 
-  async startSite(port: number): Promise<string> {
+  async startSite(port: number, apiTarget = 'http://127.0.0.1:3005'): Promise<string> {
     const { createSiteServer } = await import('../../scripts/serve-site.mjs');
     const server = createSiteServer({
       root: path.join(ROOT, 'shell', 'dist'),
       deployDir: this.deployDir,
-      apiTarget: 'http://127.0.0.1:3005',
+      apiTarget,
     });
     await this.listen(server, port);
     return `http://localhost:${port}`;

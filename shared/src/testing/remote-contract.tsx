@@ -24,6 +24,30 @@ export function mainTextWords(container: HTMLElement): number {
   return Array.from(parts).reduce((n, el) => n + countWords(el.textContent ?? ''), 0);
 }
 
+/**
+ * Checks that a remote's build configuration exposes what the shell loads: `./pages` from
+ * `src/pages/index.ts`, under the federation name its route table declares.
+ */
+export function runFederationConfigTest(webpackConfig: unknown, table: RouteTable): void {
+  describe(`${table.remote}: federation build`, () => {
+    it(`is named "${table.remote}" and exposes ./pages from src/pages/index.ts`, () => {
+      const factory = webpackConfig as (
+        env: object,
+        argv: { mode: string },
+      ) => { plugins: object[] };
+      const config = factory({}, { mode: 'production' });
+      const federation = config.plugins.find(
+        (p) => p.constructor.name === 'ModuleFederationPlugin',
+      ) as
+        | { _options: { name: string; filename: string; exposes: Record<string, string> } }
+        | undefined;
+      expect(federation?._options.name).toBe(table.remote);
+      expect(federation?._options.filename).toBe('remoteEntry.js');
+      expect(federation?._options.exposes).toEqual({ './pages': './src/pages/index.ts' });
+    });
+  });
+}
+
 export function runRemoteContractTests(
   table: RouteTable,
   pages: RemotePagesModule['pages'],
@@ -58,6 +82,17 @@ export function runRemoteContractTests(
 
     it('exposes exactly one page per route', () => {
       expect(Object.keys(pages).sort()).toEqual(table.routes.map((r) => r.path).sort());
+    });
+
+    it('matches the federation contract: one loader per page resolving to a component', async () => {
+      const module: RemotePagesModule = { pages };
+      for (const [path, load] of Object.entries(module.pages)) {
+        expect(typeof load).toBe('function');
+        const loaded = await load();
+        expect(
+          typeof loaded.default === 'function' ? path : `${path} has no default component`,
+        ).toBe(path);
+      }
     });
   });
 

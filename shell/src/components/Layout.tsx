@@ -32,7 +32,7 @@ export function Layout({ manifest }: { manifest: DeploymentManifest }) {
   const groups = navGroups(manifest);
 
   useDocumentMeta(handle?.meta ?? notFoundMeta);
-  useFocusOnNavigate(navigation.state === 'idle');
+  useFocusOnNavigate();
   useLinkPreload();
   useAnimateOnScroll();
   useEffect(() => {

@@ -1,0 +1,5 @@
+import { runFederationConfigTest } from '@site/shared/testing';
+import { routeTable } from '../routes';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+runFederationConfigTest(require('../../webpack.config.js'), routeTable);

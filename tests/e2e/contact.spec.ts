@@ -1,0 +1,133 @@
+import { expect, test } from '@playwright/test';
+import { simpleParser, type AddressObject } from 'mailparser';
+import { expectNoViolations } from '../support/axe';
+import { TestDeployment } from '../support/deployment';
+import { receivedMessages } from '../support/smtp';
+
+const addresses = (a: AddressObject | AddressObject[] | undefined) =>
+  (Array.isArray(a) ? a : a ? [a] : []).flatMap((x) => x.value);
+
+test.describe('the contact page', () => {
+  test('shows the address, hours, time zone, social links and the map with its marker', async ({
+    page,
+  }) => {
+    // Map tiles come from a local fixture: a blank tile for every request.
+    await page.route(/tile\.openstreetmap\.org/, (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'image/png',
+        body: Buffer.from(
+          'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+          'base64',
+        ),
+      }),
+    );
+    await page.goto('/contact');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Contact Us');
+    const details = page.locator('.contact-details');
+    await expect(details).toContainText('Centurion, Gauteng');
+    await expect(details).toContainText('South Africa');
+    await expect(details).toContainText('Monday to Friday, 8am to 5pm');
+    await expect(details).toContainText('UTC+02:00');
+    for (const name of ['LinkedIn', 'X', 'Facebook', 'GitHub']) {
+      await expect(details.getByRole('link', { name, exact: true })).toHaveAttribute(
+        'href',
+        /^https:\/\//,
+      );
+    }
+    const map = page.locator('.map-frame');
+    await map.scrollIntoViewIfNeeded();
+    await expect(map).toHaveCSS('height', '500px');
+    await expect(page.locator('.leaflet-marker-icon')).toHaveAttribute('title', 'Highveld Digital');
+    await expect(page.locator('.leaflet-popup-content')).toContainText('Centurion');
+    await expect(page.locator('.leaflet-control-attribution')).toContainText('OpenStreetMap');
+  });
+
+  test('Leaflet and its tiles are requested only when the map nears the viewport', async ({
+    page,
+  }) => {
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.route(/tile\.openstreetmap\.org/, (route) => route.fulfill({ status: 404 }));
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(requests.filter((u) => /leaflet|tile\.openstreetmap/.test(u))).toEqual([]);
+    await page.goto('/contact');
+    await page.waitForLoadState('networkidle');
+    expect(requests.filter((u) => /tile\.openstreetmap/.test(u))).toEqual([]);
+    await page.locator('.map-frame').scrollIntoViewIfNeeded();
+    await expect.poll(() => requests.some((u) => /tile\.openstreetmap/.test(u))).toBe(true);
+  });
+
+  test('when the tiles fail, the map says so and the address and a map link still show', async ({
+    page,
+  }) => {
+    await page.route(/tile\.openstreetmap\.org/, (route) => route.abort('failed'));
+    await page.goto('/contact');
+    await page.locator('.map-frame').scrollIntoViewIfNeeded();
+    await expect(page.locator('.map-frame')).toContainText('The map could not be loaded just now.');
+    await expect(
+      page.locator('.map-frame').getByRole('link', { name: 'Open the location in OpenStreetMap' }),
+    ).toBeVisible();
+  });
+
+  test('a visitor sends a message, sees the confirmation, and the company mailbox receives it', async ({
+    page,
+  }) => {
+    const before = receivedMessages().length;
+    const subject = `Learning platform for six schools ${Date.now()}`;
+    await page.goto('/contact');
+    await page.getByRole('textbox', { name: 'Full name' }).fill('Thandi Nkosi');
+    await page.getByRole('textbox', { name: 'Email address' }).fill('thandi.nkosi@example.co.za');
+    await page.getByRole('textbox', { name: 'Subject' }).fill(subject);
+    await page
+      .getByRole('textbox', { name: 'Message' })
+      .fill('We run six schools in Pretoria.\nCan we talk next week?');
+    await page.getByRole('button', { name: 'Send message' }).click();
+
+    await expect(page.getByText('Your message has been sent..')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Send message' })).toBeDisabled();
+    await expect(page.getByRole('textbox', { name: 'Full name' })).toHaveValue('');
+    await expectNoViolations(page, { label: 'after a successful send' });
+
+    await expect.poll(() => receivedMessages().length, { timeout: 20_000 }).toBeGreaterThan(before);
+    const parsed = await Promise.all(receivedMessages().map((raw) => simpleParser(raw)));
+    const mail = parsed.find((m) => m.subject?.includes(subject));
+    expect(mail).toBeTruthy();
+    expect(addresses(mail!.replyTo)).toEqual([
+      { address: 'thandi.nkosi@example.co.za', name: 'Thandi Nkosi' },
+    ]);
+    expect(addresses(mail!.from)[0]?.address).not.toBe('thandi.nkosi@example.co.za');
+    expect(mail!.text).toContain('We run six schools in Pretoria.');
+    expect(mail!.text).toContain('Can we talk next week?');
+  });
+
+  test('with the mail-service down, the visitor sees that the message was not sent and keeps the input', async ({
+    page,
+  }) => {
+    const deployment = new TestDeployment();
+    try {
+      await deployment.writeManifest({});
+      const site = await deployment.startSite(3140, 'http://127.0.0.1:3149');
+      await page.goto(`${site}/contact`);
+      await page.getByRole('textbox', { name: 'Full name' }).fill('Pieter van Wyk');
+      await page.getByRole('textbox', { name: 'Email address' }).fill('pieter@example.com');
+      await page.getByRole('textbox', { name: 'Subject' }).fill('SharePoint migration');
+      await page
+        .getByRole('textbox', { name: 'Message' })
+        .fill('We have 2 TB of documents to move.');
+      await page.getByRole('button', { name: 'Send message' }).click();
+      await expect(
+        page.getByRole('alert').filter({ hasText: 'Your message was not sent' }),
+      ).toBeVisible();
+      await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue(
+        'We have 2 TB of documents to move.',
+      );
+      await expect(page.getByRole('button', { name: 'Send message' })).toBeEnabled();
+      await expect(page.getByText('Your message has been sent..')).toHaveCount(0);
+    } finally {
+      await deployment.close();
+    }
+  });
+});
