@@ -31,7 +31,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { spawn } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { createSiteServer } from './serve-site.mjs';
@@ -528,16 +528,45 @@ cleanups.push(() => {
   if (activeChild) killGroup(activeChild);
 });
 
+/**
+ * Stops a Lighthouse run: its process group and the Chromium it launched (chrome-launcher starts
+ * Chromium detached, in a group of its own, as a child of the Lighthouse process), then removes
+ * that Chromium's temporary profile. Only these processes: found by parent id under /proc.
+ */
 function killGroup(child) {
+  const groups = new Set([child.pid]);
+  const profiles = [];
   try {
-    process.kill(-child.pid, 'SIGKILL');
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const [, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (Number(ppid) !== child.pid) continue;
+        groups.add(Number(pgrp));
+        const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+        const dir = cmdline.find((a) => a.startsWith('--user-data-dir='))?.slice(16);
+        if (dir && path.basename(dir).startsWith('lighthouse.')) profiles.push(dir);
+      } catch {
+        // the process ended meanwhile
+      }
+    }
   } catch {
+    // no /proc: the Lighthouse group alone
+  }
+  for (const group of groups) {
     try {
-      child.kill('SIGKILL');
+      process.kill(-group, 'SIGKILL');
     } catch {
       // already gone
     }
   }
+  try {
+    child.kill('SIGKILL');
+  } catch {
+    // already gone
+  }
+  for (const dir of profiles) rmSync(dir, { recursive: true, force: true });
 }
 
 /** One Lighthouse run in its own process group (its Chromium included), killed on time-out. */

@@ -1,12 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { expectNoViolations } from '../support/axe';
+import { ready as clientReady } from '../support/ready';
 import { servicePages, shellPages } from '../support/site';
 
 const allPages = [{ path: '/' }, ...shellPages, ...servicePages, { path: '/no-such-page' }];
 
-/** Waits for the client to have taken over the prerendered page. */
+/** Waits for the client to have taken over the prerendered page, and for its heading. */
 async function ready(page: import('@playwright/test').Page) {
-  await expect(page.locator('html[data-app-ready="true"]')).toBeAttached();
+  await clientReady(page);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 }
 

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { ready } from '../support/ready';
 import { simpleParser, type AddressObject } from 'mailparser';
 import { expectNoViolations } from '../support/axe';
 import { TestDeployment } from '../support/deployment';
@@ -23,6 +24,7 @@ test.describe('the contact page', () => {
       }),
     );
     await page.goto('/contact');
+    await ready(page);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Contact Us');
     const details = page.locator('.contact-details');
     await expect(details).toContainText('Centurion, Gauteng');
@@ -50,10 +52,12 @@ test.describe('the contact page', () => {
     page.on('request', (r) => requests.push(r.url()));
     await page.route(/tile\.openstreetmap\.org/, (route) => route.fulfill({ status: 404 }));
     await page.goto('/');
+    await ready(page);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await page.waitForLoadState('networkidle');
     expect(requests.filter((u) => /leaflet|tile\.openstreetmap/.test(u))).toEqual([]);
     await page.goto('/contact');
+    await ready(page);
     await page.waitForLoadState('networkidle');
     expect(requests.filter((u) => /tile\.openstreetmap/.test(u))).toEqual([]);
     await page.locator('.map-frame').scrollIntoViewIfNeeded();
@@ -65,6 +69,7 @@ test.describe('the contact page', () => {
   }) => {
     await page.route(/tile\.openstreetmap\.org/, (route) => route.abort('failed'));
     await page.goto('/contact');
+    await ready(page);
     await page.locator('.map-frame').scrollIntoViewIfNeeded();
     await expect(page.locator('.map-frame')).toContainText('The map could not be loaded just now.');
     await expect(
@@ -78,6 +83,7 @@ test.describe('the contact page', () => {
     const before = receivedMessages().length;
     const subject = `Learning platform for six schools ${Date.now()}`;
     await page.goto('/contact');
+    await ready(page);
     await page.getByRole('textbox', { name: 'Full name' }).fill('Thandi Nkosi');
     await page.getByRole('textbox', { name: 'Email address' }).fill('thandi.nkosi@example.co.za');
     await page.getByRole('textbox', { name: 'Subject' }).fill(subject);
@@ -111,6 +117,7 @@ test.describe('the contact page', () => {
       await deployment.writeManifest({});
       const site = await deployment.startSite(3140, 'http://127.0.0.1:3149');
       await page.goto(`${site}/contact`);
+      await ready(page);
       await page.getByRole('textbox', { name: 'Full name' }).fill('Pieter van Wyk');
       await page.getByRole('textbox', { name: 'Email address' }).fill('pieter@example.com');
       await page.getByRole('textbox', { name: 'Subject' }).fill('SharePoint migration');

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { ready } from '../support/ready';
 import { ROOT, TestDeployment, copyWorkspace, fingerprint } from '../support/deployment';
 
 /**
@@ -27,6 +28,8 @@ test.describe('independent deployment', () => {
     await deployment.writeManifest({});
 
     await page.goto(`${site}/public-health/MandE-tools`);
+
+    await ready(page);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('M & E Tools');
     await expect(page.getByRole('heading', { name: 'Tools we build and configure' })).toBeVisible();
     expect((await page.request.get(`${site}/public-health/field-training`)).status()).toBe(404);
@@ -96,6 +99,8 @@ export default function FieldTrainingPage() {
     });
 
     await page.goto(`${site}/public-health/MandE-tools`);
+
+    await ready(page);
     await expect(
       page.getByRole('heading', { name: 'Tools we build, configure and support' }),
     ).toBeVisible();
@@ -111,6 +116,7 @@ export default function FieldTrainingPage() {
     // Rolling back is a manifest change too.
     await deployment.writeManifest({ versions: { public_health: '1.0.0' } });
     await page.goto(`${site}/public-health/MandE-tools`);
+    await ready(page);
     await expect(page.getByRole('heading', { name: 'Tools we build and configure' })).toBeVisible();
     expect((await page.request.get(`${site}/public-health/field-training`)).status()).toBe(404);
 
@@ -126,6 +132,7 @@ export default function FieldTrainingPage() {
     const origins = new Set<string>();
     page.on('request', (req) => origins.add(new URL(req.url()).origin));
     await page.goto(`${site}/services/data-analytics/data-science`);
+    await ready(page);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Data Science');
     expect(origins.has('http://localhost:3122')).toBe(true);
     expect(origins.has('http://localhost:3002')).toBe(false);
@@ -145,6 +152,8 @@ test.describe('a site that survives a broken remote', () => {
       page.on('pageerror', (e) => uncaught.push(e.message));
 
       await page.goto(`${site}/`);
+
+      await ready(page);
       await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
       await page
         .getByRole('contentinfo')
@@ -208,6 +217,7 @@ test.describe('a site that survives a broken remote', () => {
       const uncaught: string[] = [];
       page.on('pageerror', (e) => uncaught.push(e.message));
       await page.goto('/');
+      await ready(page);
       await page.getByRole('contentinfo').getByRole('link', { name: 'Data Engineering' }).click();
       const started = Date.now();
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(

@@ -1,9 +1,11 @@
 import { expect, test } from '@playwright/test';
+import { ready } from '../support/ready';
 import { NOT_FOUND, servicePages } from '../support/site';
 
 test.describe('navigation', () => {
   test('the navbar links to About, Contact and every service page, grouped', async ({ page }) => {
     await page.goto('/');
+    await ready(page);
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(nav.getByRole('link', { name: 'About' })).toHaveAttribute('href', '/about');
     await expect(nav.getByRole('link', { name: 'Contact' })).toHaveAttribute('href', '/contact');
@@ -26,6 +28,7 @@ test.describe('navigation', () => {
 
   test('every navbar link resolves to a real page', async ({ page, request }) => {
     await page.goto('/');
+    await ready(page);
     const hrefs = await page
       .getByRole('navigation', { name: 'Main' })
       .locator('a[href^="/"]')
@@ -42,6 +45,7 @@ test.describe('navigation', () => {
       ...servicePages.filter((_, i) => i % 4 === 0).map((p) => p.path),
     ]) {
       await page.goto(href);
+      await ready(page);
       await expect(page.getByRole('heading', { level: 1 })).not.toHaveText(NOT_FOUND.heading);
     }
   });
@@ -50,6 +54,7 @@ test.describe('navigation', () => {
     page,
   }) => {
     await page.goto('/');
+    await ready(page);
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('button', { name: 'Services' }).click();
@@ -62,6 +67,7 @@ test.describe('navigation', () => {
 
   test('new navigation starts at the top; back restores the scroll position', async ({ page }) => {
     await page.goto('/about');
+    await ready(page);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('About Us');
     await page.evaluate(() => window.scrollTo({ top: 1500, behavior: 'instant' }));
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
@@ -76,8 +82,10 @@ test.describe('navigation', () => {
 
   test('an anchor link scrolls to its target', async ({ page }) => {
     await page.goto('/about');
+    await ready(page);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('About Us');
     await page.goto('/#services');
+    await ready(page);
     await expect(
       page.getByRole('heading', { level: 2, name: 'Services built around your outcomes' }),
     ).toBeInViewport();
@@ -86,6 +94,7 @@ test.describe('navigation', () => {
   test('the mobile menu opens, closes with Escape and returns focus', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/');
+    await ready(page);
     const toggle = page.getByRole('button', { name: 'Menu' });
     await expect(
       page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' }),

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { ready } from '../support/ready';
 import { watchConsole } from '../support/console';
 import { NOT_FOUND, servicePages, shellPages } from '../support/site';
 
@@ -6,6 +7,7 @@ test.describe('every route of the spec', () => {
   test('the home page shows its hero heading, the approach and the counters', async ({ page }) => {
     const errors = watchConsole(page);
     const response = await page.goto('/');
+    await ready(page);
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     for (const step of [
@@ -30,6 +32,7 @@ test.describe('every route of the spec', () => {
     test(`${spec.path} shows "${spec.title}"`, async ({ page }) => {
       const errors = watchConsole(page);
       const response = await page.goto(spec.path);
+      await ready(page);
       expect(response?.status()).toBe(200);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(spec.title);
       await expect(page).toHaveTitle(
@@ -52,6 +55,7 @@ test.describe('every route of the spec', () => {
     const titles = new Map<string, string>();
     for (const spec of [{ path: '/', title: '' }, ...shellPages, ...servicePages]) {
       await page.goto(spec.path);
+      await ready(page);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       const title = await page.title();
       expect(titles.has(title) ? `${title} (also on ${titles.get(title)})` : title).toBe(title);
@@ -62,6 +66,7 @@ test.describe('every route of the spec', () => {
   test('an unknown path answers 404 with the 404 page', async ({ page }) => {
     const errors = watchConsole(page);
     const response = await page.goto('/no-such-page');
+    await ready(page);
     expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(NOT_FOUND.heading);
     await expect(page.getByText(NOT_FOUND.text)).toBeVisible();
@@ -82,6 +87,7 @@ test.describe('every route of the spec', () => {
       if (req.url().startsWith('http://localhost:3001')) remoteRequests.push(req.url());
     });
     const response = await page.goto('/services/custom-dev/no-such-service');
+    await ready(page);
     expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(NOT_FOUND.heading);
     expect(remoteRequests).toEqual([]);
@@ -89,10 +95,12 @@ test.describe('every route of the spec', () => {
 
   test('the 404 page links lead home and to the contact page', async ({ page }) => {
     await page.goto('/missing');
+    await ready(page);
     await page.getByRole('main').getByRole('link', { name: 'Get in touch' }).click();
     await expect(page).toHaveURL('/contact');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Contact Us');
     await page.goto('/missing');
+    await ready(page);
     await page.getByRole('main').getByRole('link', { name: 'Back to home' }).click();
     await expect(page).toHaveURL('/');
   });

@@ -1,0 +1,73 @@
+/**
+ * One server under test, in its own process so that it does not share an event loop with the
+ * load generator: `durable` is the real app (outbox, CSRF, rate limit, mailbox delivery running),
+ * `bare` is Express parsing the same JSON and answering 202. Reports its port over IPC.
+ */
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import express from 'express';
+import pino from 'pino';
+import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { DeliveryWorker, createMailboxCourier } from '../src/delivery';
+import { Outbox } from '../src/outbox';
+
+const kind = process.argv[2];
+const dir = process.env.BENCH_DIR;
+if ((kind !== 'durable' && kind !== 'bare') || !dir) {
+  throw new Error('usage: target.ts durable|bare, with BENCH_DIR set');
+}
+
+let stop: () => Promise<Record<string, unknown>> = async () => ({});
+let app: http.RequestListener;
+
+if (kind === 'bare') {
+  const bare = express();
+  bare.post('/api/sendmail', express.json({ limit: '16kb' }), (_req, res) => {
+    res.status(202).json({ messageId: randomUUID() });
+  });
+  app = bare;
+} else {
+  const config = loadConfig({
+    DATA_DIR: path.join(dir, 'data'),
+    MAILBOX_DIR: path.join(dir, 'mailbox'),
+    RATE_LIMIT_MAX: '1000000000',
+    LOG_LEVEL: 'silent',
+  });
+  const logger = pino({ level: 'silent' });
+  const outbox = Outbox.open(config.dataDir);
+  const courier = createMailboxCourier(config.mailboxDir);
+  const worker = new DeliveryWorker({
+    outbox,
+    courier,
+    mail: config,
+    logger,
+    retryBaseMs: config.retryBaseMs,
+    retryMaxMs: config.retryMaxMs,
+    maxAttempts: config.maxAttempts,
+  });
+  if (!process.env.BENCH_NO_WORKER) worker.start();
+  app = createApp({ config, outbox, delivery: worker, logger });
+  stop = async () => {
+    await worker.stop();
+    courier.close();
+    const counts = outbox.counts();
+    outbox.close();
+    return counts;
+  };
+}
+
+const server = http.createServer(app);
+server.listen(0, '127.0.0.1', () => {
+  process.send?.({ port: (server.address() as AddressInfo).port });
+});
+process.on('message', (m) => {
+  if (m !== 'stop') return;
+  server.close();
+  server.closeAllConnections();
+  void stop().then((counts) => {
+    process.send?.({ counts }, () => process.exit(0));
+  });
+});

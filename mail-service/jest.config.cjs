@@ -1,0 +1,16 @@
+/**
+ * The mail-service's tests run in Node against real parts (an SMTP server on an ephemeral port,
+ * SQLite in a temp folder). ts-jest only transpiles: `npm run typecheck` is the type check.
+ */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/src'],
+  testMatch: ['**/__tests__/**/*.test.ts'],
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: false }],
+  },
+  // Child processes, SMTP round trips and retry timers: generous, but a hang still ends.
+  testTimeout: 30000,
+  // The machine is shared: one worker keeps a run lean and its timings steady.
+  maxWorkers: 1,
+};

@@ -1,0 +1,99 @@
+import path from 'node:path';
+import { ConfigError, SERVICE_DIR, describeTarget, loadConfig } from '../config';
+
+const problems = (env: Record<string, string>): string[] => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('configuration', () => {
+  test('every setting has a working default', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3005,
+      host: undefined,
+      smtpUrl: undefined,
+      mailTo: [{ name: '', address: 'hello@highveld-digital.co.za' }],
+      mailFrom: { name: 'Highveld Digital website', address: 'website@highveld-digital.co.za' },
+      dataDir: path.join(SERVICE_DIR, '.data'),
+      mailboxDir: path.join(SERVICE_DIR, 'mailbox'),
+      rateLimitMax: 5,
+      rateLimitWindowSeconds: 600,
+      trustProxy: ['loopback'],
+      allowedOrigins: ['http://localhost:3000'],
+      retryBaseMs: 5000,
+      retryMaxMs: 600_000,
+      maxAttempts: 20,
+      logLevel: 'info',
+      shutdownTimeoutMs: 7000,
+    });
+  });
+
+  test('PORT is the site’s, not ours; empty values mean the default', () => {
+    expect(loadConfig({ PORT: '8080', MAIL_SERVICE_PORT: '' }).port).toBe(3005);
+  });
+
+  test('values are parsed: lists, proxies, relative folders', () => {
+    const c = loadConfig({
+      MAIL_SERVICE_PORT: '4000',
+      ALLOWED_ORIGINS: 'https://www.example.com, http://localhost:3000/',
+      MAIL_TO: 'Sales <sales@example.com>, ops@example.com',
+      TRUST_PROXY: 'loopback, 10.0.0.0/8, 192.168.0.0/255.255.0.0, fd00::/8',
+      DATA_DIR: 'var/outbox',
+      SMTP_URL: 'smtps://user:secret@smtp.example.com:465',
+    });
+    expect(c.port).toBe(4000);
+    expect(c.allowedOrigins).toEqual(['https://www.example.com', 'http://localhost:3000']);
+    expect(c.mailTo).toEqual([
+      { name: 'Sales', address: 'sales@example.com' },
+      { name: '', address: 'ops@example.com' },
+    ]);
+    expect(c.trustProxy).toEqual(['loopback', '10.0.0.0/8', '192.168.0.0/255.255.0.0', 'fd00::/8']);
+    expect(c.dataDir).toBe(path.resolve('var/outbox'));
+    expect(describeTarget(c)).toBe('smtps://smtp.example.com:465');
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+  });
+
+  test.each([
+    ['MAIL_SERVICE_PORT', '70000'],
+    ['MAIL_SERVICE_PORT', '3005abc'],
+    ['RATE_LIMIT_MAX', '0'],
+    ['RATE_LIMIT_WINDOW', '-5'],
+    ['RETRY_BASE_MS', '1.5'],
+    ['MAX_ATTEMPTS', 'many'],
+    ['MAIL_TO', 'not-an-address'],
+    ['MAIL_FROM', 'a@example.com, b@example.com'],
+    ['SMTP_URL', 'http://smtp.example.com'],
+    ['SMTP_URL', 'smtp://'],
+    ['TRUST_PROXY', 'my-proxy'],
+    ['TRUST_PROXY', '10.0.0.0/99'],
+    ['ALLOWED_ORIGINS', 'https://www.example.com/contact'],
+    ['ALLOWED_ORIGINS', '*'],
+    ['LOG_LEVEL', 'loud'],
+    ['SHUTDOWN_TIMEOUT_MS', 'soon'],
+  ])('%s=%s is refused with a message that names it', (name, value) => {
+    const p = problems({ [name]: value });
+    expect(p).toHaveLength(1);
+    expect(p[0]).toMatch(new RegExp(`^${name}: `));
+  });
+
+  test('a bad SMTP_URL is reported without echoing its password', () => {
+    const [p] = problems({ SMTP_URL: 'smtp//user:hunter2@smtp.example.com' });
+    expect(p).toMatch(/^SMTP_URL: /);
+    expect(p).not.toContain('hunter2');
+  });
+
+  test('RETRY_MAX_MS below RETRY_BASE_MS is refused', () => {
+    expect(problems({ RETRY_BASE_MS: '1000', RETRY_MAX_MS: '10' })[0]).toMatch(/^RETRY_MAX_MS: /);
+  });
+
+  test('several bad settings are all reported at once', () => {
+    const p = problems({ RATE_LIMIT_MAX: 'x', LOG_LEVEL: 'y' });
+    expect(p.map((x) => x.split(':')[0]).sort()).toEqual(['LOG_LEVEL', 'RATE_LIMIT_MAX']);
+  });
+});

@@ -1,0 +1,220 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import request from 'supertest';
+import { simpleParser } from 'mailparser';
+import type { AddressObject } from 'mailparser';
+import { backoffMs } from '../delivery';
+import {
+  TestSmtp,
+  closedPort,
+  createHarness,
+  getCsrf,
+  post,
+  validMessage,
+  waitFor,
+  type Harness,
+} from './helpers';
+
+const one = (a: AddressObject | AddressObject[] | undefined) =>
+  (Array.isArray(a) ? a : a ? [a] : []).flatMap((x) => x.value);
+
+/** Accepts a message through the API, as the site's form would. */
+async function accept(h: Harness, body: unknown = validMessage()): Promise<string> {
+  const csrf = await getCsrf(h.app);
+  const res = await post(h.app, csrf, body).expect(202);
+  return (res.body as { messageId: string }).messageId;
+}
+
+const ready = async (h: Harness) =>
+  (await request(h.app).get('/api/ready')).body as {
+    status: string;
+    delivery: { working: boolean | null; lastError: string | null };
+    messages: Record<string, number>;
+  };
+
+describe('delivery over SMTP', () => {
+  let smtp: TestSmtp;
+  let h: Harness | undefined;
+
+  beforeEach(async () => {
+    smtp = await TestSmtp.start();
+  });
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+    await smtp.close();
+  });
+
+  test('the message arrives with the right From, To, Reply-To, Subject, Message-ID and body', async () => {
+    h = createHarness({ SMTP_URL: smtp.url });
+    const body = {
+      user: { name: 'Zoë "Z" <O\'Neill>', email: 'zoe@example.org' },
+      message: {
+        subject: 'Quote for a <b>new</b> site & app',
+        body: 'Hi there,\r\n.\r\nRCPT TO:<victim@attacker.test>\r\n<script>alert(1)</script>\n\nZoë',
+      },
+    };
+    const id = await accept(h, body);
+    const { mail, envelope } = await waitFor(() => smtp.received.length === 1 && smtp.received[0]);
+
+    expect(one(mail.from)).toEqual([
+      { name: 'Highveld Digital website', address: 'website@highveld-digital.co.za' },
+    ]);
+    expect(one(mail.to)).toEqual([{ name: '', address: 'hello@highveld-digital.co.za' }]);
+    expect(one(mail.replyTo)).toEqual([{ name: 'Zoë "Z" <O\'Neill>', address: 'zoe@example.org' }]);
+    expect(mail.subject).toBe('Website enquiry: Quote for a <b>new</b> site & app');
+    expect(mail.messageId).toBe(`<${id}@highveld-digital.co.za>`);
+    // The SMTP envelope is the company's: the visitor's text cannot add a recipient.
+    expect(envelope.mailFrom && envelope.mailFrom.address).toBe('website@highveld-digital.co.za');
+    expect(envelope.rcptTo.map((r) => r.address)).toEqual(['hello@highveld-digital.co.za']);
+
+    expect(mail.text).toContain('RCPT TO:<victim@attacker.test>');
+    expect(mail.text).toContain('Name:    Zoë "Z" <O\'Neill>');
+    expect(mail.text).toContain('E-mail:  zoe@example.org');
+    const html = String(mail.html);
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('Quote for a &lt;b&gt;new&lt;/b&gt; site &amp; app');
+    expect(html).toContain('Zoë &quot;Z&quot; &lt;O&#39;Neill&gt;');
+    expect(html).not.toMatch(/<script>|<b>new/);
+
+    // No header beyond these: the visitor's text is only in Subject and Reply-To.
+    expect([...mail.headers.keys()].sort()).toEqual([
+      'content-type',
+      'date',
+      'from',
+      'message-id',
+      'mime-version',
+      'reply-to',
+      'subject',
+      'to',
+    ]);
+    expect((await ready(h)).messages).toMatchObject({ delivered: 1, queued: 0 });
+  });
+
+  test('SMTP down when the message is accepted, then up: it arrives', async () => {
+    const port = await closedPort();
+    h = createHarness({
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      RETRY_BASE_MS: '50',
+      RETRY_MAX_MS: '200',
+      MAX_ATTEMPTS: '1000',
+    });
+    await smtp.close();
+    const id = await accept(h);
+
+    const down = await waitFor(async () => {
+      const r = await ready(h as Harness);
+      return r.delivery.working === false && r;
+    });
+    expect(down.status).toBe('not_ready');
+    expect(down.messages.queued).toBe(1);
+    expect(down.delivery.lastError).toMatch(/^E[A-Z]+/);
+
+    smtp = await TestSmtp.start(port);
+    const { mail } = await waitFor(() => smtp.received[0]);
+    expect(mail.messageId).toBe(`<${id}@highveld-digital.co.za>`);
+    const up = await waitFor(async () => {
+      const r = await ready(h as Harness);
+      return r.status === 'ready' && r;
+    });
+    expect(up.messages).toMatchObject({ queued: 0, delivered: 1 });
+    expect(smtp.received).toHaveLength(1);
+  });
+
+  test('with nothing queued, /api/ready notices the relay going down and coming back', async () => {
+    const port = await closedPort();
+    await smtp.close();
+    h = createHarness({ SMTP_URL: `smtp://127.0.0.1:${port}` }, { pollMs: 100 });
+    await h.worker.verify();
+    const down = await request(h.app).get('/api/ready').expect(503);
+    expect(down.body.delivery).toMatchObject({
+      working: false,
+      lastError: expect.stringMatching(/^E/),
+    });
+    smtp = await TestSmtp.start(port);
+    await waitFor(
+      async () => (await request(h?.app as Harness['app']).get('/api/ready')).status === 200,
+    );
+  });
+
+  test('a 4xx reply, then success: the message arrives once', async () => {
+    smtp.reply = (attempt) =>
+      attempt === 1 ? { code: 451, message: '4.3.0 Try again later' } : undefined;
+    h = createHarness({ SMTP_URL: smtp.url });
+    const id = await accept(h);
+    await waitFor(() => smtp.received.length > 0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.dataAttempts).toBe(2);
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]?.mail.messageId).toBe(`<${id}@highveld-digital.co.za>`);
+    expect((await ready(h)).messages).toMatchObject({ delivered: 1, queued: 0, failed: 0 });
+  });
+
+  test('a 5xx reply: the message is kept as failed, not retried, not deleted', async () => {
+    smtp.reply = () => ({ code: 550, message: '5.7.1 Message rejected' });
+    h = createHarness({ SMTP_URL: smtp.url });
+    const id = await accept(h);
+    const r = await waitFor(async () => {
+      const x = await ready(h as Harness);
+      return x.messages.failed === 1 && x;
+    });
+    expect(r.messages).toMatchObject({ failed: 1, queued: 0, delivered: 0 });
+    expect(r.delivery).toMatchObject({ working: false, lastError: 'EMESSAGE 550' });
+    await new Promise((res) => setTimeout(res, 200));
+    expect(smtp.dataAttempts).toBe(1);
+    expect(smtp.received).toHaveLength(0);
+    expect(h.outbox.statusOf(id)).toEqual({ status: 'failed', attempts: 1 });
+  });
+
+  test('transient failures stop at MAX_ATTEMPTS and the message is kept as failed', async () => {
+    smtp.reply = () => ({ code: 452, message: '4.3.1 Insufficient system storage' });
+    h = createHarness({
+      SMTP_URL: smtp.url,
+      MAX_ATTEMPTS: '3',
+      RETRY_BASE_MS: '10',
+      RETRY_MAX_MS: '20',
+    });
+    const id = await accept(h);
+    await waitFor(async () => (await ready(h as Harness)).messages.failed === 1);
+    expect(smtp.dataAttempts).toBe(3);
+    expect(h.outbox.statusOf(id)).toEqual({ status: 'failed', attempts: 3 });
+  });
+});
+
+describe('delivery to the mailbox folder (no SMTP_URL)', () => {
+  test('each message is written as a parseable .eml file named after its id', async () => {
+    const h = createHarness();
+    try {
+      const id = await accept(h);
+      const file = await waitFor(() =>
+        readdirSync(h.config.mailboxDir).find((n) => n.endsWith(`${id}.eml`)),
+      );
+      expect(readdirSync(h.config.mailboxDir)).toEqual([file]);
+      const raw = readFileSync(path.join(h.config.mailboxDir, file));
+      expect(raw.toString('latin1')).toMatch(/\r\n\r\n/);
+      const mail = await simpleParser(raw);
+      expect(mail.subject).toBe('Website enquiry: A new website');
+      expect(one(mail.replyTo)).toEqual([
+        { name: 'Thandi Nkosi', address: 'thandi@example.co.za' },
+      ]);
+      expect(one(mail.from)[0]?.address).toBe('website@highveld-digital.co.za');
+      expect(mail.messageId).toBe(`<${id}@highveld-digital.co.za>`);
+      expect(mail.text).toContain('we would like a quote.');
+      await waitFor(async () => (await ready(h)).messages.delivered === 1);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('backoff', () => {
+  test('grows exponentially with jitter and stops at the cap', () => {
+    const low = () => 0;
+    const high = () => 1;
+    expect(backoffMs(1, 5000, 600_000, low)).toBe(2500);
+    expect(backoffMs(1, 5000, 600_000, high)).toBe(5000);
+    expect(backoffMs(3, 5000, 600_000, high)).toBe(20_000);
+    expect(backoffMs(30, 5000, 600_000, low)).toBe(300_000);
+    expect(backoffMs(30, 5000, 600_000, high)).toBe(600_000);
+  });
+});

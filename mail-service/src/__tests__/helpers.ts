@@ -1,0 +1,210 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Express } from 'express';
+import pino from 'pino';
+import request from 'supertest';
+import { SMTPServer, type SMTPServerEnvelope } from 'smtp-server';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { createApp } from '../app';
+import { loadConfig, type Config } from '../config';
+import { DeliveryWorker, createMailboxCourier, createSmtpCourier, type Courier } from '../delivery';
+import { Outbox } from '../outbox';
+
+export const ORIGIN = 'http://localhost:3000';
+
+export const silentLogger = pino({ level: 'silent' });
+
+export function validMessage() {
+  return {
+    user: { name: 'Thandi Nkosi', email: 'thandi@example.co.za' },
+    message: { subject: 'A new website', body: 'Hello,\nwe would like a quote.\n\nThandi' },
+  };
+}
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(path.join(os.tmpdir(), `mail-service-${prefix}-`));
+}
+
+export async function waitFor<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  { timeoutMs = 10_000, intervalMs = 25, what = 'condition' } = {},
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+export interface Harness {
+  app: Express;
+  config: Config;
+  outbox: Outbox;
+  worker: DeliveryWorker;
+  courier: Courier;
+  dir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The service as server.ts wires it, minus the listening socket: a real outbox in a temp folder,
+ * a real courier (SMTP when SMTP_URL is given, else the mailbox folder) and the worker.
+ */
+export function createHarness(
+  env: Record<string, string> = {},
+  { pollMs }: { pollMs?: number } = {},
+): Harness {
+  const dir = tempDir('h');
+  const config = loadConfig({
+    DATA_DIR: path.join(dir, 'data'),
+    MAILBOX_DIR: path.join(dir, 'mailbox'),
+    LOG_LEVEL: 'silent',
+    RETRY_BASE_MS: '20',
+    RETRY_MAX_MS: '100',
+    ...env,
+  });
+  const outbox = Outbox.open(config.dataDir);
+  const courier = config.smtpUrl
+    ? createSmtpCourier(config.smtpUrl, {
+        connectionTimeout: 2000,
+        greetingTimeout: 2000,
+        socketTimeout: 5000,
+      })
+    : createMailboxCourier(config.mailboxDir);
+  const worker = new DeliveryWorker({
+    outbox,
+    courier,
+    mail: config,
+    logger: silentLogger,
+    retryBaseMs: config.retryBaseMs,
+    retryMaxMs: config.retryMaxMs,
+    maxAttempts: config.maxAttempts,
+    pollMs,
+  });
+  worker.start();
+  const app = createApp({ config, outbox, delivery: worker, logger: silentLogger });
+  return {
+    app,
+    config,
+    outbox,
+    worker,
+    courier,
+    dir,
+    async close() {
+      await worker.stop();
+      courier.close();
+      outbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface CsrfPair {
+  token: string;
+  cookie: string;
+}
+
+export async function getCsrf(app: Express): Promise<CsrfPair> {
+  const res = await request(app).get('/api/csrf').expect(200);
+  const setCookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+  const cookie = setCookie.find((c) => c.startsWith('XSRF-TOKEN='));
+  if (!cookie) throw new Error('no XSRF-TOKEN cookie');
+  return { token: (res.body as { token: string }).token, cookie: cookie.split(';')[0] as string };
+}
+
+/** POSTs a message the way the site's form does: same origin, cookie and header token. */
+export function post(
+  app: Express,
+  csrf: CsrfPair,
+  body: unknown,
+  headers: Record<string, string> = {},
+): request.Test {
+  return request(app)
+    .post('/api/sendmail')
+    .set('Origin', ORIGIN)
+    .set('Cookie', csrf.cookie)
+    .set('X-XSRF-TOKEN', csrf.token)
+    .set('Content-Type', 'application/json')
+    .set(headers)
+    .send(typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body));
+}
+
+export interface Received {
+  mail: ParsedMail;
+  envelope: SMTPServerEnvelope;
+}
+
+type Reply = { code: number; message: string } | undefined;
+
+/** A real SMTP server on a port of its own, standing in for the company's relay. */
+export class TestSmtp {
+  readonly received: Received[] = [];
+  /** Decides the reply to each DATA: undefined accepts, a code refuses. */
+  reply: (attempt: number) => Reply = () => undefined;
+  /** How long the server takes to answer each DATA, to hold a send in progress. */
+  delayMs = 0;
+  private attempts = 0;
+
+  private constructor(
+    private readonly server: SMTPServer,
+    readonly port: number,
+  ) {}
+
+  static async start(port = 0): Promise<TestSmtp> {
+    const holder: { self?: TestSmtp } = {};
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, session, callback) {
+        const t = holder.self as TestSmtp;
+        t.attempts += 1;
+        const attempt = t.attempts;
+        simpleParser(stream)
+          .then(async (mail) => {
+            if (t.delayMs > 0) await new Promise((r) => setTimeout(r, t.delayMs));
+            const reply = t.reply(attempt);
+            if (reply) {
+              callback(Object.assign(new Error(reply.message), { responseCode: reply.code }));
+              return;
+            }
+            t.received.push({ mail, envelope: session.envelope });
+            callback();
+          })
+          .catch((error: Error) => callback(error));
+      },
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+    const address = server.server.address() as net.AddressInfo;
+    holder.self = new TestSmtp(server, address.port);
+    return holder.self;
+  }
+
+  get url(): string {
+    return `smtp://127.0.0.1:${this.port}`;
+  }
+
+  get dataAttempts(): number {
+    return this.attempts;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** A port nobody listens on (taken from the OS, then released). */
+export async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -1,0 +1,277 @@
+import path from 'node:path';
+import net from 'node:net';
+import { z } from 'zod';
+import addressparser from 'nodemailer/lib/addressparser';
+
+/** The mail-service folder: the defaults for DATA_DIR and MAILBOX_DIR live inside it. */
+export const SERVICE_DIR = path.resolve(__dirname, '..');
+
+/** The largest request body accepted. A 5000-character message in a script of three UTF-8 bytes
+ * per character, with a name and subject at their limits, is about 16,200 bytes of JSON. */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+export interface MailAddress {
+  name: string;
+  address: string;
+}
+
+export type TrustProxy = boolean | number | string[];
+
+export interface Config {
+  port: number;
+  host: string | undefined;
+  /** Unset: messages are written as .eml files into `mailboxDir`. Holds credentials: never log. */
+  smtpUrl: string | undefined;
+  mailTo: MailAddress[];
+  mailFrom: MailAddress;
+  dataDir: string;
+  mailboxDir: string;
+  rateLimitMax: number;
+  rateLimitWindowSeconds: number;
+  trustProxy: TrustProxy;
+  allowedOrigins: string[];
+  retryBaseMs: number;
+  retryMaxMs: number;
+  maxAttempts: number;
+  logLevel: LogLevel;
+  shutdownTimeoutMs: number;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const DEFAULTS = {
+  MAIL_SERVICE_PORT: '3005',
+  MAIL_TO: 'hello@highveld-digital.co.za',
+  MAIL_FROM: 'Highveld Digital website <website@highveld-digital.co.za>',
+  DATA_DIR: path.join(SERVICE_DIR, '.data'),
+  MAILBOX_DIR: path.join(SERVICE_DIR, 'mailbox'),
+  RATE_LIMIT_MAX: '5',
+  RATE_LIMIT_WINDOW: '600',
+  TRUST_PROXY: 'loopback',
+  ALLOWED_ORIGINS: 'http://localhost:3000',
+  RETRY_BASE_MS: '5000',
+  RETRY_MAX_MS: '600000',
+  MAX_ATTEMPTS: '20',
+  LOG_LEVEL: 'info',
+  SHUTDOWN_TIMEOUT_MS: '7000',
+} as const;
+
+const isEmail = (value: string) => z.email().safeParse(value).success;
+
+function parseAddresses(value: string): MailAddress[] | string {
+  const parsed = addressparser(value, { flatten: true });
+  if (parsed.length === 0) return 'expected an e-mail address such as "Name <name@example.com>"';
+  const out: MailAddress[] = [];
+  for (const entry of parsed) {
+    if (!entry.address || !isEmail(entry.address)) {
+      return `"${entry.address || entry.name}" is not a valid e-mail address`;
+    }
+    out.push({ name: entry.name, address: entry.address });
+  }
+  return out;
+}
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.string().transform((value, ctx) => {
+    const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected a whole number from ${min} to ${max}, got "${value}"`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const addresses = (single: boolean) =>
+  z.string().transform((value, ctx) => {
+    const result = parseAddresses(value);
+    if (typeof result === 'string') {
+      ctx.addIssue({ code: 'custom', message: result });
+      return z.NEVER;
+    }
+    if (single && result.length !== 1) {
+      ctx.addIssue({ code: 'custom', message: 'expected exactly one address' });
+      return z.NEVER;
+    }
+    return result;
+  });
+
+const directory = z
+  .string()
+  .transform((value) => path.resolve(value))
+  .refine((value) => value !== path.parse(value).root, { message: 'refusing the root folder' });
+
+const smtpUrl = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      // The value may hold a password: say what is wrong without echoing it.
+      ctx.addIssue({ code: 'custom', message: 'is not a URL (expected smtp://… or smtps://…)' });
+      return z.NEVER;
+    }
+    if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+      ctx.addIssue({ code: 'custom', message: `must start with smtp:// or smtps://` });
+      return z.NEVER;
+    }
+    if (!url.hostname) {
+      ctx.addIssue({ code: 'custom', message: 'has no host name' });
+      return z.NEVER;
+    }
+    return value;
+  });
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function validProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [ip, range, ...rest] = entry.split('/');
+  if (!ip || rest.length > 0) return false;
+  const family = net.isIP(ip);
+  if (family === 0) return false;
+  if (range === undefined) return true;
+  if (/^\d+$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && net.isIPv4(range);
+}
+
+/** Express's `trust proxy`: true/false, a hop count, or a list of names, addresses and ranges. */
+const trustProxy = z.string().transform((value, ctx): TrustProxy => {
+  const v = value.trim();
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  const entries = v
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const bad = entries.find((e) => !validProxyEntry(e));
+  if (entries.length === 0 || bad !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${bad ?? v}" is not true, false, a hop count, loopback/linklocal/uniquelocal, an IP address or a range`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
+
+function parseUrl(value: string): URL | null {
+  try {
+    return new URL(value);
+  } catch {
+    return null;
+  }
+}
+
+const origins = z.string().transform((value, ctx) => {
+  const out: string[] = [];
+  for (const raw of value.split(',').map((o) => o.trim())) {
+    if (!raw) continue;
+    const url = parseUrl(raw);
+    const pathless =
+      url && (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash;
+    if (!url || !pathless || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${raw}" is not an origin such as https://www.example.com`,
+      });
+      return z.NEVER;
+    }
+    out.push(url.origin);
+  }
+  if (out.length === 0) {
+    ctx.addIssue({ code: 'custom', message: 'needs at least one origin' });
+    return z.NEVER;
+  }
+  return out;
+});
+
+const envSchema = z.object({
+  MAIL_SERVICE_PORT: int(0, 65535).default(Number(DEFAULTS.MAIL_SERVICE_PORT)),
+  MAIL_SERVICE_HOST: z.string().optional(),
+  SMTP_URL: smtpUrl,
+  MAIL_TO: addresses(false).default(() => parseAddresses(DEFAULTS.MAIL_TO) as MailAddress[]),
+  MAIL_FROM: addresses(true).default(() => parseAddresses(DEFAULTS.MAIL_FROM) as MailAddress[]),
+  DATA_DIR: directory.default(DEFAULTS.DATA_DIR),
+  MAILBOX_DIR: directory.default(DEFAULTS.MAILBOX_DIR),
+  RATE_LIMIT_MAX: int(1).default(Number(DEFAULTS.RATE_LIMIT_MAX)),
+  RATE_LIMIT_WINDOW: int(1).default(Number(DEFAULTS.RATE_LIMIT_WINDOW)),
+  TRUST_PROXY: trustProxy.default(['loopback']),
+  ALLOWED_ORIGINS: origins.default([DEFAULTS.ALLOWED_ORIGINS]),
+  RETRY_BASE_MS: int(1).default(Number(DEFAULTS.RETRY_BASE_MS)),
+  RETRY_MAX_MS: int(1).default(Number(DEFAULTS.RETRY_MAX_MS)),
+  MAX_ATTEMPTS: int(1, 1000).default(Number(DEFAULTS.MAX_ATTEMPTS)),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` })
+    .default(DEFAULTS.LOG_LEVEL),
+  SHUTDOWN_TIMEOUT_MS: int(0).default(Number(DEFAULTS.SHUTDOWN_TIMEOUT_MS)),
+});
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Reads the settings from the environment. Empty values count as unset, so a blank line in an
+ * .env file means "the default". Throws a ConfigError that names every bad variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value.trim() !== '') input[key] = value.trim();
+  }
+  const result = envSchema.safeParse(input);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+    );
+  }
+  const e = result.data;
+  if (e.RETRY_MAX_MS < e.RETRY_BASE_MS) {
+    throw new ConfigError([
+      `RETRY_MAX_MS: must be at least RETRY_BASE_MS (${e.RETRY_BASE_MS}), got ${e.RETRY_MAX_MS}`,
+    ]);
+  }
+  const [mailFrom] = e.MAIL_FROM;
+  if (!mailFrom) throw new ConfigError(['MAIL_FROM: expected exactly one address']);
+  return {
+    port: e.MAIL_SERVICE_PORT,
+    host: e.MAIL_SERVICE_HOST,
+    smtpUrl: e.SMTP_URL,
+    mailTo: e.MAIL_TO,
+    mailFrom,
+    dataDir: e.DATA_DIR,
+    mailboxDir: e.MAILBOX_DIR,
+    rateLimitMax: e.RATE_LIMIT_MAX,
+    rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW,
+    trustProxy: e.TRUST_PROXY,
+    allowedOrigins: e.ALLOWED_ORIGINS,
+    retryBaseMs: e.RETRY_BASE_MS,
+    retryMaxMs: e.RETRY_MAX_MS,
+    maxAttempts: e.MAX_ATTEMPTS,
+    logLevel: e.LOG_LEVEL,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+  };
+}
+
+/** The domain of MAIL_FROM, used to make each message's Message-ID. */
+export const fromDomain = (config: Pick<Config, 'mailFrom'>): string =>
+  config.mailFrom.address.slice(config.mailFrom.address.lastIndexOf('@') + 1).toLowerCase();
+
+/** Where delivery goes, safe to log: the SMTP host and port, never the credentials. */
+export function describeTarget(config: Pick<Config, 'smtpUrl' | 'mailboxDir'>): string {
+  if (!config.smtpUrl) return `mailbox folder ${config.mailboxDir}`;
+  const url = new URL(config.smtpUrl);
+  return `${url.protocol}//${url.hostname}${url.port ? `:${url.port}` : ''}`;
+}

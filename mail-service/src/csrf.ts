@@ -1,0 +1,92 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Request, RequestHandler } from 'express';
+import { sendError } from './errors';
+
+export const CSRF_COOKIE = 'XSRF-TOKEN';
+export const CSRF_HEADER = 'x-xsrf-token';
+
+/** 32 random bytes, base64url: 43 characters. */
+const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
+
+export const newCsrfToken = (): string => randomBytes(32).toString('base64url');
+
+/** The first value of a cookie in a Cookie header, or undefined. */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq === -1 || part.slice(0, eq).trim() !== name) continue;
+    const raw = part.slice(eq + 1).trim();
+    try {
+      return decodeURIComponent(raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Compares two tokens in constant time. Hashing first gives both sides the same length, so not
+ * even the length of the expected token leaks through the timing.
+ */
+export function tokensMatch(a: string, b: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+export type OriginVerdict = 'ok' | 'foreign-origin' | 'cross-site' | 'no-origin';
+
+/**
+ * Whether a request comes from the site itself: its Origin is allowlisted, or, for the browsers
+ * and paths that send no Origin, Fetch Metadata says same-origin. Neither header: refused, since
+ * every browser that can run the form sends one of them.
+ */
+export function checkOrigin(req: Request, allowed: ReadonlySet<string>): OriginVerdict {
+  const origin = req.get('origin');
+  if (origin !== undefined) return allowed.has(origin) ? 'ok' : 'foreign-origin';
+  const site = req.get('sec-fetch-site');
+  if (site === undefined) return 'no-origin';
+  return site === 'same-origin' ? 'ok' : 'cross-site';
+}
+
+/** Refuses state-changing requests that fail the origin check or the double-submit token. */
+export function csrfProtection(allowedOrigins: readonly string[]): RequestHandler {
+  const allowed = new Set(allowedOrigins);
+  return (req, res, next) => {
+    const verdict = checkOrigin(req, allowed);
+    if (verdict !== 'ok') {
+      return sendError(res, 403, 'forbidden_origin', ORIGIN_MESSAGES[verdict]);
+    }
+    const cookie = readCookie(req.get('cookie'), CSRF_COOKIE);
+    const header = req.get(CSRF_HEADER);
+    if (!cookie || !header || !TOKEN_FORMAT.test(cookie) || !tokensMatch(cookie, header)) {
+      return sendError(
+        res,
+        403,
+        'invalid_csrf_token',
+        'The security token of this page is missing or out of date. Please reload the page and send your message again.',
+      );
+    }
+    next();
+  };
+}
+
+const ORIGIN_MESSAGES: Record<Exclude<OriginVerdict, 'ok'>, string> = {
+  'foreign-origin': 'Messages can only be sent from the website itself.',
+  'cross-site': 'Messages can only be sent from the website itself.',
+  'no-origin': 'This request did not say where it came from, so it was refused.',
+};
+
+/** GET /api/csrf: a fresh token, as a cookie the page can read and in the body. */
+export const issueCsrfToken: RequestHandler = (req, res) => {
+  const token = newCsrfToken();
+  res.cookie(CSRF_COOKIE, token, {
+    path: '/',
+    sameSite: 'strict',
+    // The page reads the cookie and echoes it in a header: that is the double submit.
+    httpOnly: false,
+    secure: req.secure,
+  });
+  res.json({ token });
+};

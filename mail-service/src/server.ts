@@ -1,0 +1,131 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { createApp } from './app';
+import { ConfigError, describeTarget, loadConfig, type Config } from './config';
+import {
+  DeliveryWorker,
+  cleanMailboxTemp,
+  createMailboxCourier,
+  createSmtpCourier,
+} from './delivery';
+import { Outbox } from './outbox';
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`mail-service: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = pino({ level: config.logLevel, base: { service: 'mail-service' } });
+
+  let outbox: Outbox;
+  try {
+    outbox = Outbox.open(config.dataDir);
+  } catch (error) {
+    logger.fatal(
+      { dataDir: config.dataDir, err: error instanceof Error ? error.message : String(error) },
+      `cannot open the outbox in DATA_DIR (${config.dataDir})`,
+    );
+    process.exit(1);
+  }
+
+  if (!config.smtpUrl) await cleanMailboxTemp(config.mailboxDir);
+  const courier = config.smtpUrl
+    ? createSmtpCourier(config.smtpUrl)
+    : createMailboxCourier(config.mailboxDir);
+  const worker = new DeliveryWorker({
+    outbox,
+    courier,
+    mail: config,
+    logger,
+    retryBaseMs: config.retryBaseMs,
+    retryMaxMs: config.retryMaxMs,
+    maxAttempts: config.maxAttempts,
+  });
+
+  const app = createApp({ config, outbox, delivery: worker, logger });
+  const server = http.createServer(app);
+  // A client gets this long to send its request; slow-drip clients cannot hold sockets forever.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 15_000;
+
+  let stopping = false;
+  // While stopping, every answer closes its connection, so keep-alive clients let go of us.
+  server.on('request', (_req, res: http.ServerResponse) => {
+    if (stopping) res.setHeader('Connection', 'close');
+  });
+
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    logger.fatal(
+      { err: error.code ?? error.message, port: config.port },
+      error.code === 'EADDRINUSE'
+        ? `port ${config.port} is already in use (MAIL_SERVICE_PORT)`
+        : 'the server could not start',
+    );
+    process.exit(1);
+  });
+
+  server.listen(config.port, config.host, () => {
+    const { port } = server.address() as AddressInfo;
+    logger.info(
+      { port, delivery: courier.mode, target: describeTarget(config), dataDir: config.dataDir },
+      `mail-service listening on http://localhost:${port}`,
+    );
+    if (courier.mode === 'mailbox') {
+      logger.info(
+        { mailboxDir: config.mailboxDir },
+        `SMTP_URL is not set: messages are written as .eml files to ${config.mailboxDir}`,
+      );
+    }
+    outbox.retryQueuedNow();
+    const counts = outbox.counts();
+    logger.info(
+      { messages: counts },
+      counts.queued > 0 ? `resuming ${counts.queued} queued message(s)` : 'outbox open',
+    );
+    worker.start();
+    void worker.verify();
+  });
+
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing requests and the send in progress');
+    const deadline = setTimeout(() => {
+      logger.warn('shutdown took too long; exiting with unsent messages left in the outbox');
+      server.closeAllConnections();
+      outbox.close();
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+    await worker.stop();
+    courier.close();
+    const counts = outbox.counts();
+    outbox.close();
+    clearTimeout(deadline);
+    logger.info(
+      { messages: counts },
+      `stopped; ${counts.queued} message(s) stay queued for the next start`,
+    );
+    process.exit(0);
+  };
+  process.on('SIGTERM', (s) => void shutdown(s));
+  process.on('SIGINT', (s) => void shutdown(s));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`mail-service: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
