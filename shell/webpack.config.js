@@ -1,5 +1,6 @@
 const path = require('node:path');
 const CopyPlugin = require('./webpack/copy-public.cjs');
+const PreloadPlugin = require('./webpack/preload-plugin.cjs');
 const { shellConfig } = require('@site/shared/webpack');
 
 module.exports = (env, argv) => {
@@ -14,6 +15,6 @@ module.exports = (env, argv) => {
       proxy: [{ context: ['/api'], target: 'http://localhost:3005' }],
     },
   });
-  config.plugins.push(new CopyPlugin(path.join(__dirname, 'public')));
+  config.plugins.push(new CopyPlugin(path.join(__dirname, 'public')), new PreloadPlugin());
   return config;
 };

@@ -4,20 +4,14 @@ export const MANIFEST_URL = '/remotes.json';
 
 /**
  * Fetches the deployment manifest served beside the shell. It is read at run time, never bundled,
- * so moving or rolling back a remote is an edit of that file and needs no shell build. The server
- * may inline it in the page (`<script id="remotes-manifest">`) to save the round trip.
+ * so moving or rolling back a remote is an edit of that file and needs no shell build.
  */
 export async function loadManifest(): Promise<DeploymentManifest> {
-  const inline = document.getElementById('remotes-manifest');
-  if (inline?.textContent) {
-    return parseManifest(JSON.parse(inline.textContent));
-  }
   let response: Response;
   try {
-    response = await fetch(MANIFEST_URL, {
-      cache: 'no-cache',
-      headers: { Accept: 'application/json' },
-    });
+    // No request options: the page preloads this URL (see index.html), and the preload is reused only
+    // for an identical request. The server's `Cache-Control: no-cache` keeps it fresh.
+    response = await fetch(MANIFEST_URL);
   } catch (error) {
     throw new ManifestError(
       `the deployment manifest ${MANIFEST_URL} could not be fetched (${String(error)})`,
