@@ -18,6 +18,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { createHash } from 'node:crypto';
 import { createSiteServer } from './serve-site.mjs';
 import { createRemoteServer } from './serve-remote.mjs';
 
@@ -76,6 +77,19 @@ async function ensureServers(manifest, origin) {
   }
   return () => Promise.all(started.map((s) => new Promise((r) => s.close(r))));
 }
+
+/**
+ * What the prerendered pages were made from: the shell's index.html and, per remote, its entry and
+ * version. Pages whose stamp differs from the current one are stale and must be made again.
+ */
+export async function sourceStamp() {
+  const template = await fs.readFile(path.join(shellDist, 'index.html'), 'utf8');
+  const manifest = JSON.parse(await fs.readFile(path.join(deployDir, 'remotes.json'), 'utf8'));
+  const remotes = manifest.remotes.map((r) => [r.name, r.entry, r.version, r.routes.length]);
+  return createHash('sha256').update(template).update(JSON.stringify(remotes)).digest('hex');
+}
+
+export const stampFile = () => path.join(deployDir, 'pages', '.source');
 
 const escapeHtml = (s) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -221,6 +235,7 @@ async function main() {
         await page.close();
       }),
     );
+    await fs.writeFile(path.join(nextDir, '.source'), await sourceStamp());
     // Swap the new pages in at once, so the site never serves a half-written set.
     await fs.rm(`${outDir}.old`, { recursive: true, force: true });
     if (existsSync(outDir)) await fs.rename(outDir, `${outDir}.old`);
@@ -235,7 +250,9 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(`prerender: ${error.message}`);
-  process.exit(1);
-});
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error) => {
+    console.error(`prerender: ${error.message}`);
+    process.exit(1);
+  });
+}

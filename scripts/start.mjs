@@ -56,9 +56,12 @@ const runScript = (name) => {
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
 runScript('manifest.mjs');
-// The prerendered pages are made from the built files: make them again whenever something was built.
-if (built || !existsSync(path.join(root, 'deploy', 'pages', 'index.html')))
-  runScript('prerender.mjs');
+// The prerendered pages are made from the built shell and the deployed remotes: make them again
+// whenever either has changed since they were made.
+const { sourceStamp, stampFile } = await import('./prerender.mjs');
+const stale =
+  !existsSync(stampFile()) || readFileSync(stampFile(), 'utf8') !== (await sourceStamp());
+if (built || stale) runScript('prerender.mjs');
 
 const port = process.env.PORT ?? '3000';
 const mailPort = process.env.MAIL_SERVICE_PORT ?? '3005';
