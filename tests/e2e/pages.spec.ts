@@ -1,0 +1,126 @@
+import { expect, test } from '@playwright/test';
+import { ready } from '../support/ready';
+import { servicePages } from '../support/site';
+
+test.describe('service pages', () => {
+  for (const spec of servicePages) {
+    test(`${spec.path}: title, breadcrumb, accordions one-open, and a call to action to /contact`, async ({
+      page,
+    }) => {
+      await page.goto(spec.path);
+      await ready(page);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(spec.title);
+      await expect(
+        page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('listitem'),
+      ).toHaveText(['Home', 'Services', spec.group!, spec.title]);
+      const cta = page.locator('.cta');
+      await expect(cta.getByRole('heading', { level: 2 })).toBeVisible();
+      await expect(cta.getByRole('link')).toHaveAttribute('href', '/contact');
+
+      for (const accordion of await page.locator('.accordion').all()) {
+        const buttons = accordion.locator('.accordion__button');
+        const count = await buttons.count();
+        await expect(buttons.first()).toHaveAttribute('aria-expanded', 'true');
+        if (count < 2) continue;
+        await buttons.nth(1).click();
+        await expect(buttons.nth(1)).toHaveAttribute('aria-expanded', 'true');
+        await expect(buttons.first()).toHaveAttribute('aria-expanded', 'false');
+        await expect(accordion.locator('.accordion__item.is-open')).toHaveCount(1);
+      }
+    });
+  }
+
+  test('the frontend and backend counters count up to 01, 02, 03 and 04', async ({ page }) => {
+    for (const path of ['/services/custom-dev/frontend-dev', '/services/custom-dev/backend-dev']) {
+      await page.goto(path);
+      await ready(page);
+      const counters = page.getByTestId('counter-value');
+      await expect(counters).toHaveCount(4);
+      await counters.first().scrollIntoViewIfNeeded();
+      await expect(counters).toHaveText(['01', '02', '03', '04'], { timeout: 6_000 });
+    }
+    await expect(page.locator('main')).toContainText('420+');
+  });
+
+  const crossLinks: [string, string, string][] = [
+    [
+      '/services/custom-dev/software-dev',
+      '/services/custom-dev/web-app-dev',
+      'Web App Development',
+    ],
+    [
+      '/services/custom-dev/software-dev',
+      '/services/custom-dev/mobile-app-dev',
+      'Mobile App Development',
+    ],
+    [
+      '/services/custom-dev/software-dev',
+      '/services/custom-dev/cloud-app-dev',
+      'Cloud App Development',
+    ],
+    [
+      '/services/custom-dev/mobile-app-dev',
+      '/services/custom-dev/mobile-app-dev/ios',
+      'iOS App Development',
+    ],
+    [
+      '/services/custom-dev/mobile-app-dev',
+      '/services/custom-dev/mobile-app-dev/android',
+      'Android App Development',
+    ],
+    [
+      '/services/custom-dev/mobile-app-dev',
+      '/services/custom-dev/mobile-app-dev/cross-platform',
+      'Cross-Platform App Development',
+    ],
+    [
+      '/services/custom-dev/web-app-dev',
+      '/services/custom-dev/frontend-dev',
+      'Frontend Development',
+    ],
+    ['/services/custom-dev/web-app-dev', '/services/custom-dev/backend-dev', 'Backend Development'],
+    ['/services/custom-dev/web-app-dev', '/services/custom-dev/integration', 'Systems Integration'],
+  ];
+  for (const [from, to, title] of crossLinks) {
+    test(`${from} links to ${title}`, async ({ page }) => {
+      await page.goto(from);
+      await ready(page);
+      await page.getByRole('main').locator(`a[href="${to}"]`).first().click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+    });
+  }
+
+  test('Big Data has a Learn More button to Data Engineering', async ({ page }) => {
+    await page.goto('/services/data-analytics/big-data');
+    await ready(page);
+    await page.getByRole('main').getByRole('link', { name: 'Learn More' }).click();
+    await expect(page).toHaveURL('/services/data-analytics/data-engineering');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Data Engineering');
+  });
+
+  test('the pages carry the figures the company claims', async ({ page }) => {
+    const claims: [string, RegExp[]][] = [
+      ['/services/custom-dev/mobile-app-dev', [/80%/, /70%/]],
+      ['/services/enterprise/sharepoint', [/14\+/, /week/i]],
+      [
+        '/services/enterprise/enterprise-support',
+        [
+          /2-hour|2 hours/i,
+          /4-hour|4 hours/i,
+          /8 AM/i,
+          /6 PM/i,
+          /24\/7/,
+          /40 hours/i,
+          /fixed monthly/i,
+        ],
+      ],
+      ['/about', [/2008/, /Africa and Europe/, /20\+/, /Manufacturing/, /Motor industry/]],
+    ];
+    for (const [path, patterns] of claims) {
+      await page.goto(path);
+      await ready(page);
+      const text = await page.locator('main').textContent();
+      for (const pattern of patterns) expect(text, `${path} ${pattern}`).toMatch(pattern);
+    }
+  });
+});
