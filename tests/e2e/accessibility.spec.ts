@@ -17,6 +17,8 @@ test.describe('WCAG 2.2 AA (axe-core) on every page and state', () => {
 
   for (const { path } of allPages) {
     test(`${path}: no violations, with every accordion panel opened in turn`, async ({ page }) => {
+      // A page with many panels runs one scan per panel.
+      test.setTimeout(120_000);
       await page.goto(path);
       await ready(page);
       await expectNoViolations(page, { label: path });

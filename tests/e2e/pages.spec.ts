@@ -38,8 +38,8 @@ test.describe('service pages', () => {
       await expect(counters).toHaveCount(4);
       await counters.first().scrollIntoViewIfNeeded();
       await expect(counters).toHaveText(['01', '02', '03', '04'], { timeout: 6_000 });
+      if (path.endsWith('frontend-dev')) await expect(page.locator('main')).toContainText('420+');
     }
-    await expect(page.locator('main')).toContainText('420+');
   });
 
   const crossLinks: [string, string, string][] = [
