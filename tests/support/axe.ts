@@ -16,16 +16,19 @@ export async function expectNoViolations(
     ? []
     : (
         await new AxeBuilder({ page })
-          .withRules(['heading-order', 'page-has-heading-one', 'landmark-one-main', 'duplicate-id-aria'])
+          .withRules([
+            'heading-order',
+            'page-has-heading-one',
+            'landmark-one-main',
+            'duplicate-id-aria',
+          ])
           .analyze()
       ).violations;
-  const violations = [...results.violations, ...structure].map(
-    (v) => ({
-      rule: v.id,
-      impact: v.impact,
-      help: v.help,
-      targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
-    }),
-  );
+  const violations = [...results.violations, ...structure].map((v) => ({
+    rule: v.id,
+    impact: v.impact,
+    help: v.help,
+    targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+  }));
   expect(violations, `axe violations${options.label ? ` (${options.label})` : ''}`).toEqual([]);
 }
