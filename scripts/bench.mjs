@@ -259,24 +259,39 @@ async function prepareSnapshot() {
   const manifest = await buildManifest({ versions, dists, env });
   await writeManifest(path.join(deployDir, 'remotes.json'), manifest);
 
-  // The static copies: the prerendered HTML with every <script> removed, same CSS and fonts.
+  // The prerendered pages preload their remote's scripts from the origins of the deployment they
+  // were made for; point those at the benchmark's own remote servers.
+  const deployed = JSON.parse(
+    await fs.readFile(path.join(rootDir, 'deploy', 'remotes.json'), 'utf8').catch(() => '{}'),
+  );
+  const origins = (deployed.remotes ?? []).flatMap((r) => {
+    const bench = manifest.remotes.find((m) => m.name === r.name);
+    return bench ? [[new URL(r.entry).origin, new URL(bench.entry).origin]] : [];
+  });
+
+  // The static copies: the prerendered HTML with every <script> and script preload removed, the
+  // same CSS and fonts.
   const staticDir = path.join(tmp, 'static');
   const pages = path.join(deployDir, 'pages');
   const routes = await siteRoutes(deployDir, manifest);
   const headings = {};
   const problems = [];
   for (const route of routes) {
-    const html = await fs.readFile(path.join(pages, pageFile(route)), 'utf8').catch(() => null);
+    let html = await fs.readFile(path.join(pages, pageFile(route)), 'utf8').catch(() => null);
     if (html == null) {
       problems.push(`${route}: no prerendered page`);
       continue;
     }
+    for (const [from, to] of origins) html = html.split(`${from}/`).join(`${to}/`);
+    await fs.writeFile(path.join(pages, pageFile(route)), html);
     headings[route] = headingOf(html);
     for (const [, ref] of html.matchAll(/(?:src|href)="?(\/assets\/[^"\s>]+)/g)) {
       if (!existsSync(path.join(shellDir, ref)))
         problems.push(`${route}: prerendered page refers to ${ref}, which the shell build lacks`);
     }
-    const stripped = html.replace(/<script\b[^>]*>[\s\S]*?<\/script\s*>/gi, '');
+    const stripped = html
+      .replace(/<script\b[^>]*>[\s\S]*?<\/script\s*>/gi, '')
+      .replace(/<link\b[^>]*\bas="?script"?[^>]*>/gi, '');
     const out = path.join(staticDir, pageFile(route));
     await fs.mkdir(path.dirname(out), { recursive: true });
     await fs.writeFile(out, stripped);

@@ -9,6 +9,8 @@ export type Paragraphs = readonly string[];
 export interface LinkAction {
   to: string;
   label: string;
+  /** Read after a short label by screen readers and search engines ("Learn More" about what). */
+  context?: string;
 }
 
 export interface AccordionItemData {

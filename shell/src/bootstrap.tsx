@@ -1,6 +1,6 @@
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider, createBrowserRouter } from 'react-router';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { ManifestError } from '@site/shared';
 import { StartupError } from './components/StartupError';
 import { loadManifest } from './federation/manifest';
@@ -10,13 +10,12 @@ import { createRoutes } from './router';
 async function start(): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('#root is missing from the page');
-  const root = createRoot(container);
   try {
     const manifest = await loadManifest();
     registerManifest(manifest);
     const router = createBrowserRouter(createRoutes(manifest));
-    // Render only once the first route's code is loaded, so the prerendered page is replaced by an
-    // identical one in a single step: no loading state in between, no layout shift.
+    // Take over only once the first route's code is loaded, so the first client render is the page
+    // that was prerendered: no loading state in between, no layout shift.
     if (!router.state.initialized) {
       await new Promise<void>((resolve) => {
         const unsubscribe = router.subscribe((state) => {
@@ -27,14 +26,23 @@ async function start(): Promise<void> {
         });
       });
     }
-    root.render(
+    const app = (
       <StrictMode>
         <RouterProvider router={router} />
-      </StrictMode>,
+      </StrictMode>
     );
+    // A prerendered page is hydrated: React adopts the HTML already on screen instead of replacing
+    // it, so the painted text stays the largest paint. Without prerendered HTML (development, or a
+    // page served bare) the app renders from scratch.
+    // As a transition, hydration yields to the browser between components instead of running
+    // as one long task, so the page answers input while it is being adopted.
+    if (container.firstElementChild) startTransition(() => void hydrateRoot(container, app));
+    else createRoot(container).render(app);
   } catch (error) {
     console.error('The site could not start:', error);
-    root.render(<StartupError error={error} manifestProblem={error instanceof ManifestError} />);
+    createRoot(container).render(
+      <StartupError error={error} manifestProblem={error instanceof ManifestError} />,
+    );
   }
 }
 

@@ -108,7 +108,11 @@ export const bigDataContent = {
     intro: [
       'A platform is only as good as the data flowing into it. Our data engineering practice builds the pipelines, models and quality checks that turn raw volume into datasets analysts and data scientists can rely on.',
     ] satisfies Paragraphs,
-    action: { to: '/services/data-analytics/data-engineering', label: 'Learn More' },
+    action: {
+      to: '/services/data-analytics/data-engineering',
+      label: 'Learn More',
+      context: 'about our data engineering services',
+    },
   },
   cta: {
     heading: 'Is your data platform keeping up?',

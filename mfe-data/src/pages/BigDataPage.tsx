@@ -15,7 +15,9 @@ export default function BigDataPage() {
         <Accordion items={c.capabilities.items} />
       </Section>
       <Section heading={c.engineering.heading} intro={c.engineering.intro} tone="dark">
-        <ButtonLink to={c.engineering.action.to}>{c.engineering.action.label}</ButtonLink>
+        <ButtonLink to={c.engineering.action.to} context={c.engineering.action.context}>
+          {c.engineering.action.label}
+        </ButtonLink>
       </Section>
     </ServicePage>
   );
