@@ -3,7 +3,9 @@
  * browser downloads React, React DOM and the shared package once, whichever page it enters by.
  * `requiredVersion` is a range: a remote built against another patch or minor runs on the shell's
  * copy, and a real mismatch is reported by the federation runtime instead of being loaded twice.
- * Nothing is `eager`: the async boundary in each app's `index.ts` lets the runtime negotiate
+ * The remotes use these with the federation plugin; the shell, a runtime-only host, provides its
+ * own copies at the same ranges (shared/webpack.cjs `hostShared`, shell/src/federation/runtime.ts).
+ * Nothing is `eager`: the async boundary in each remote's entry lets the runtime negotiate
  * versions before any shared module runs.
  *
  * React Router is a singleton too, but through the shared package rather than as a shared module of

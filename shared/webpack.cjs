@@ -4,6 +4,7 @@
  */
 const path = require('node:path');
 const fs = require('node:fs');
+const { DefinePlugin } = require('webpack');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const MiniCssExtractPlugin = require('mini-css-extract-plugin');
@@ -75,12 +76,37 @@ function base({ dir, production, uniqueName }) {
   };
 }
 
+/**
+ * What the shell provides to its remotes, by package: the version installed for the shell and the
+ * range it declares (the same singletons and ranges the remotes consume, from federation.cjs).
+ */
+function hostShared(pkg, dir) {
+  const installed = (name) =>
+    require(require.resolve(`${name}/package.json`, { paths: [dir] })).version;
+  const modules = sharedModules(pkg);
+  const entry = (name, key = name) => ({
+    version: installed(name),
+    requiredVersion: modules[key].requiredVersion,
+  });
+  return {
+    react: entry('react'),
+    'react/jsx-runtime': entry('react', 'react/'),
+    'react-dom': entry('react-dom'),
+    '@site/shared': entry('@site/shared'),
+  };
+}
+
 /** The host. Its remotes are not listed here: it finds them at run time in `/remotes.json`. */
 function shellConfig({ dir, production, port = 3000, devProxy }) {
   const pkg = require(path.join(dir, 'package.json'));
   const config = base({ dir, production, uniqueName: 'shell' });
   return {
     ...config,
+    optimization: {
+      ...config.optimization,
+      // Libraries in chunks of their own, so a change to the shell's code leaves them cached.
+      splitChunks: { chunks: 'all' },
+    },
     output: {
       ...config.output,
       path: path.join(dir, 'dist'),
@@ -90,20 +116,13 @@ function shellConfig({ dir, production, port = 3000, devProxy }) {
       assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
     },
     plugins: [
-      new ModuleFederationPlugin({
-        name: 'shell',
-        remotes: {},
-        shared: sharedModules(pkg),
-        // Load only what the entered page needs: with the default 'version-first' every remote's
-        // entry is fetched at start-up, and one offline remote would hold up the whole site.
-        shareStrategy: 'loaded-first',
-        dts: false,
-        manifest: false,
-        experiments: {
-          // Remotes are registered by their remoteEntry.js, so the manifest snapshot machinery is
-          // dead weight in the first load.
-          optimization: { disableSnapshot: true, target: 'web' },
-        },
+      // The shell is a runtime-only host (src/federation/runtime.ts): the federation runtime is a
+      // chunk of its own, loaded with the first remote page, and what it shares is declared here.
+      new DefinePlugin({
+        __FEDERATION_SHARED__: JSON.stringify(hostShared(pkg, dir)),
+        // The runtime's own switches, as the federation plugin sets them for a browser build.
+        ENV_TARGET: JSON.stringify('web'),
+        FEDERATION_OPTIMIZE_NO_SNAPSHOT_PLUGIN: true,
       }),
       new HtmlWebpackPlugin({
         template: './src/index.html',

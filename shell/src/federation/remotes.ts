@@ -1,6 +1,6 @@
-import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { ComponentType } from 'react';
 import type { DeploymentManifest, RemoteDeployment, RemotePagesModule } from '@site/shared';
+import { loadRemoteModule, registerRemoteEntries } from './runtime';
 
 /** How long one attempt to load a remote may take before it counts as failed. */
 const ATTEMPT_TIMEOUT_MS = 5000;
@@ -21,13 +21,30 @@ let remotesByName = new Map<string, RemoteDeployment>();
 let ownerByPath = new Map<string, RemoteDeployment>();
 const modules = new Map<string, Promise<RemotePagesModule>>();
 const components = new Map<string, ComponentType>();
+let registered: Promise<void> | undefined;
 
+const entryOf = (r: RemoteDeployment) => ({ name: r.name, entry: r.entry });
+
+/**
+ * Takes the remotes of the deployment manifest. Nothing is fetched yet: the federation runtime
+ * starts, and learns the remotes, when a remote's page is first needed.
+ */
 export function registerManifest(manifest: DeploymentManifest): void {
   remotesByName = new Map(manifest.remotes.map((r) => [r.name, r]));
   ownerByPath = new Map(
     manifest.remotes.flatMap((r) => r.routes.map((route) => [route.path, r] as const)),
   );
-  registerRemotes(manifest.remotes.map((r) => ({ name: r.name, entry: r.entry })));
+  registered = undefined;
+}
+
+function ensureRegistered(): Promise<void> {
+  registered ??= registerRemoteEntries([...remotesByName.values()].map(entryOf)).catch(
+    (error: unknown) => {
+      registered = undefined;
+      throw error;
+    },
+  );
+  return registered;
 }
 
 /** The remote that owns a path of the site, if any. */
@@ -52,10 +69,11 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 async function attempt(remote: RemoteDeployment, fresh: boolean): Promise<RemotePagesModule> {
+  await ensureRegistered();
   // The runtime caches a failed entry; re-registering with `force` makes the next load a real one.
-  if (fresh) registerRemotes([{ name: remote.name, entry: remote.entry }], { force: true });
+  if (fresh) await registerRemoteEntries([entryOf(remote)], true);
   const mod = await withTimeout(
-    loadRemote<RemotePagesModule>(`${remote.name}/pages`),
+    loadRemoteModule<RemotePagesModule>(`${remote.name}/pages`),
     ATTEMPT_TIMEOUT_MS,
   );
   if (!mod || typeof mod.pages !== 'object') throw new Error('it does not expose ./pages');
@@ -84,7 +102,9 @@ export function loadPagesModule(remote: RemoteDeployment): Promise<RemotePagesMo
     modules.set(remote.name, pending);
     pending.catch(() => {
       modules.delete(remote.name);
-      registerRemotes([{ name: remote.name, entry: remote.entry }], { force: true });
+      registerRemoteEntries([entryOf(remote)], true).catch(() => {
+        // The next attempt registers it again.
+      });
     });
   }
   return pending;

@@ -1,31 +1,48 @@
 import { useEffect } from 'react';
 import { prefersReducedMotion } from '@site/shared';
 
+const SELECTOR = '[data-aos]:not(.aos-init)';
+/** How far into the viewport an element must come before it fades in, in pixels. */
+const OFFSET = 40;
+
 /**
- * Starts the animate-on-scroll library once, when the site starts, after the first paint and only
- * for visitors who have not asked for reduced motion. Its code is loaded late so it never delays
- * the first render, and content is visible until it has started (see base.css).
+ * The animate-on-scroll effect, started once when the site starts: sections marked `data-aos` that
+ * are still below the fold fade up as they scroll into view. What is on screen when a page appears
+ * is never hidden (so the first paint and the largest element are not held back), sections added by
+ * later navigations join in, and visitors who prefer reduced motion get no motion at all. The
+ * classes are those of the CSS in the shared styles (`aos-init`, `aos-animate`).
  */
 export function useAnimateOnScroll(): void {
   useEffect(() => {
-    if (prefersReducedMotion()) return;
-    let cancelled = false;
-    const start = () => {
-      void import('aos').then(({ default: AOS }) => {
-        if (cancelled) return;
-        AOS.init({
-          once: true,
-          duration: 600,
-          easing: 'ease-out',
-          offset: 40,
-          disableMutationObserver: false,
-        });
-      });
+    if (prefersReducedMotion() || !('IntersectionObserver' in window)) return;
+
+    const reveal = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          if (!entry.isIntersecting) continue;
+          entry.target.classList.add('aos-animate');
+          reveal.unobserve(entry.target);
+        }
+      },
+      { rootMargin: `0px 0px -${OFFSET}px 0px` },
+    );
+
+    const scan = () => {
+      for (const el of document.querySelectorAll<HTMLElement>(SELECTOR)) {
+        const below = el.getBoundingClientRect().top > window.innerHeight - OFFSET;
+        el.classList.add('aos-init');
+        if (below) reveal.observe(el);
+        else el.classList.add('aos-animate');
+      }
     };
-    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 200));
-    idle(start);
+
+    scan();
+    const root = document.getElementById('root') ?? document.body;
+    const added = new MutationObserver(() => scan());
+    added.observe(root, { childList: true, subtree: true });
     return () => {
-      cancelled = true;
+      added.disconnect();
+      reveal.disconnect();
     };
   }, []);
 }

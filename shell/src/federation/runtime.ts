@@ -1,0 +1,78 @@
+import type { ModuleFederation } from '@module-federation/enhanced/runtime';
+
+/**
+ * What the shell shares with its remotes, by package: the installed version and the range the
+ * shell accepts. Filled in at build time from `shared/federation.cjs`, the one place the shared
+ * singletons are declared for the shell and every remote.
+ */
+declare const __FEDERATION_SHARED__: Record<string, { version: string; requiredVersion: string }>;
+
+/** A remote as the runtime knows it: its federation name and the URL of its `remoteEntry.js`. */
+export interface RemoteEntry {
+  name: string;
+  entry: string;
+}
+
+let instance: Promise<ModuleFederation> | undefined;
+
+/**
+ * The federation runtime, started on first use. The shell's own pages never need it, so its code
+ * is not part of their first load: it arrives when a visitor enters, or points at, a page of a
+ * remote. It hands the remotes the shell's own copies of React and the shared package (already in
+ * the page), so each stays a single instance; a remote built for an incompatible version is
+ * reported by the runtime rather than given a second copy.
+ */
+export function federation(): Promise<ModuleFederation> {
+  instance ??= (async () => {
+    const [{ createInstance }, React, JsxRuntime, ReactDOM, Shared] = await Promise.all([
+      import(/* webpackChunkName: "federation" */ '@module-federation/enhanced/runtime'),
+      import('react'),
+      import('react/jsx-runtime'),
+      import('react-dom'),
+      import('@site/shared'),
+    ]);
+    const libs: Record<string, unknown> = {
+      react: React,
+      'react/jsx-runtime': JsxRuntime,
+      'react-dom': ReactDOM,
+      '@site/shared': Shared,
+    };
+    const shared = Object.fromEntries(
+      Object.entries(libs).map(([name, lib]) => {
+        const { version, requiredVersion } = __FEDERATION_SHARED__[name] ?? {
+          version: '0.0.0',
+          requiredVersion: '*',
+        };
+        return [
+          name,
+          {
+            version,
+            lib: () => lib,
+            shareConfig: { singleton: true, requiredVersion },
+          },
+        ];
+      }),
+    );
+    return createInstance({
+      name: 'shell',
+      remotes: [],
+      shared,
+      // Each remote's entry is fetched when its pages are needed, never all at start-up.
+      shareStrategy: 'loaded-first',
+    });
+  })();
+  return instance;
+}
+
+/** Adds or replaces remotes; `force` drops what the runtime cached for them (a failed load). */
+export async function registerRemoteEntries(
+  remotes: readonly RemoteEntry[],
+  force = false,
+): Promise<void> {
+  (await federation()).registerRemotes([...remotes], { force });
+}
+
+/** Loads a module a remote exposes, such as `data/pages`. */
+export async function loadRemoteModule<T>(id: string): Promise<T | null> {
+  return (await federation()).loadRemote<T>(id);
+}
