@@ -2,7 +2,6 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider, createBrowserRouter } from 'react-router';
 import { StrictMode, startTransition } from 'react';
 import { ManifestError } from '@site/shared';
-import { StartupError } from './components/StartupError';
 import { loadManifest } from './federation/manifest';
 import { registerManifest } from './federation/remotes';
 import { createRoutes } from './router';
@@ -40,8 +39,15 @@ async function start(): Promise<void> {
     else createRoot(container).render(app);
   } catch (error) {
     console.error('The site could not start:', error);
-    createRoot(container).render(
-      <StartupError error={error} manifestProblem={error instanceof ManifestError} />,
+    // The error page is loaded only when needed; if even that fails, a plain message says so.
+    await import('./components/StartupError').then(
+      ({ StartupError }) =>
+        createRoot(container).render(
+          <StartupError error={error} manifestProblem={error instanceof ManifestError} />,
+        ),
+      () => {
+        container.textContent = 'The site could not load. Please try again in a few minutes.';
+      },
     );
   }
 }

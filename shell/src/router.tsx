@@ -5,9 +5,7 @@ import { RemotePage } from './components/RemotePage';
 import { RemoteUnavailable } from './components/RemoteUnavailable';
 import { shellRoutes } from './content/shell-routes';
 import { loadPage } from './federation/remotes';
-import AboutPage from './pages/AboutPage';
 import HomePage from './pages/HomePage';
-import NotFoundPage from './pages/NotFoundPage';
 
 const handle = (meta: RouteHandle['meta']): RouteHandle => ({ meta });
 
@@ -39,8 +37,9 @@ export function createRoutes(manifest: DeploymentManifest): RouteObject[] {
         {
           path: 'about',
           caseSensitive: true,
-          element: <AboutPage />,
           handle: handle(shellRoutes.about),
+          // Each page of the shell but home is a chunk of its own, loaded with the page.
+          lazy: async () => ({ Component: (await import('./pages/AboutPage')).default }),
         },
         {
           path: 'contact',
@@ -52,7 +51,7 @@ export function createRoutes(manifest: DeploymentManifest): RouteObject[] {
         ...remoteRoutes,
         {
           path: '*',
-          element: <NotFoundPage />,
+          lazy: async () => ({ Component: (await import('./pages/NotFoundPage')).default }),
           handle: handle({ ...shellRoutes.notFound, noindex: true }),
         },
       ],
