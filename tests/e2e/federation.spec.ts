@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { ready } from '../support/ready';
 import { remotes } from '../support/site';
 
 test.describe('module federation', () => {
@@ -43,6 +44,7 @@ test.describe('module federation', () => {
 
   test('hovering a link into a group preloads that group before the click', async ({ page }) => {
     await page.goto('/');
+    await ready(page);
     const loaded: string[] = [];
     page.on('request', (req) => loaded.push(req.url()));
     await page.getByRole('contentinfo').getByRole('link', { name: 'e-Learning' }).hover();

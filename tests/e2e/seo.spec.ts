@@ -94,7 +94,7 @@ test.describe('sitemap, robots and structured data', () => {
     expect(page.headers()['content-encoding']).toMatch(/br|gzip/);
     expect(page.headers()['cache-control']).toBe('no-cache');
     const html = await page.text();
-    const asset = /src="?(\/assets\/main\.[0-9a-f]{10}\.js)/.exec(html)?.[1];
+    const asset = /"(\/assets\/main\.[0-9a-f]{10}\.js)"/.exec(html)?.[1];
     expect(asset).toBeTruthy();
     const js = await request.get(asset!, { headers: { 'Accept-Encoding': 'br, gzip' } });
     expect(js.headers()['cache-control']).toContain('immutable');
