@@ -232,4 +232,30 @@ test.describe('a site that survives a broken remote', () => {
       expect(uncaught.filter((m) => !m.includes('broken deploy'))).toEqual([]);
     });
   }
+
+  test('a page that crashes while rendering is contained to its area; the rest of the site works', async ({
+    page,
+  }) => {
+    // The Data Science page's title becomes an object, which React cannot render: a render crash
+    // inside the remote's page, after its code has loaded.
+    await page.route(/^http:\/\/localhost:3002\/.*\.js$/, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).split('"title":"Data Science"').join('"title":{}');
+      await route.fulfill({ response, body });
+    });
+    const uncaught: string[] = [];
+    page.on('pageerror', (e) => uncaught.push(e.message));
+    await page.goto('/services/data-analytics/data-science');
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect(heading).toHaveText('This page ran into a problem');
+    await expect(page.locator('#main').getByRole('link', { name: 'Contact us' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    expect(uncaught).toEqual([]);
+    // The same group's other pages and the other groups still work.
+    const footer = page.getByRole('contentinfo');
+    await footer.getByRole('link', { name: 'Data Engineering' }).click();
+    await expect(heading).toHaveText('Data Engineering');
+    await footer.getByRole('link', { name: 'e-Learning' }).click();
+    await expect(heading).toHaveText(/e-Learning/);
+  });
 });
