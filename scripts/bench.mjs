@@ -445,7 +445,7 @@ async function measureFirstLoad(browser, route, snapshot) {
     page.on('response', (response) => {
       const type = response.request().resourceType();
       if (response.status() >= 400) failures.push(`${response.url()} (${response.status()})`);
-      if (!['script', 'stylesheet', 'font'].includes(type)) return;
+      if (!['document', 'script', 'stylesheet', 'font'].includes(type)) return;
       pending.push(
         response
           .body()
@@ -494,6 +494,7 @@ async function measureFirstLoad(browser, route, snapshot) {
     const expectsHeavy = features.form || features.map;
     return {
       route,
+      html: sum('document'),
       js: sum('script'),
       css: sum('stylesheet'),
       fonts: sum('font'),
@@ -951,6 +952,7 @@ function report(data) {
     const lh = r.lighthouse;
     return [
       r.route,
+      kb(r.firstLoad?.html),
       kb(r.firstLoad?.js),
       kb(r.firstLoad?.css),
       kb(r.firstLoad?.fonts),
@@ -967,12 +969,13 @@ function report(data) {
     ];
   });
   out.push(
-    `Per route (JS/CSS/fonts: KB gzip, 1 KB = 1024 bytes; Lighthouse: median of ${options.runs} run(s), mobile)`,
+    `Per route (HTML/JS/CSS/fonts: KB gzip; the HTML carries the site's CSS inline, 1 KB = 1024 bytes; Lighthouse: median of ${options.runs} run(s), mobile)`,
   );
   out.push(
     table(
       [
         'route',
+        'HTML',
         'JS',
         'CSS',
         'fonts',
@@ -1047,7 +1050,7 @@ function report(data) {
   const s = data.summary;
   out.push('', 'Summary');
   out.push(
-    `  routes measured: ${routes.length}; first-load JS median ${kb(s.jsMedian)} KB, max ${kb(s.jsMax?.bytes)} KB (${s.jsMax?.route ?? '-'}); CSS median ${kb(s.cssMedian)} KB; fonts median ${kb(s.fontsMedian)} KB`,
+    `  routes measured: ${routes.length}; first-load JS median ${kb(s.jsMedian)} KB, max ${kb(s.jsMax?.bytes)} KB (${s.jsMax?.route ?? '-'}); HTML median ${kb(s.htmlMedian)} KB; CSS median ${kb(s.cssMedian)} KB; fonts median ${kb(s.fontsMedian)} KB`,
   );
   if (s.lighthouse) {
     out.push(
@@ -1109,6 +1112,7 @@ function summarize(routes, lighthouseRan) {
   const summary = {
     routes: routes.length,
     jsMedian: median(fl.map((r) => r.firstLoad.js)),
+    htmlMedian: median(fl.map((r) => r.firstLoad.html)),
     cssMedian: median(fl.map((r) => r.firstLoad.css)),
     fontsMedian: median(fl.map((r) => r.firstLoad.fonts)),
     jsMax,
@@ -1226,7 +1230,7 @@ async function main() {
           `first load of ${r.route}`,
         );
         log(
-          `first load ${r.route}: JS ${kb(r.firstLoad.js)} KB, CSS ${kb(r.firstLoad.css)} KB, fonts ${kb(r.firstLoad.fonts)} KB gzip`,
+          `first load ${r.route}: HTML ${kb(r.firstLoad.html)} KB, JS ${kb(r.firstLoad.js)} KB, CSS ${kb(r.firstLoad.css)} KB, fonts ${kb(r.firstLoad.fonts)} KB gzip`,
         );
       } catch (error) {
         r.firstLoadError = error.message;
