@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { ready } from '../support/ready';
 import { remotes } from '../support/site';
 
@@ -40,6 +40,63 @@ test.describe('module federation', () => {
       (s) => s.body.includes('react.dev/errors/') && s.body.includes('createRoot'),
     );
     expect(withReactDom.map((s) => new URL(s.url).origin)).toEqual(['http://localhost:3000']);
+  });
+
+  /**
+   * Serves the data remote's entry as if the remote had been built against another React: every
+   * React range it declares becomes `range`. Returns the scripts the page downloads.
+   */
+  async function remoteBuiltFor(page: Page, range: string) {
+    const scripts: { url: string; body: string }[] = [];
+    page.on('response', async (res) => {
+      if (res.request().resourceType() === 'script')
+        scripts.push({ url: res.url(), body: await res.text().catch(() => '') });
+    });
+    let replaced = 0;
+    await page.route('http://localhost:3002/**/remoteEntry.js', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replace(/requiredVersion:"\^19\.[0-9.]+"/g, () => {
+        replaced += 1;
+        return `requiredVersion:"${range}"`;
+      });
+      await route.fulfill({ response, body });
+    });
+    return { scripts, replaced: () => replaced };
+  }
+
+  const reactDomCopies = (scripts: { url: string; body: string }[]) =>
+    scripts.filter((s) => s.body.includes('react.dev/errors/') && s.body.includes('createRoot'));
+
+  test('a remote built against another minor of React runs on the shell’s copy, silently', async ({
+    page,
+  }) => {
+    const warnings: string[] = [];
+    page.on('console', (m) => ['warning', 'error'].includes(m.type()) && warnings.push(m.text()));
+    const { scripts, replaced } = await remoteBuiltFor(page, '^19.0.0');
+    await page.goto('/services/data-analytics/big-data');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Big Data');
+    await page.waitForLoadState('networkidle');
+    expect(replaced()).toBeGreaterThan(0);
+    expect(reactDomCopies(scripts)).toHaveLength(1);
+    expect(warnings.filter((w) => /satisfy|shared/i.test(w))).toEqual([]);
+  });
+
+  test('a remote that needs an incompatible React is reported, not given a second copy', async ({
+    page,
+  }) => {
+    const warnings: string[] = [];
+    page.on('console', (m) => ['warning', 'error'].includes(m.type()) && warnings.push(m.text()));
+    const { scripts, replaced } = await remoteBuiltFor(page, '^20.0.0');
+    await page.goto('/services/data-analytics/big-data');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Big Data');
+    await page.waitForLoadState('networkidle');
+    expect(replaced()).toBeGreaterThan(0);
+    expect(reactDomCopies(scripts).map((s) => new URL(s.url).origin)).toEqual([
+      'http://localhost:3000',
+    ]);
+    expect(warnings.join('\n')).toMatch(
+      /shared singleton module react.*does not satisfy.*\^20\.0\.0/,
+    );
   });
 
   test('hovering a link into a group preloads that group before the click', async ({ page }) => {
