@@ -36,16 +36,14 @@ function build(workspace) {
   }
 }
 
-let built = false;
 for (const folder of Object.keys(REMOTES)) {
-  if (rebuild || !existsSync(path.join(root, folder, 'dist', version(folder), 'remoteEntry.js'))) {
+  const built = path.join(root, folder, 'dist', version(folder));
+  if (rebuild || !existsSync(path.join(built, 'server', 'pages.js'))) {
     build(folder);
-    built = true;
   }
 }
-if (rebuild || !existsSync(path.join(root, 'shell', 'dist', 'index.html'))) {
+if (rebuild || !existsSync(path.join(root, 'shell', 'dist', 'server', 'render.js'))) {
   build('shell');
-  built = true;
 }
 
 const runScript = (name) => {
@@ -56,19 +54,13 @@ const runScript = (name) => {
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
 runScript('manifest.mjs');
-// The prerendered pages are made from the built shell and the deployed remotes: make them again
-// whenever either has changed since they were made.
-const { sourceStamp, stampFile } = await import('./prerender.mjs');
-const stale =
-  !existsSync(stampFile()) || readFileSync(stampFile(), 'utf8') !== (await sourceStamp());
-if (built || stale) runScript('prerender.mjs');
 
 const port = process.env.PORT ?? '3000';
 const mailPort = process.env.MAIL_SERVICE_PORT ?? '3005';
 const processes = [
   {
     name: 'site',
-    args: [path.join(here, 'serve-site.mjs')],
+    args: ['--import', 'tsx', path.join(root, 'shell', 'server', 'main.ts')],
     env: {
       PORT: port,
       MAIL_SERVICE_URL: process.env.MAIL_SERVICE_URL ?? `http://127.0.0.1:${mailPort}`,
@@ -77,7 +69,9 @@ const processes = [
   ...Object.entries(REMOTES).map(([folder, { name, port: remotePort }]) => ({
     name,
     args: [
-      path.join(here, 'serve-remote.mjs'),
+      '--import',
+      'tsx',
+      path.join(here, 'serve-remote.ts'),
       path.join(root, folder, 'dist'),
       String(remotePort),
     ],

@@ -35,6 +35,12 @@ function sharedModules(appPkg) {
   };
 }
 
+/**
+ * The modules the shell provides to its remotes, in the browser (federation singletons) and on the
+ * server (the site server hands a remote's Node build these same modules when it renders a page).
+ */
+const PROVIDED = ['react', 'react/jsx-runtime', 'react-dom', '@site/shared'];
+
 /** Federation names of the remotes, by workspace folder. */
 const REMOTES = {
   'mfe-custom-dev': { name: 'custom_dev', port: 3001 },
@@ -43,4 +49,4 @@ const REMOTES = {
   'mfe-public-health': { name: 'public_health', port: 3004 },
 };
 
-module.exports = { sharedModules, REMOTES };
+module.exports = { sharedModules, REMOTES, PROVIDED };

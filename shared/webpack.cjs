@@ -4,12 +4,12 @@
  */
 const path = require('node:path');
 const fs = require('node:fs');
-const { DefinePlugin } = require('webpack');
+const { DefinePlugin, IgnorePlugin, optimize } = require('webpack');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const MiniCssExtractPlugin = require('mini-css-extract-plugin');
 const CssMinimizerPlugin = require('css-minimizer-webpack-plugin');
-const { sharedModules, REMOTES } = require('./federation.cjs');
+const { sharedModules, REMOTES, PROVIDED } = require('./federation.cjs');
 
 const rules = (production) => [
   {
@@ -58,6 +58,132 @@ class RouteTablePlugin {
   }
 }
 
+/**
+ * Writes which files each page of a remote needs in the browser (`page-assets.json`: path -> the
+ * page chunk's files), so the site server can preload them in the page it composes. Pages are found
+ * in the exposed module's `'<path>': () => import('./SomePage')` loaders; a page written some
+ * other way is simply not preloaded (the browser still loads it when the page starts).
+ */
+class PageAssetsPlugin {
+  constructor(exposedFile) {
+    this.exposedFile = exposedFile;
+  }
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('PageAssetsPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        {
+          name: 'PageAssetsPlugin',
+          // After content hashes are final, so the names written are the names served.
+          stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_SUMMARIZE,
+        },
+        () => {
+          const exposed = [...compilation.modules].find((m) => m.resource === this.exposedFile);
+          const pages = {};
+          if (exposed) {
+            const source = String(exposed.originalSource()?.source() ?? '');
+            const pathByRequest = new Map();
+            const loader = /["'](\/[^"']*)["']\s*:\s*\(\)\s*=>\s*import\(\s*["']([^"']+)["']\s*\)/g;
+            for (const [, pagePath, request] of source.matchAll(loader)) {
+              pathByRequest.set(request, pagePath);
+            }
+            for (const block of exposed.blocks) {
+              const request = block.dependencies[0]?.request;
+              const pagePath = request && pathByRequest.get(request);
+              const group = compilation.chunkGraph.getBlockChunkGroup(block);
+              if (!pagePath || !group) continue;
+              pages[pagePath] = [...new Set(group.chunks.flatMap((c) => [...c.files]))].filter(
+                (f) => /\.(js|css)$/.test(f),
+              );
+            }
+          }
+          compilation.emitAsset(
+            'page-assets.json',
+            new compiler.webpack.sources.RawSource(JSON.stringify({ pages }, null, 2)),
+          );
+        },
+      );
+    });
+  }
+}
+
+/**
+ * Writes the files of the shell's named chunk groups (`server/chunks.json`), e.g. the federation
+ * runtime and each lazily loaded page, so the site server can preload what a page will need.
+ */
+class ChunkGroupsPlugin {
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('ChunkGroupsPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        {
+          name: 'ChunkGroupsPlugin',
+          stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_SUMMARIZE,
+        },
+        () => {
+          const groups = {};
+          for (const [name, group] of compilation.namedChunkGroups) {
+            groups[name] = [...new Set(group.chunks.flatMap((c) => [...c.files]))].filter((f) =>
+              /\.(js|css)$/.test(f),
+            );
+          }
+          compilation.emitAsset(
+            'server/chunks.json',
+            new compiler.webpack.sources.RawSource(JSON.stringify(groups, null, 2)),
+          );
+        },
+      );
+    });
+  }
+}
+
+/**
+ * The Node build of an app's pages, for rendering them on the server with React's own renderer.
+ * One file, CommonJS, no browser globals needed; styles are the browser build's business. The
+ * packages in `provided` are not bundled: the site server hands the remote its own copies (the
+ * same singletons the browser shares), so server and browser render with the same React and the
+ * same shared components.
+ */
+function serverConfig({ dir, production, uniqueName, entry, outputPath, filename, provided = [] }) {
+  const config = base({ dir, production, uniqueName: `${uniqueName}_server` });
+  return {
+    ...config,
+    name: 'server',
+    target: 'node',
+    entry: { [filename.replace(/\.js$/, '')]: entry },
+    devtool: false,
+    module: {
+      rules: [
+        rules(production)[0],
+        {
+          test: /\.(woff2?|png|svg|jpe?g|webp|ico)$/,
+          type: 'asset/resource',
+          generator: { emit: false },
+        },
+      ],
+    },
+    externals: Object.fromEntries(provided.map((name) => [name, `commonjs ${name}`])),
+    output: {
+      ...config.output,
+      path: outputPath,
+      filename,
+      library: { type: 'commonjs2' },
+      publicPath: '/',
+      assetModuleFilename: production
+        ? 'assets/[name].[contenthash:10][ext]'
+        : 'assets/[name][ext]',
+      clean: false,
+    },
+    optimization: { minimize: false, splitChunks: false },
+    plugins: [
+      new optimize.LimitChunkCountPlugin({ maxChunks: 1 }),
+      // Style sheets reach the page from the browser build; the server only needs the markup.
+      new IgnorePlugin({ resourceRegExp: /\.css$/ }),
+    ],
+  };
+}
+
+/** The module every remote exposes, for the browser and for the server. */
+const EXPOSED_PAGES = './src/pages/index.ts';
+
 function base({ dir, production, uniqueName }) {
   return {
     context: dir,
@@ -96,16 +222,14 @@ function hostShared(pkg, dir) {
   const installed = (name) =>
     require(require.resolve(`${name}/package.json`, { paths: [dir] })).version;
   const modules = sharedModules(pkg);
-  const entry = (name, key = name) => ({
-    version: installed(name),
-    requiredVersion: modules[key].requiredVersion,
-  });
-  return {
-    react: entry('react'),
-    'react/jsx-runtime': entry('react', 'react/'),
-    'react-dom': entry('react-dom'),
-    '@site/shared': entry('@site/shared'),
-  };
+  const packageOf = (name) => (name.startsWith('@') ? name : name.split('/')[0]);
+  return Object.fromEntries(
+    PROVIDED.map((name) => {
+      const pkgName = packageOf(name);
+      const key = name === pkgName ? name : `${pkgName}/`;
+      return [name, { version: installed(pkgName), requiredVersion: modules[key].requiredVersion }];
+    }),
+  );
 }
 
 /** The host. Its remotes are not listed here: it finds them at run time in `/remotes.json`. */
@@ -121,6 +245,8 @@ function shellConfig({ dir, production, port = 3000, devProxy }) {
     },
     output: {
       ...config.output,
+      // The server build shares the folder (dist/server/); each build cleans only its own files.
+      clean: { keep: /^server\// },
       path: path.join(dir, 'dist'),
       publicPath: '/',
       filename: production ? 'assets/[name].[contenthash:10].js' : 'assets/[name].js',
@@ -136,6 +262,7 @@ function shellConfig({ dir, production, port = 3000, devProxy }) {
         ENV_TARGET: JSON.stringify('web'),
         FEDERATION_OPTIMIZE_NO_SNAPSHOT_PLUGIN: true,
       }),
+      new ChunkGroupsPlugin(),
       new HtmlWebpackPlugin({
         template: './src/index.html',
         scriptLoading: 'defer',
@@ -156,8 +283,38 @@ function shellConfig({ dir, production, port = 3000, devProxy }) {
   };
 }
 
+/** The shell's Node build: its pages and the layout, rendered by the site server. */
+function shellServerConfig({ dir, production }) {
+  return serverConfig({
+    dir,
+    production,
+    uniqueName: 'shell',
+    entry: './src/server/render.tsx',
+    outputPath: path.join(dir, 'dist', 'server'),
+    filename: 'render.js',
+  });
+}
+
 /** A remote: its pages behind one exposed module, in a folder named by its version. */
 function remoteConfig({ dir, production, standaloneHtml = false }) {
+  const browser = remoteBrowserConfig({ dir, production, standaloneHtml });
+  if (standaloneHtml) return browser;
+  const pkg = require(path.join(dir, 'package.json'));
+  // The same pages built for Node, in the version folder beside the browser's files, so a deploy
+  // of the folder carries the pages' server render with it.
+  const server = serverConfig({
+    dir,
+    production,
+    uniqueName: browser.output.uniqueName,
+    entry: EXPOSED_PAGES,
+    outputPath: path.join(dir, 'dist', pkg.version, 'server'),
+    filename: 'pages.js',
+    provided: PROVIDED,
+  });
+  return [browser, server];
+}
+
+function remoteBrowserConfig({ dir, production, standaloneHtml }) {
   const pkg = require(path.join(dir, 'package.json'));
   // The route table names the remote, so a copy of the folder (a branch, a release candidate) builds
   // the same remote; the port is only for the local preview.
@@ -174,6 +331,7 @@ function remoteConfig({ dir, production, standaloneHtml = false }) {
       path: path.join(dir, 'dist', pkg.version),
       // Resolved from where remoteEntry.js was loaded, so the folder can live on any host.
       publicPath: 'auto',
+      clean: { keep: /^server\// },
       filename: production ? '[name].[contenthash:10].js' : '[name].js',
       chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
       assetModuleFilename: '[name].[contenthash:10][ext]',
@@ -182,7 +340,7 @@ function remoteConfig({ dir, production, standaloneHtml = false }) {
       new ModuleFederationPlugin({
         name: remote.name,
         filename: 'remoteEntry.js',
-        exposes: { './pages': './src/pages/index.ts' },
+        exposes: { './pages': EXPOSED_PAGES },
         shared: sharedModules(pkg),
         shareStrategy: 'loaded-first',
         dts: false,
@@ -190,6 +348,7 @@ function remoteConfig({ dir, production, standaloneHtml = false }) {
         experiments: { optimization: { disableSnapshot: true, target: 'web' } },
       }),
       new RouteTablePlugin(path.join(dir, 'src', 'routes.json')),
+      new PageAssetsPlugin(path.join(dir, EXPOSED_PAGES)),
       ...(standaloneHtml
         ? [
             new HtmlWebpackPlugin({
@@ -210,4 +369,4 @@ function remoteConfig({ dir, production, standaloneHtml = false }) {
   };
 }
 
-module.exports = { shellConfig, remoteConfig, RouteTablePlugin };
+module.exports = { shellConfig, shellServerConfig, remoteConfig, RouteTablePlugin };

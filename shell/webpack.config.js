@@ -1,12 +1,13 @@
 const path = require('node:path');
 const CopyPlugin = require('./webpack/copy-public.cjs');
 const PreloadPlugin = require('./webpack/preload-plugin.cjs');
-const { shellConfig } = require('@site/shared/webpack');
+const { shellConfig, shellServerConfig } = require('@site/shared/webpack');
 
 module.exports = (env, argv) => {
+  const production = argv.mode === 'production';
   const config = shellConfig({
     dir: __dirname,
-    production: argv.mode === 'production',
+    production,
     devProxy: {
       // `npm run dev`: the mail API goes to the mail-service, the manifest to the deploy folder.
       static: [
@@ -16,5 +17,7 @@ module.exports = (env, argv) => {
     },
   });
   config.plugins.push(new CopyPlugin(path.join(__dirname, 'public')), new PreloadPlugin());
-  return config;
+  // `npm run dev` renders in the browser only; a build also makes the server render (dist/server/).
+  if (env.WEBPACK_SERVE) return config;
+  return [config, shellServerConfig({ dir: __dirname, production })];
 };

@@ -3,7 +3,7 @@ import { RouterProvider, createBrowserRouter } from 'react-router';
 import { StrictMode, startTransition } from 'react';
 import { ManifestError } from '@site/shared';
 import { loadManifest } from './federation/manifest';
-import { registerManifest } from './federation/remotes';
+import { loadPage, loadedPage, registerManifest } from './federation/remotes';
 import { createRoutes } from './router';
 
 async function start(): Promise<void> {
@@ -12,9 +12,11 @@ async function start(): Promise<void> {
   try {
     const manifest = await loadManifest();
     registerManifest(manifest);
-    const router = createBrowserRouter(createRoutes(manifest));
+    const router = createBrowserRouter(
+      createRoutes(manifest, { load: loadPage, loaded: loadedPage }),
+    );
     // Take over only once the first route's code is loaded, so the first client render is the page
-    // that was prerendered: no loading state in between, no layout shift.
+    // the server rendered: no loading state in between, no layout shift.
     if (!router.state.initialized) {
       await new Promise<void>((resolve) => {
         const unsubscribe = router.subscribe((state) => {
@@ -30,9 +32,9 @@ async function start(): Promise<void> {
         <RouterProvider router={router} />
       </StrictMode>
     );
-    // A prerendered page is hydrated: React adopts the HTML already on screen instead of replacing
-    // it, so the painted text stays the largest paint. Without prerendered HTML (development, or a
-    // page served bare) the app renders from scratch.
+    // A server-rendered page is hydrated: React adopts the HTML already on screen instead of
+    // replacing it, so the painted text stays the largest paint. Without server-rendered HTML
+    // (development) the app renders from scratch.
     // As a transition, hydration yields to the browser between components instead of running
     // as one long task, so the page answers input while it is being adopted.
     if (container.firstElementChild) startTransition(() => void hydrateRoot(container, app));

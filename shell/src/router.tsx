@@ -4,7 +4,7 @@ import { Layout, type RouteHandle } from './components/Layout';
 import { RemotePage } from './components/RemotePage';
 import { RemoteUnavailable } from './components/RemoteUnavailable';
 import { shellRoutes } from './content/shell-routes';
-import { loadPage } from './federation/remotes';
+import type { PageSource } from './page-source';
 import HomePage from './pages/HomePage';
 
 const handle = (meta: RouteHandle['meta']): RouteHandle => ({ meta });
@@ -14,17 +14,17 @@ const handle = (meta: RouteHandle['meta']): RouteHandle => ({ meta });
  * the deployment manifest), and a catch-all 404. Because every remote path is listed, an unknown
  * path inside a remote's prefix falls through to the 404 page without loading the remote.
  */
-export function createRoutes(manifest: DeploymentManifest): RouteObject[] {
+export function createRoutes(manifest: DeploymentManifest, pages: PageSource): RouteObject[] {
   const remoteRoutes: RouteObject[] = manifest.remotes.flatMap((remote) =>
     remote.routes.map((route): RouteObject => ({
       path: route.path,
       caseSensitive: true,
       handle: handle(route),
       loader: async () => {
-        await loadPage(route.path);
+        await pages.load(route.path);
         return null;
       },
-      element: <RemotePage path={route.path} />,
+      element: <RemotePage path={route.path} source={pages} />,
       errorElement: <RemoteUnavailable />,
     })),
   );
@@ -39,19 +39,29 @@ export function createRoutes(manifest: DeploymentManifest): RouteObject[] {
           caseSensitive: true,
           handle: handle(shellRoutes.about),
           // Each page of the shell but home is a chunk of its own, loaded with the page.
-          lazy: async () => ({ Component: (await import('./pages/AboutPage')).default }),
+          lazy: async () => ({
+            Component: (await import(/* webpackChunkName: "page-about" */ './pages/AboutPage'))
+              .default,
+          }),
         },
         {
           path: 'contact',
           caseSensitive: true,
           handle: handle(shellRoutes.contact),
           // The form and map libraries load only with the contact page.
-          lazy: async () => ({ Component: (await import('./pages/ContactPage')).default }),
+          lazy: async () => ({
+            Component: (await import(/* webpackChunkName: "page-contact" */ './pages/ContactPage'))
+              .default,
+          }),
         },
         ...remoteRoutes,
         {
           path: '*',
-          lazy: async () => ({ Component: (await import('./pages/NotFoundPage')).default }),
+          lazy: async () => ({
+            Component: (
+              await import(/* webpackChunkName: "page-not-found" */ './pages/NotFoundPage')
+            ).default,
+          }),
           handle: handle({ ...shellRoutes.notFound, noindex: true }),
         },
       ],

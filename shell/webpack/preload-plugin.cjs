@@ -1,9 +1,8 @@
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 
 /**
- * Adds preloads to the page's head: the Latin subset of the web font (so text renders in it from the
- * first paint instead of swapping later) and the deployment manifest (fetched in parallel with the
- * scripts instead of after them).
+ * Adds a preload of the Latin subset of the web font to the page's head, so text renders in it
+ * from the first paint instead of swapping later.
  */
 module.exports = class PreloadPlugin {
   apply(compiler) {
@@ -33,9 +32,6 @@ module.exports = class PreloadPlugin {
             }),
           );
         }
-        data.headTags.unshift(
-          link({ rel: 'preload', href: '/remotes.json', as: 'fetch', crossorigin: '' }),
-        );
         return data;
       });
     });

@@ -115,7 +115,7 @@ test.describe('the contact page', () => {
     const deployment = new TestDeployment();
     try {
       await deployment.writeManifest({});
-      const site = await deployment.startSite(3140, 'http://127.0.0.1:3149');
+      const site = await deployment.startSite(3140, { apiTarget: 'http://127.0.0.1:3149' });
       await page.goto(`${site}/contact`);
       await ready(page);
       await page.getByRole('textbox', { name: 'Full name' }).fill('Pieter van Wyk');

@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from
 import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import type { Site, SiteOptions } from '../../shell/server/site';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -10,20 +11,29 @@ export const ROOT = path.resolve(__dirname, '..', '..');
 export class TestDeployment {
   readonly deployDir = mkdtempSync(path.join(os.tmpdir(), 'site-deploy-'));
   private servers: Server[] = [];
+  private sites: Site[] = [];
 
-  async startSite(port: number, apiTarget = 'http://127.0.0.1:3005'): Promise<string> {
-    const { createSiteServer } = await import('../../scripts/serve-site.mjs');
-    const server = createSiteServer({
-      root: path.join(ROOT, 'shell', 'dist'),
+  async startSite(
+    port: number,
+    options: Partial<Pick<SiteOptions, 'apiTarget' | 'renderTimeoutMs' | 'log'>> = {},
+  ): Promise<string> {
+    const { createSite } = await import('../../shell/server/site');
+    const url = `http://localhost:${port}`;
+    const site = await createSite({
+      shellDist: path.join(ROOT, 'shell', 'dist'),
       deployDir: this.deployDir,
-      apiTarget,
+      apiTarget: 'http://127.0.0.1:3005',
+      siteUrl: url,
+      renderWorkers: 1,
+      ...options,
     });
-    await this.listen(server, port);
-    return `http://localhost:${port}`;
+    this.sites.push(site);
+    await this.listen(site.server, port);
+    return url;
   }
 
   async startRemote(dist: string, port: number): Promise<Server> {
-    const { createRemoteServer } = await import('../../scripts/serve-remote.mjs');
+    const { createRemoteServer } = await import('../../scripts/serve-remote');
     const server = createRemoteServer(dist);
     await this.listen(server, port);
     return server;
@@ -61,6 +71,7 @@ export class TestDeployment {
 
   async close(): Promise<void> {
     await Promise.all([...this.servers].map((s) => this.stop(s)));
+    await Promise.all(this.sites.map((site) => site.close()));
     rmSync(this.deployDir, { recursive: true, force: true });
   }
 }

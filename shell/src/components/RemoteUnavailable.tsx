@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Link, useRevalidator, useRouteError } from 'react-router';
-import { RemoteUnavailableError } from '../federation/remotes';
+import { RemoteUnavailableError } from '../federation/errors';
 
 /**
  * Shown in place of a page whose group could not be loaded (its server down, its entry missing or

@@ -1,16 +1,27 @@
 import { ManifestError, parseManifest, type DeploymentManifest } from '@site/shared';
 
 export const MANIFEST_URL = '/remotes.json';
+/** The element in which the site server embeds the manifest the page was composed with. */
+export const MANIFEST_ELEMENT_ID = 'site-manifest';
 
 /**
- * Fetches the deployment manifest served beside the shell. It is read at run time, never bundled,
- * so moving or rolling back a remote is an edit of that file and needs no shell build.
+ * The deployment manifest the page was rendered with: embedded in the page by the site server, so
+ * the client builds exactly the navigation and routes the HTML shows, even if a deploy lands
+ * while the page loads. Without it (the development server) it is fetched from `/remotes.json`.
+ * It is read at run time, never bundled, so a deploy needs no shell build.
  */
 export async function loadManifest(): Promise<DeploymentManifest> {
+  const embedded = document.getElementById(MANIFEST_ELEMENT_ID)?.textContent;
+  if (embedded) {
+    try {
+      return parseManifest(JSON.parse(embedded));
+    } catch (error) {
+      if (error instanceof ManifestError) throw error;
+      throw new ManifestError('the deployment manifest in the page is not valid JSON');
+    }
+  }
   let response: Response;
   try {
-    // No request options: the page preloads this URL (see index.html), and the preload is reused only
-    // for an identical request. The server's `Cache-Control: no-cache` keeps it fresh.
     response = await fetch(MANIFEST_URL);
   } catch (error) {
     throw new ManifestError(

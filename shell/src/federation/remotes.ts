@@ -1,21 +1,12 @@
 import type { ComponentType } from 'react';
 import type { DeploymentManifest, RemoteDeployment, RemotePagesModule } from '@site/shared';
+import { RemoteUnavailableError } from './errors';
 import { loadRemoteModule, registerRemoteEntries } from './runtime';
 
 /** How long one attempt to load a remote may take before it counts as failed. */
 const ATTEMPT_TIMEOUT_MS = 5000;
 /** Pauses between attempts; transient failures (a dropped connection, a redeploy) often pass. */
 const BACKOFF_MS = [400, 1200];
-
-export class RemoteUnavailableError extends Error {
-  override name = 'RemoteUnavailableError';
-  constructor(
-    readonly remote: string,
-    cause: unknown,
-  ) {
-    super(`The page group "${remote}" could not be loaded: ${String(cause)}`);
-  }
-}
 
 let remotesByName = new Map<string, RemoteDeployment>();
 let ownerByPath = new Map<string, RemoteDeployment>();

@@ -26,10 +26,10 @@ export function federation(): Promise<ModuleFederation> {
   instance ??= (async () => {
     const [{ createInstance }, React, JsxRuntime, ReactDOM, Shared] = await Promise.all([
       import(/* webpackChunkName: "federation" */ '@module-federation/enhanced/runtime'),
-      import('react'),
-      import('react/jsx-runtime'),
-      import('react-dom'),
-      import('@site/shared'),
+      import(/* webpackChunkName: "federation" */ 'react'),
+      import(/* webpackChunkName: "federation" */ 'react/jsx-runtime'),
+      import(/* webpackChunkName: "federation" */ 'react-dom'),
+      import(/* webpackChunkName: "federation" */ '@site/shared'),
     ]);
     const libs: Record<string, unknown> = {
       react: React,

@@ -1,5 +1,4 @@
 import { HeroBanner, company, formatAddress, mapLink } from '@site/shared';
-import { StructuredData } from '../components/StructuredData';
 import { contactContent as c } from '../content/contact';
 import { shellRoutes } from '../content/shell-routes';
 import { ContactForm } from './contact/ContactForm';
@@ -58,7 +57,6 @@ export default function ContactPage() {
           </aside>
         </div>
       </section>
-      <StructuredData />
       <section className="section section--muted" aria-labelledby="contact-map">
         <div className="container">
           <h2 id="contact-map">{c.map.heading}</h2>

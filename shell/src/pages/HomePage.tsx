@@ -10,7 +10,6 @@ import {
   company,
   yearsSinceFounding,
 } from '@site/shared';
-import { StructuredData } from '../components/StructuredData';
 import { TechnologyLogos } from '../components/TechnologyLogos';
 import { homeContent as c } from '../content/home';
 
@@ -78,7 +77,6 @@ export default function HomePage() {
         <TechnologyLogos names={c.technologies.items} />
       </Section>
       <CallToAction />
-      <StructuredData />
     </>
   );
 }

@@ -4,11 +4,12 @@
  * it, immutable caching for content-hashed files, revalidation for everything that can change in
  * place (HTML, remoteEntry.js, manifests, route tables).
  */
-import { createReadStream, promises as fs } from 'node:fs';
+import { createReadStream, promises as fs, type Stats } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
-export const MIME = {
+export const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -44,16 +45,18 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';
 
 /** Compressed bodies by file, kept while the file is unchanged (size and mtime). */
-const cache = new Map();
+const cache = new Map<string, Buffer>();
 
-function encodingFor(req) {
+export type Encoding = 'br' | 'gzip';
+
+export function encodingFor(req: IncomingMessage): Encoding | null {
   const accept = String(req.headers['accept-encoding'] ?? '');
   if (/\bbr\b/.test(accept)) return 'br';
   if (/\bgzip\b/.test(accept)) return 'gzip';
   return null;
 }
 
-function compress(buffer, encoding) {
+export function compress(buffer: Buffer, encoding: Encoding): Buffer {
   return encoding === 'br'
     ? zlib.brotliCompressSync(buffer, {
         params: {
@@ -64,8 +67,22 @@ function compress(buffer, encoding) {
     : zlib.gzipSync(buffer, { level: 9 });
 }
 
+export interface BodyOptions {
+  status?: number;
+  body: Buffer | string;
+  type?: string;
+  cacheControl?: string;
+  headers?: Record<string, string | number>;
+  /** Keeps the compressed body for the next answer with the same key. */
+  key?: string;
+}
+
 /** Sends a body (Buffer or string) with compression when it pays. */
-export function sendBody(req, res, { status = 200, body, type, cacheControl, headers = {}, key }) {
+export function sendBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  { status = 200, body, type, cacheControl, headers = {}, key }: BodyOptions,
+): void {
   const buffer = Buffer.isBuffer(body) ? body : Buffer.from(body);
   const encoding =
     buffer.length > 512 && type && /text|json|xml|svg/.test(type) ? encodingFor(req) : null;
@@ -88,10 +105,15 @@ export function sendBody(req, res, { status = 200, body, type, cacheControl, hea
 }
 
 /** Resolves a URL path to a file inside `root`, refusing anything that escapes it. */
-export async function resolveFile(root, urlPath) {
-  let decoded;
+export interface FoundFile {
+  file: string;
+  stat: Stats;
+}
+
+export async function resolveFile(root: string, urlPath: string): Promise<FoundFile | null> {
+  let decoded: string;
   try {
-    decoded = decodeURIComponent(urlPath.split('?')[0]);
+    decoded = decodeURIComponent(urlPath.split('?')[0] ?? '');
   } catch {
     return null;
   }
@@ -107,11 +129,15 @@ export async function resolveFile(root, urlPath) {
 
 /** Serves one file, compressed and with the right cache policy. */
 export async function sendFile(
-  req,
-  res,
-  { file, stat },
-  { headers = {}, status = 200, cacheControl } = {},
-) {
+  req: IncomingMessage,
+  res: ServerResponse,
+  { file, stat }: FoundFile,
+  {
+    headers = {},
+    status = 200,
+    cacheControl,
+  }: { headers?: Record<string, string>; status?: number; cacheControl?: string } = {},
+): Promise<void> {
   const ext = path.extname(file);
   const type = MIME[ext] ?? 'application/octet-stream';
   const policy = cacheControl ?? (HASHED.test(path.basename(file)) ? IMMUTABLE : REVALIDATE);

@@ -2,21 +2,20 @@ import { company } from '@site/shared';
 
 /**
  * schema.org JSON-LD for the organisation and its office (address, opening hours, location), so
- * search engines can show the company's details. Rendered into the page, and so into its
- * prerendered HTML.
+ * search engines can show the company's details. Written into the head of the home and contact
+ * pages by the site server.
  */
-export function StructuredData() {
-  const origin = typeof window === 'undefined' ? '' : window.location.origin;
+export function organizationJsonLd(siteUrl: string): string {
   const a = company.address;
   const data = {
     '@context': 'https://schema.org',
     '@type': 'ProfessionalService',
-    '@id': `${origin}/#organization`,
+    '@id': `${siteUrl}/#organization`,
     name: company.name,
     legalName: company.legalName,
     description: `IT solutions and consulting company founded in ${company.foundingYear}, serving clients across ${company.regions.join(' and ')}.`,
-    url: `${origin}/`,
-    logo: `${origin}/favicon.svg`,
+    url: `${siteUrl}/`,
+    logo: `${siteUrl}/favicon.svg`,
     email: company.email,
     foundingDate: String(company.foundingYear),
     areaServed: company.regions,
@@ -46,6 +45,5 @@ export function StructuredData() {
     slogan: company.tagline,
   };
   // `<` is escaped so no text can close the script element early.
-  const json = JSON.stringify(data).replace(/</g, '\\u003c');
-  return <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: json }} />;
+  return JSON.stringify(data).replace(/</g, '\\u003c');
 }

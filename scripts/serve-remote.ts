@@ -1,14 +1,13 @@
-#!/usr/bin/env node
 /**
  * Serves one remote's built files on its own origin, as its static host or CDN path would:
- * `node scripts/serve-remote.mjs <dist folder> <port>`. Files are public, so any origin may fetch
+ * `node --import tsx scripts/serve-remote.ts <dist folder> <port>`. Files are public, so any origin may fetch
  * them (the shell fetches mf-manifest.json and chunks cross-origin).
  */
 import http from 'node:http';
 import path from 'node:path';
-import { resolveFile, sendBody, sendFile } from './lib/static.mjs';
+import { resolveFile, sendBody, sendFile } from '../shell/server/static-files';
 
-export function createRemoteServer(root) {
+export function createRemoteServer(root: string): http.Server {
   const absolute = path.resolve(root);
   return http.createServer(async (req, res) => {
     const cors = { 'Access-Control-Allow-Origin': '*', 'Timing-Allow-Origin': '*' };
@@ -40,10 +39,10 @@ export function createRemoteServer(root) {
   });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (require.main === module) {
   const [root, port] = process.argv.slice(2);
   if (!root || !port) {
-    console.error('usage: serve-remote.mjs <dist folder> <port>');
+    console.error('usage: serve-remote.ts <dist folder> <port>');
     process.exit(2);
   }
   const server = createRemoteServer(root);

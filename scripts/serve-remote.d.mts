@@ -1,3 +1,0 @@
-import type { Server } from 'node:http';
-
-export function createRemoteServer(root: string): Server;

@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { RenderReply } from './render-types';
+
+/** The shell's built page template, prepared once per shell build. */
+export interface ShellTemplate {
+  /** Changes with every shell build: part of every cached page's key. */
+  id: string;
+  /** The template split where the page's head and its markup go. */
+  before: string;
+  between: string;
+  after: string;
+  /** The shell's own scripts, in order (taken out of the template: see `startScripts`). */
+  scripts: string[];
+  /** Files of the shell's named chunk groups (`federation`, `page-about`, ...). */
+  chunks: Record<string, string[]>;
+}
+
+/** Where the page's head tags go (a placeholder element, kept by any HTML minifier). */
+const HEAD_MARKER = /<meta name="?site-head"?\s*\/?>/;
+/** Where the page's markup goes. */
+const ROOT_MARKER = /<div id="?root"?>(?=<\/div>)/;
+
+/**
+ * Reads the shell's built `index.html` and prepares it: its style sheets inlined (the first paint
+ * then waits for no request but the page), its script tags taken out to be started after the first
+ * paint, and split at the markers where each page's head and markup go.
+ */
+export async function loadShellTemplate(shellDist: string): Promise<ShellTemplate> {
+  const source = await fs.readFile(path.join(shellDist, 'index.html'), 'utf8');
+  const chunksText = await fs.readFile(path.join(shellDist, 'server', 'chunks.json'), 'utf8');
+  let html = source;
+  for (const [tag] of source.matchAll(/<link\b[^>]*\brel="?stylesheet"?[^>]*>/g)) {
+    const href = /\bhref="?([^"\s>]+)"?/.exec(tag)?.[1];
+    if (!href?.startsWith('/')) continue;
+    const css = await fs.readFile(path.join(shellDist, href), 'utf8');
+    html = html.replace(tag, `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`);
+  }
+  const scripts: string[] = [];
+  html = html.replace(/<script\b[^>]*\bsrc="?([^"\s>]+)"?[^>]*><\/script>/g, (_, src: string) => {
+    scripts.push(src);
+    return '';
+  });
+  // Any title or description in the template gives way to the page's own.
+  html = html
+    .replace(/<title>[\s\S]*?<\/title>/, '')
+    .replace(/<meta\s+name="?description"?[^>]*>/, '');
+  const head = HEAD_MARKER.exec(html);
+  const root = ROOT_MARKER.exec(html);
+  if (!head || !root || root.index < head.index) {
+    throw new Error(
+      `${shellDist}/index.html lacks the site-head meta element or the #root element`,
+    );
+  }
+  const before = html.slice(0, head.index);
+  const between = html.slice(head.index + head[0].length, root.index + root[0].length);
+  const after = html.slice(root.index + root[0].length);
+  const chunks = JSON.parse(chunksText) as Record<string, string[]>;
+  const id = createHash('sha256').update(source).update(chunksText).digest('hex').slice(0, 12);
+  return { id, before, between, after, scripts, chunks };
+}
+
+/**
+ * Runs in the page: once the first contentful paint is on screen, preloads `preload` and adds
+ * `scripts` in order. The page's text is all in the HTML, so it paints first and the scripts
+ * follow, all requested together instead of one after another. Where paint timing is missing it
+ * waits for the first frame, and a timer stands in where no paint comes (a background tab).
+ * Plain JavaScript in a string, sent as it is written.
+ */
+const START_SCRIPTS = `function (scripts, preload) {
+  var started = false;
+  function go() {
+    if (started) return;
+    started = true;
+    preload.forEach(function (href) {
+      var link = document.createElement('link');
+      link.rel = 'preload';
+      link.as = 'script';
+      link.href = href;
+      document.head.append(link);
+    });
+    scripts.forEach(function (src) {
+      var script = document.createElement('script');
+      script.src = src;
+      script.async = false;
+      document.body.append(script);
+    });
+  }
+  var types = PerformanceObserver.supportedEntryTypes || [];
+  if (types.indexOf('paint') !== -1) {
+    new PerformanceObserver(function (list, observer) {
+      if (!list.getEntriesByName('first-contentful-paint').length) return;
+      observer.disconnect();
+      setTimeout(go);
+    }).observe({ type: 'paint', buffered: true });
+  } else {
+    requestAnimationFrame(function () { setTimeout(go); });
+  }
+  setTimeout(go, 2000);
+}`.replace(/\n\s*/g, ' ');
+
+/** JSON that is safe inside a script element. */
+const scriptJson = (value: unknown): string =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+
+/** The shell's chunks a page needs beyond the shell's entry: its lazy page, or the federation runtime. */
+function shellChunksFor(template: ShellTemplate, reply: RenderReply): string[] {
+  const group = reply.remote
+    ? 'federation'
+    : reply.status === 404
+      ? 'page-not-found'
+      : `page-${reply.meta.path.slice(1)}`;
+  return (template.chunks[group] ?? []).filter((f) => f.endsWith('.js')).map((f) => `/${f}`);
+}
+
+/**
+ * The whole page: the template with the page's head, its server-rendered markup, the manifest it
+ * was rendered with (so the client builds the same routes and navigation) and the script starter.
+ */
+export function composePage(
+  template: ShellTemplate,
+  reply: RenderReply,
+  manifestText: string,
+): string {
+  const preload = [...shellChunksFor(template, reply), ...reply.scripts];
+  const manifest = scriptJson(JSON.parse(manifestText));
+  const loader = `<script>(${START_SCRIPTS})(${scriptJson(template.scripts)},${scriptJson(preload)})</script>`;
+  const end = template.after.lastIndexOf('</body>');
+  const after =
+    end === -1
+      ? `${template.after}<script type="application/json" id="site-manifest">${manifest}</script>${loader}`
+      : `${template.after.slice(0, end)}<script type="application/json" id="site-manifest">${manifest}</script>${loader}${template.after.slice(end)}`;
+  return `${template.before}${reply.head}${template.between}${reply.html}${after}`;
+}

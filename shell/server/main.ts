@@ -1,0 +1,36 @@
+/**
+ * Starts the site server: `node --import tsx shell/server/main.ts`.
+ *
+ *   PORT               where it listens (3000)
+ *   SITE_URL           the public origin for canonical links and the sitemap (http://localhost:PORT)
+ *   DEPLOY_DIR         the folder of the live manifest remotes.json (deploy/)
+ *   SHELL_DIST         the shell's build (shell/dist)
+ *   MAIL_SERVICE_URL   where /api/* goes (http://127.0.0.1:3005)
+ *   RENDER_TIMEOUT_MS  time limit of one page's render (3000)
+ */
+import path from 'node:path';
+import { DEFAULTS, createSite } from './site';
+
+const root = path.join(__dirname, '..', '..');
+const port = Number(process.env.PORT ?? 3000);
+
+createSite({
+  shellDist: process.env.SHELL_DIST ?? path.join(root, 'shell', 'dist'),
+  deployDir: process.env.DEPLOY_DIR ?? path.join(root, 'deploy'),
+  apiTarget: process.env.MAIL_SERVICE_URL ?? 'http://127.0.0.1:3005',
+  siteUrl: process.env.SITE_URL ?? `http://localhost:${port}`,
+  renderTimeoutMs: Number(process.env.RENDER_TIMEOUT_MS ?? DEFAULTS.renderTimeoutMs),
+}).then(
+  (site) => {
+    site.server.listen(port, () => console.log(`site: http://localhost:${port}/`));
+    const stop = () => void site.close().then(() => process.exit(0));
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  },
+  (error: unknown) => {
+    console.error(
+      `site: could not start: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    process.exit(1);
+  },
+);

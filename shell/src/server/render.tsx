@@ -1,0 +1,148 @@
+/**
+ * The shell's server render, built for Node (dist/server/render.js) and run by the site server. It
+ * renders a whole page, the layout from the current deployment manifest and the page itself (the
+ * shell's own, or a remote's from that remote's Node build), with React's own server renderer and
+ * the same routes, components and React as the browser, so the client adopts the HTML exactly.
+ */
+import * as React from 'react';
+import * as JsxRuntime from 'react/jsx-runtime';
+import * as ReactDOM from 'react-dom';
+import { StrictMode, type ComponentType } from 'react';
+import { renderToString } from 'react-dom/server';
+import { StaticRouterProvider, createStaticHandler, createStaticRouter } from 'react-router';
+import * as Shared from '@site/shared';
+import type { DeploymentManifest, RemoteDeployment, RemotePagesModule } from '@site/shared';
+import type { RouteHandle } from '../components/Layout';
+import { shellRoutes, type PageMeta } from '../content/shell-routes';
+import { RemoteUnavailableError } from '../federation/errors';
+import type { PageSource } from '../page-source';
+import { createRoutes } from '../router';
+
+export { renderHead } from './head';
+export { shellRoutes } from '../content/shell-routes';
+
+/**
+ * What the shell provides to a remote's Node build when it asks for a package: the same singletons
+ * the browser shares (shared/federation.cjs `PROVIDED`), so a page renders with the shell's React.
+ */
+export const provided: Record<string, unknown> = {
+  react: React,
+  'react/jsx-runtime': JsxRuntime,
+  'react-dom': ReactDOM,
+  '@site/shared': Shared,
+};
+
+/** The shell's own pages, for the sitemap and the static export. */
+export const shellPaths: string[] = [
+  shellRoutes.home.path,
+  shellRoutes.about.path,
+  shellRoutes.contact.path,
+];
+
+export interface RenderRequest {
+  manifest: DeploymentManifest;
+  /** Path of the page (no query). */
+  path: string;
+  /** Loads a remote's pages module from its Node build. */
+  loadRemote: (remote: RemoteDeployment) => Promise<RemotePagesModule>;
+}
+
+export interface RenderResult {
+  /** 200, 404 for an unknown path, 503 when the page's group could not be rendered. */
+  status: number;
+  /** The markup inside `#root`. */
+  html: string;
+  meta: PageMeta;
+  /** The remote that owns the page, if any. */
+  remote?: RemoteDeployment;
+  /** Why the page's group could not be rendered, for the log. */
+  failure?: string;
+}
+
+const notFoundMeta: PageMeta = { ...shellRoutes.notFound, noindex: true };
+
+/** How the page's group failed: its code could not be loaded, or its page threw. */
+type Broken = { kind: 'unavailable' | 'crashed'; reason: string };
+
+function pageSource(request: RenderRequest, owner: RemoteDeployment | undefined, broken?: Broken) {
+  const components = new Map<string, ComponentType>();
+  const source: PageSource = {
+    loaded: (path) => components.get(path),
+    async load(path) {
+      if (!owner) throw new Error(`no remote owns ${path}`);
+      if (broken?.kind === 'unavailable')
+        throw new RemoteUnavailableError(owner.name, broken.reason);
+      if (broken?.kind === 'crashed') throw new Error(broken.reason);
+      let page: { default: ComponentType };
+      try {
+        const mod = await request.loadRemote(owner);
+        const loader = mod.pages[path];
+        if (!loader) throw new Error(`it has no page for ${path}`);
+        page = await loader();
+      } catch (error) {
+        throw new RemoteUnavailableError(owner.name, error);
+      }
+      components.set(path, page.default);
+      return page.default;
+    },
+  };
+  return source;
+}
+
+async function attempt(
+  request: RenderRequest,
+  owner: RemoteDeployment | undefined,
+  broken?: Broken,
+): Promise<RenderResult> {
+  const handler = createStaticHandler(
+    createRoutes(request.manifest, pageSource(request, owner, broken)),
+  );
+  const context = await handler.query(new Request(`http://site${request.path}`));
+  if (context instanceof Response) throw new Error(`unexpected response ${context.status}`);
+  const leaf = context.matches[context.matches.length - 1];
+  const meta = (leaf?.route.handle as RouteHandle | undefined)?.meta ?? notFoundMeta;
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const html = renderToString(
+    <StrictMode>
+      <StaticRouterProvider router={router} context={context} hydrate={false} />
+    </StrictMode>,
+  );
+  const error = context.errors ? Object.values(context.errors)[0] : undefined;
+  const failure = broken?.reason ?? (error ? String(error) : undefined);
+  const status = error || broken ? 503 : meta.noindex ? 404 : 200;
+  return {
+    status,
+    html,
+    meta,
+    ...(owner ? { remote: owner } : {}),
+    ...(failure ? { failure } : {}),
+  };
+}
+
+/**
+ * Renders one page. When the page's group cannot be rendered (its Node build unreachable, or its
+ * page throws), the page is rendered again with the shell's "temporarily unavailable" notice and
+ * status 503: the layout and the rest of the site are never affected.
+ */
+export async function renderPage(request: RenderRequest): Promise<RenderResult> {
+  const owner = request.manifest.remotes.find((r) =>
+    r.routes.some((route) => route.path === request.path),
+  );
+  try {
+    return await attempt(request, owner);
+  } catch (error) {
+    if (!owner) throw error;
+    return attempt(request, owner, {
+      kind: 'crashed',
+      reason: `its page threw while rendering: ${error instanceof Error ? error.message : String(error)}`,
+    });
+  }
+}
+
+/** Renders the page with its group marked unavailable (e.g. its render timed out). */
+export function renderUnavailable(request: RenderRequest, reason: string): Promise<RenderResult> {
+  const owner = request.manifest.remotes.find((r) =>
+    r.routes.some((route) => route.path === request.path),
+  );
+  return attempt(request, owner, { kind: 'unavailable', reason });
+}
