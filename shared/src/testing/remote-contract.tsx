@@ -31,12 +31,9 @@ export function mainTextWords(container: HTMLElement): number {
 export function runFederationConfigTest(webpackConfig: unknown, table: RouteTable): void {
   describe(`${table.remote}: federation build`, () => {
     it(`is named "${table.remote}" and exposes ./pages from src/pages/index.ts`, () => {
-      const factory = webpackConfig as (
-        env: object,
-        argv: { mode: string },
-      ) => { plugins: object[] };
-      const config = factory({}, { mode: 'production' });
-      const federation = config.plugins.find(
+      const factory = webpackConfig as (env: object, argv: { mode: string }) => WebpackConfig[];
+      const [config] = factory({}, { mode: 'production' });
+      const federation = config?.plugins.find(
         (p) => p.constructor.name === 'ModuleFederationPlugin',
       ) as
         | { _options: { name: string; filename: string; exposes: Record<string, string> } }
@@ -45,7 +42,27 @@ export function runFederationConfigTest(webpackConfig: unknown, table: RouteTabl
       expect(federation?._options.filename).toBe('remoteEntry.js');
       expect(federation?._options.exposes).toEqual({ './pages': './src/pages/index.ts' });
     });
+
+    it('also builds ./pages for Node, taking React and the shared package from the shell', () => {
+      const factory = webpackConfig as (env: object, argv: { mode: string }) => WebpackConfig[];
+      const [browser, server] = factory({}, { mode: 'production' });
+      expect(server?.target).toBe('node');
+      expect(server?.entry).toEqual({ pages: './src/pages/index.ts' });
+      expect(server?.output.path).toBe(`${browser?.output.path}/server`);
+      expect(server?.output.library).toEqual({ type: 'commonjs2' });
+      expect(Object.keys(server?.externals ?? {}).sort()).toEqual(
+        ['@site/shared', 'react', 'react-dom', 'react/jsx-runtime'].sort(),
+      );
+    });
   });
+}
+
+interface WebpackConfig {
+  plugins: object[];
+  target?: string;
+  entry?: unknown;
+  externals?: Record<string, string>;
+  output: { path: string; library?: unknown };
 }
 
 export function runRemoteContractTests(
