@@ -7,6 +7,7 @@
  *   SHELL_DIST         the shell's build (shell/dist)
  *   MAIL_SERVICE_URL   where /api/* goes (http://127.0.0.1:3005)
  *   RENDER_TIMEOUT_MS  time limit of one page's render (3000)
+ *   RENDER_WORKERS     render threads (one fewer than the cores, at least 1, at most 4)
  */
 import path from 'node:path';
 import { DEFAULTS, createSite } from './site';
@@ -20,6 +21,7 @@ createSite({
   apiTarget: process.env.MAIL_SERVICE_URL ?? 'http://127.0.0.1:3005',
   siteUrl: process.env.SITE_URL ?? `http://localhost:${port}`,
   renderTimeoutMs: Number(process.env.RENDER_TIMEOUT_MS ?? DEFAULTS.renderTimeoutMs),
+  ...(process.env.RENDER_WORKERS ? { renderWorkers: Number(process.env.RENDER_WORKERS) } : {}),
 }).then(
   (site) => {
     site.server.listen(port, () => console.log(`site: http://localhost:${port}/`));

@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { watchConsole } from '../support/console';
 import { ready } from '../support/ready';
 import { ROOT, TestDeployment, copyWorkspace, fingerprint } from '../support/deployment';
 
@@ -19,7 +21,7 @@ test.describe('independent deployment', () => {
     await deployment.close();
   });
 
-  test('a remote redeployed with a changed page and a new page shows both after a manifest refresh; the shell is untouched', async ({
+  test('a remote redeployed with a changed page and a new page serves both on the next request, whole in the HTML; the shell is untouched', async ({
     page,
   }) => {
     test.setTimeout(150_000);
@@ -91,12 +93,46 @@ export default function FieldTrainingPage() {
       },
     );
 
-    // Deploy: upload the version folder to the team's host, then refresh the manifest.
+    // Deploy: upload the version folder to the team's host, then refresh the manifest. Nothing
+    // else runs: no restart, no prerender, no shell build.
     await deployment.startRemote(path.join(work, 'dist'), 3114);
     await deployment.writeManifest({
       dists: { public_health: path.join(work, 'dist') },
       urls: { public_health: 'http://localhost:3114' },
     });
+
+    // The raw HTML of the next requests: the new text, and the new page whole.
+    const changed = await (await page.request.get(`${site}/public-health/MandE-tools`)).text();
+    expect(changed).toContain('Tools we build, configure and support');
+    expect(changed).toContain('http://localhost:3114/1.1.0/');
+    expect(changed).not.toContain('http://localhost:3004/1.0.0/');
+    const added = await page.request.get(`${site}/public-health/field-training`);
+    expect(added.status()).toBe(200);
+    const addedHtml = await added.text();
+    expect(addedHtml).toContain('<title>Field Training | Highveld Digital</title>');
+    expect(addedHtml).toContain(
+      '<meta name="description" content="Hands-on training for data collectors and supervisors',
+    );
+    expect(addedHtml).toMatch(/<h1\b[^>]*>Field Training<\/h1>/);
+    const sitemap = await (await page.request.get(`${site}/sitemap.xml`)).text();
+    expect(sitemap).toContain(`<loc>${site}/public-health/field-training</loc>`);
+
+    // In the browser: no console error on the home page or the changed pages, and only the new
+    // version's files are fetched.
+    const errors = watchConsole(page);
+    const requested: string[] = [];
+    page.on('request', (r) => requested.push(r.url()));
+    for (const p of ['/', '/public-health/MandE-tools', '/public-health/field-training']) {
+      await page.goto(`${site}${p}`);
+      await ready(page);
+      await page.waitForLoadState('networkidle');
+    }
+    expect(errors).toEqual([]);
+    const remoteFiles = requested.filter(
+      (u) => u.startsWith('http://localhost:3004/') || u.startsWith('http://localhost:3114/'),
+    );
+    expect(remoteFiles.length).toBeGreaterThan(0);
+    expect(remoteFiles.filter((u) => !u.startsWith('http://localhost:3114/1.1.0/'))).toEqual([]);
 
     await page.goto(`${site}/public-health/MandE-tools`);
 
@@ -111,7 +147,6 @@ export default function FieldTrainingPage() {
     await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText(
       'Public Health',
     );
-    expect((await page.request.get(`${site}/public-health/field-training`)).status()).toBe(200);
 
     // Rolling back is a manifest change too.
     await deployment.writeManifest({ versions: { public_health: '1.0.0' } });
@@ -257,5 +292,139 @@ test.describe('a site that survives a broken remote', () => {
     await expect(heading).toHaveText('Data Engineering');
     await footer.getByRole('link', { name: 'e-Learning' }).click();
     await expect(heading).toHaveText(/e-Learning/);
+  });
+});
+
+test.describe('a remote the site server cannot render', () => {
+  /** Serves the data remote's build as version 1.0.1, with its own Node build replaced. */
+  function brokenVersion(serverBuild: string): string {
+    const dist = path.join(ROOT, 'tests', '.tmp', `data-broken-${process.pid}-${Date.now()}`);
+    cpSync(path.join(ROOT, 'mfe-data', 'dist', '1.0.0'), path.join(dist, '1.0.1'), {
+      recursive: true,
+    });
+    writeFileSync(path.join(dist, '1.0.1', 'server', 'pages.js'), serverBuild);
+    return dist;
+  }
+
+  async function expectNotice(site: string, pagePath: string, heading: RegExp) {
+    const response = await fetch(`${site}${pagePath}`);
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('30');
+    const html = await response.text();
+    expect(html).toMatch(heading);
+    expect(html).toContain('>Retry</button>');
+    // The layout is whole around the notice.
+    expect(html).toContain('aria-label="Main"');
+    expect(html).toContain('<footer');
+  }
+
+  async function expectRestFine(site: string) {
+    for (const p of [
+      '/',
+      '/about',
+      '/services/custom-dev/software-dev',
+      '/public-health/MandE-tools',
+    ]) {
+      const response = await fetch(`${site}${p}`);
+      expect(response.status, p).toBe(200);
+      expect(await response.text(), p).not.toContain('temporarily unavailable');
+    }
+  }
+
+  test('a page that throws while rendering: 503 with the notice, logged with its remote and version, the rest fine', async ({
+    page,
+  }) => {
+    const deployment = new TestDeployment();
+    try {
+      // The data team's new version: every page's component throws when rendered.
+      const paths = JSON.parse(
+        readFileSync(path.join(ROOT, 'mfe-data', 'src', 'routes.json'), 'utf8'),
+      ).routes.map((r: { path: string }) => r.path);
+      const dist = brokenVersion(
+        `exports.pages = Object.fromEntries(${JSON.stringify(paths)}.map((p) => [p, async () => ({
+  default: function Broken() { throw new Error('the data team broke this page'); },
+})]));\n`,
+      );
+      await deployment.startRemote(dist, 3172);
+      const site = await deployment.startSite(3170);
+      await deployment.writeManifest({
+        dists: { data: dist },
+        urls: { data: 'http://localhost:3172' },
+      });
+      await expectNotice(site, '/services/data-analytics/big-data', /This page ran into a problem/);
+      await expectRestFine(site);
+      await expect.poll(() => deployment.siteLog).toContain('data@1.0.1 could not be rendered');
+      expect(deployment.siteLog).toContain('the data team broke this page');
+
+      // A visitor sees the notice in the layout, with everything else reachable.
+      await page.goto(`${site}/services/data-analytics/big-data`);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(/ran into a problem/);
+      await page.getByRole('contentinfo').getByRole('link', { name: 'About us' }).click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('About Us');
+    } finally {
+      await deployment.close();
+    }
+  });
+
+  test('a remote whose files are gone: 503 with the notice and Retry, the rest fine', async () => {
+    const deployment = new TestDeployment();
+    try {
+      const site = await deployment.startSite(3175);
+      // Nothing listens where the data remote is said to be.
+      await deployment.writeManifest({ urls: { data: 'http://localhost:3177' } });
+      await expectNotice(
+        site,
+        '/services/data-analytics/big-data',
+        /This page is temporarily unavailable/,
+      );
+      await expectRestFine(site);
+      await expect.poll(() => deployment.siteLog).toContain('data@1.0.0 could not be rendered');
+    } finally {
+      await deployment.close();
+    }
+  });
+
+  test('a remote whose server never answers: its render is stopped at the time limit, 503, the rest fine', async () => {
+    const deployment = new TestDeployment();
+    const hanging = http.createServer(() => {
+      // Never answers.
+    });
+    await deployment.listen(hanging, 3182);
+    try {
+      const site = await deployment.startSite(3180, { renderTimeoutMs: 1500 });
+      await deployment.writeManifest({ urls: { data: 'http://localhost:3182' } });
+      const started = Date.now();
+      await expectNotice(
+        site,
+        '/services/data-analytics/big-data',
+        /This page is temporarily unavailable/,
+      );
+      expect(Date.now() - started).toBeLessThan(10_000);
+      await expectRestFine(site);
+      await expect.poll(() => deployment.siteLog).toContain('took over 1500 ms');
+    } finally {
+      await deployment.close();
+    }
+  });
+});
+
+test.describe('the live manifest', () => {
+  test('a manifest file that does not parse never reaches visitors: the last good one stays live, and the log says why', async () => {
+    const deployment = new TestDeployment();
+    try {
+      const site = await deployment.startSite(3185);
+      await deployment.writeManifest({});
+      expect((await fetch(`${site}/services/data-analytics/big-data`)).status).toBe(200);
+      const good = await (await fetch(`${site}/remotes.json`)).text();
+      writeFileSync(path.join(deployment.deployDir, 'remotes.json'), '{"schemaVersion":1}');
+      await expect.poll(async () => (await fetch(`${site}/about`)).status).toBe(200);
+      expect(await (await fetch(`${site}/remotes.json`)).text()).toBe(good);
+      expect((await fetch(`${site}/services/data-analytics/big-data`)).status).toBe(200);
+      expect(deployment.siteLog).toMatch(
+        /deployment manifest .* is not valid \(ManifestError: the manifest has no "remotes" list\)/,
+      );
+    } finally {
+      await deployment.close();
+    }
   });
 });

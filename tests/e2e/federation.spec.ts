@@ -111,26 +111,4 @@ test.describe('module federation', () => {
       )
       .toBe(true);
   });
-
-  test('a bad deployment manifest is a clear error in the page and the console', async ({
-    page,
-  }) => {
-    const errors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    await page.route('**/remotes.json', (route) =>
-      route.fulfill({ status: 200, contentType: 'application/json', body: '{"schemaVersion":1}' }),
-    );
-    await page.goto('/about');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('The site could not load');
-    await expect(page.getByRole('alert')).toContainText('configuration could not be read');
-    expect(errors.join('\n')).toContain('remotes');
-  });
-
-  test('a missing deployment manifest is a clear error too', async ({ page }) => {
-    await page.route('**/remotes.json', (route) =>
-      route.fulfill({ status: 404, body: 'not found' }),
-    );
-    await page.goto('/');
-    await expect(page.getByRole('alert')).toContainText('HTTP 404');
-  });
 });

@@ -106,7 +106,7 @@ test.describe('sitemap, robots and structured data', () => {
 
 test.describe('client take-over', () => {
   for (const { path } of [...indexable, { path: '/services/data-analytics/no-such-page' }]) {
-    test(`${path}: the client adopts the prerendered HTML, with no console error and no layout shift`, async ({
+    test(`${path}: the client adopts the server-rendered HTML, with no console error and no layout shift`, async ({
       page,
     }) => {
       const errors = watchConsole(page);

@@ -1,9 +1,9 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { Site, SiteOptions } from '../../shell/server/site';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -11,32 +11,64 @@ export const ROOT = path.resolve(__dirname, '..', '..');
 export class TestDeployment {
   readonly deployDir = mkdtempSync(path.join(os.tmpdir(), 'site-deploy-'));
   private servers: Server[] = [];
-  private sites: Site[] = [];
+  private children: ChildProcess[] = [];
+  /** What the servers started by this deployment have logged. */
+  siteLog = '';
 
+  /**
+   * Starts a site server (the built shell, this deployment's manifest) as its own process, the way
+   * it runs when deployed. Its log is kept in `siteLog`.
+   */
   async startSite(
     port: number,
-    options: Partial<Pick<SiteOptions, 'apiTarget' | 'renderTimeoutMs' | 'log'>> = {},
+    options: { apiTarget?: string; renderTimeoutMs?: number } = {},
   ): Promise<string> {
-    const { createSite } = await import('../../shell/server/site');
     const url = `http://localhost:${port}`;
-    const site = await createSite({
-      shellDist: path.join(ROOT, 'shell', 'dist'),
-      deployDir: this.deployDir,
-      apiTarget: 'http://127.0.0.1:3005',
-      siteUrl: url,
-      renderWorkers: 1,
-      ...options,
-    });
-    this.sites.push(site);
-    await this.listen(site.server, port);
+    await this.run(
+      [path.join(ROOT, 'shell', 'server', 'main.ts')],
+      {
+        PORT: String(port),
+        SITE_URL: url,
+        DEPLOY_DIR: this.deployDir,
+        MAIL_SERVICE_URL: options.apiTarget ?? 'http://127.0.0.1:3005',
+        RENDER_TIMEOUT_MS: String(options.renderTimeoutMs ?? 3000),
+        RENDER_WORKERS: '1',
+      },
+      `${url}/favicon.svg`,
+    );
     return url;
   }
 
-  async startRemote(dist: string, port: number): Promise<Server> {
-    const { createRemoteServer } = await import('../../scripts/serve-remote');
-    const server = createRemoteServer(dist);
-    await this.listen(server, port);
-    return server;
+  /** Runs a TypeScript entry point as its own process until `readyUrl` answers. */
+  private async run(args: string[], env: Record<string, string>, readyUrl: string): Promise<void> {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (chunk) => (this.siteLog += String(chunk)));
+    child.stderr.on('data', (chunk) => (this.siteLog += String(chunk)));
+    this.children.push(child);
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${args[0]} stopped: ${this.siteLog}`);
+      try {
+        await fetch(readyUrl);
+        return;
+      } catch {
+        if (Date.now() > deadline) throw new Error(`${args[0]} did not start: ${this.siteLog}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  }
+
+  /** Serves a remote's build folder on a port, as its own process (its static host). */
+  async startRemote(dist: string, port: number): Promise<void> {
+    await this.run(
+      [path.join(ROOT, 'scripts', 'serve-remote.ts'), dist, String(port)],
+      {},
+      `http://localhost:${port}/`,
+    );
   }
 
   /** Writes this deployment's manifest, as a team's deploy step would (`scripts/manifest.mjs`). */
@@ -71,7 +103,16 @@ export class TestDeployment {
 
   async close(): Promise<void> {
     await Promise.all([...this.servers].map((s) => this.stop(s)));
-    await Promise.all(this.sites.map((site) => site.close()));
+    await Promise.all(
+      this.children.map((child) =>
+        child.exitCode === null
+          ? new Promise((resolve) => {
+              child.once('exit', resolve);
+              child.kill('SIGTERM');
+            })
+          : null,
+      ),
+    );
     rmSync(this.deployDir, { recursive: true, force: true });
   }
 }

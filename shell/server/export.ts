@@ -1,0 +1,123 @@
+/**
+ * `npm run export`: the whole site as files, for hosts that only serve files. The pages are made
+ * by the site server's own composition (same renders, same head, same manifest), so an export and
+ * the running site answer alike; only what changes per request is lost (a deploy needs a new
+ * export).
+ *
+ *   npm run export                         writes export/ from deploy/remotes.json
+ *   npm run export -- --out /tmp/site      somewhere else
+ *   SITE_URL=https://www.example.com npm run export   canonical URLs for production
+ *
+ * Remotes on localhost that are not running are served from their workspaces' builds while the
+ * export runs; remotes elsewhere must be reachable.
+ */
+import { promises as fs } from 'node:fs';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { createRemoteServer } from '../../scripts/serve-remote';
+import { createSite } from './site';
+import { robotsTxt, sitemapXml } from './seo-files';
+
+const root = path.join(__dirname, '..', '..');
+
+async function reachable(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url, { signal: AbortSignal.timeout(1500) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Local remotes that are not running, served from their workspaces' builds. */
+async function serveLocalRemotes(
+  remotes: { name: string; entry: string; version: string }[],
+): Promise<Server[]> {
+  const { REMOTES } = require('../../shared/federation.cjs') as {
+    REMOTES: Record<string, { name: string; port: number }>;
+  };
+  const servers: Server[] = [];
+  for (const remote of remotes) {
+    const entry = new URL(remote.entry);
+    if (!['localhost', '127.0.0.1'].includes(entry.hostname)) continue;
+    if (await reachable(new URL('routes.json', entry).href)) continue;
+    const folder = Object.entries(REMOTES).find(([, r]) => r.name === remote.name)?.[0];
+    if (!folder) continue;
+    const server = createRemoteServer(path.join(root, folder, 'dist'));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(Number(entry.port), '127.0.0.1', resolve);
+    });
+    servers.push(server);
+  }
+  return servers;
+}
+
+const pageFile = (urlPath: string) =>
+  urlPath === '/' ? 'index.html' : `${urlPath.slice(1)}/index.html`;
+
+export async function exportSite(options: {
+  out: string;
+  shellDist: string;
+  deployDir: string;
+  siteUrl: string;
+}): Promise<{ pages: number; failed: string[] }> {
+  const site = await createSite({ ...options, apiTarget: 'http://127.0.0.1:9' });
+  const live = await site.manifest();
+  const servers = await serveLocalRemotes(live.manifest.remotes);
+  const next = `${options.out}.next`;
+  try {
+    await fs.rm(next, { recursive: true, force: true });
+    await fs.cp(options.shellDist, next, {
+      recursive: true,
+      filter: (src) => path.relative(options.shellDist, src) !== 'server',
+    });
+    await fs.rm(path.join(next, 'index.html'));
+    const paths = await site.paths();
+    const failed: string[] = [];
+    for (const urlPath of [...paths, '/404']) {
+      const page = await site.page(urlPath);
+      if (page.status === 503) failed.push(urlPath);
+      const file = path.join(next, urlPath === '/404' ? '404.html' : pageFile(urlPath));
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.writeFile(file, page.body);
+    }
+    const siteUrl = options.siteUrl.replace(/\/+$/, '');
+    await fs.writeFile(path.join(next, 'sitemap.xml'), sitemapXml(siteUrl, paths));
+    await fs.writeFile(path.join(next, 'robots.txt'), robotsTxt(siteUrl));
+    await fs.writeFile(path.join(next, 'remotes.json'), live.text);
+    // The new export replaces the old one at once, never half-written.
+    await fs.rm(options.out, { recursive: true, force: true });
+    await fs.rename(next, options.out);
+    return { pages: paths.length, failed };
+  } finally {
+    await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+    await site.close();
+  }
+}
+
+if (require.main === module) {
+  const outIndex = process.argv.indexOf('--out');
+  const out = path.resolve(
+    outIndex !== -1 ? (process.argv[outIndex + 1] ?? '') : path.join(root, 'export'),
+  );
+  exportSite({
+    out,
+    shellDist: process.env.SHELL_DIST ?? path.join(root, 'shell', 'dist'),
+    deployDir: process.env.DEPLOY_DIR ?? path.join(root, 'deploy'),
+    siteUrl: process.env.SITE_URL ?? 'http://localhost:3000',
+  }).then(
+    ({ pages, failed }) => {
+      console.log(
+        `exported ${pages} pages and the 404 page into ${path.relative(process.cwd(), out)}`,
+      );
+      if (failed.length) {
+        console.error(`export: these pages' groups could not be rendered: ${failed.join(', ')}`);
+        process.exit(1);
+      }
+    },
+    (error: unknown) => {
+      console.error(`export: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
+}
