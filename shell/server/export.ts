@@ -32,6 +32,7 @@ async function reachable(url: string): Promise<boolean> {
 async function serveLocalRemotes(
   remotes: { name: string; entry: string; version: string }[],
 ): Promise<Server[]> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the list of remotes is CommonJS
   const { REMOTES } = require('../../shared/federation.cjs') as {
     REMOTES: Record<string, { name: string; port: number }>;
   };
