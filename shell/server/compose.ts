@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { scriptJson } from './manifest-store';
 import type { RenderReply } from './render-types';
 
 /** The shell's built page template, prepared once per shell build. */
@@ -100,13 +101,6 @@ const START_SCRIPTS = `function (scripts, preload) {
   setTimeout(go, 2000);
 }`.replace(/\n\s*/g, ' ');
 
-/** JSON that is safe inside a script element. */
-const scriptJson = (value: unknown): string =>
-  JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-
 /** The shell's chunks a page needs beyond the shell's entry: its lazy page, or the federation runtime. */
 function shellChunksFor(template: ShellTemplate, reply: RenderReply): string[] {
   const group = reply.remote
@@ -124,10 +118,10 @@ function shellChunksFor(template: ShellTemplate, reply: RenderReply): string[] {
 export function composePage(
   template: ShellTemplate,
   reply: RenderReply,
-  manifestText: string,
+  /** The manifest, as JSON safe inside a script element. */
+  manifest: string,
 ): string {
   const preload = [...shellChunksFor(template, reply), ...reply.scripts];
-  const manifest = scriptJson(JSON.parse(manifestText));
   const loader = `<script>(${START_SCRIPTS})(${scriptJson(template.scripts)},${scriptJson(preload)})</script>`;
   const end = template.after.lastIndexOf('</body>');
   const after =

@@ -6,6 +6,8 @@ export interface LiveManifest {
   /** Content hash: every page composed from this manifest is cached under it. */
   version: string;
   text: string;
+  /** The manifest as JSON that is safe inside a page's script element. */
+  embedded: string;
   manifest: DeploymentManifest;
   /** Every path a remote owns. */
   paths: Set<string>;
@@ -14,6 +16,7 @@ export interface LiveManifest {
 const EMPTY: LiveManifest = {
   version: 'none',
   text: '{"schemaVersion":1,"generatedAt":"","remotes":[]}',
+  embedded: '{"schemaVersion":1,"generatedAt":"","remotes":[]}',
   manifest: { schemaVersion: 1, generatedAt: '', remotes: [] },
   paths: new Set(),
 };
@@ -64,11 +67,19 @@ export class ManifestStore {
   }
 }
 
+/** JSON that is safe inside a script element. */
+export const scriptJson = (value: unknown): string =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+
 export function live(text: string): LiveManifest {
   const manifest = parseManifest(JSON.parse(text));
   return {
     version: createHash('sha256').update(text).digest('hex').slice(0, 12),
     text,
+    embedded: scriptJson(manifest),
     manifest,
     paths: new Set(manifest.remotes.flatMap((r) => r.routes.map((route) => route.path))),
   };

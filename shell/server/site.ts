@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import { availableParallelism } from 'node:os';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { composePage, loadShellTemplate, type ShellTemplate } from './compose';
 import { ManifestStore, type LiveManifest } from './manifest-store';
@@ -101,12 +102,19 @@ export async function createSite(options: SiteOptions): Promise<Site> {
 
   /** The shell's template, made again when a new shell build is in place. */
   let templateChecked = 0;
+  let templateStamp = -1;
   async function currentTemplate(): Promise<ShellTemplate> {
     const now = Date.now();
-    if (now - templateChecked > 1000) {
-      templateChecked = now;
-      const next = await loadShellTemplate(shellDist).catch(() => template);
-      template = next;
+    if (now - templateChecked < 1000) return template;
+    templateChecked = now;
+    try {
+      const { mtimeMs } = await stat(path.join(shellDist, 'server', 'chunks.json'));
+      if (mtimeMs !== templateStamp) {
+        template = await loadShellTemplate(shellDist);
+        templateStamp = mtimeMs;
+      }
+    } catch {
+      // A shell build in progress: keep the template in use.
     }
     return template;
   }
@@ -133,7 +141,11 @@ export async function createSite(options: SiteOptions): Promise<Site> {
         log(`site: ${urlPath}: ${owner} could not be rendered: ${reply.failure}`);
       }
       const headers: Record<string, string> = reply.status === 503 ? { 'Retry-After': '30' } : {};
-      return new ComposedPage(reply.status, composePage(shellTemplate, reply, live.text), headers);
+      return new ComposedPage(
+        reply.status,
+        composePage(shellTemplate, reply, live.embedded),
+        headers,
+      );
     });
   }
 

@@ -1,0 +1,141 @@
+/**
+ * How fast the site server answers a page: the first composition of each route after a deploy
+ * (a new manifest version: every page is rendered again, remote code included) and a cached
+ * answer, over every route, as p50/p95. Runs the real site server in this process with the built
+ * shell and the local remotes' builds.
+ *
+ *   node --import tsx scripts/bench/site-server.ts [--rounds 5] [--requests 40]
+ */
+import { promises as fs } from 'node:fs';
+import type { Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { createRemoteServer } from '../serve-remote';
+import { createSite } from '../../shell/server/site';
+
+const root = path.join(__dirname, '..', '..');
+
+export interface SiteServerFigures {
+  routes: number;
+  first: { p50: number; p95: number };
+  cached: { p50: number; p95: number };
+}
+
+const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+};
+
+async function timed(url: string): Promise<number> {
+  const started = process.hrtime.bigint();
+  const response = await fetch(url, { headers: { 'Accept-Encoding': 'br' } });
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+export async function measureSiteServer({
+  rounds = 5,
+  requests = 40,
+  port = 3190,
+} = {}): Promise<SiteServerFigures> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the list of remotes is CommonJS
+  const { REMOTES } = require('../../shared/federation.cjs') as {
+    REMOTES: Record<string, { name: string; port: number }>;
+  };
+  const deployDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-site-'));
+  const remotes: Server[] = [];
+  const remoteList = [];
+  let i = 1;
+  for (const [folder, { name }] of Object.entries(REMOTES)) {
+    const remotePort = port + i++;
+    const server = createRemoteServer(path.join(root, folder, 'dist'));
+    await new Promise<void>((resolve) => server.listen(remotePort, '127.0.0.1', resolve));
+    remotes.push(server);
+    const version = JSON.parse(await fs.readFile(path.join(root, folder, 'package.json'), 'utf8'))
+      .version as string;
+    const table = JSON.parse(
+      await fs.readFile(path.join(root, folder, 'dist', version, 'routes.json'), 'utf8'),
+    ) as { prefixes: string[]; routes: unknown[] };
+    remoteList.push({
+      name,
+      entry: `http://localhost:${remotePort}/${version}/remoteEntry.js`,
+      version,
+      prefixes: table.prefixes,
+      routes: table.routes,
+    });
+  }
+  const writeManifest = (round: number) =>
+    fs.writeFile(
+      path.join(deployDir, 'remotes.json'),
+      JSON.stringify({
+        schemaVersion: 1,
+        generatedAt: new Date(Date.now() + round).toISOString(),
+        remotes: remoteList,
+      }),
+    );
+  await writeManifest(0);
+  const site = await createSite({
+    shellDist: path.join(root, 'shell', 'dist'),
+    deployDir,
+    apiTarget: 'http://127.0.0.1:9',
+    siteUrl: `http://localhost:${port}`,
+    log: () => {},
+  });
+  await new Promise<void>((resolve) => site.server.listen(port, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    const paths = await site.paths();
+    // Warm-up: the render worker's code and every remote's Node build are loaded once.
+    for (const p of paths) await timed(`${base}${p}`);
+    const first: number[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      await writeManifest(round);
+      // The manifest store sees a file change by its modification time.
+      await new Promise((r) => setTimeout(r, 20));
+      for (const p of paths) first.push(await timed(`${base}${p}`));
+    }
+    const cached: number[] = [];
+    // Pages asked for again are recompressed at the strongest brotli in the background: let that
+    // finish, as it does on a live site within seconds of a deploy.
+    for (const p of paths) await timed(`${base}${p}`);
+    await new Promise((r) => setTimeout(r, 4000));
+    for (let n = 0; n < requests; n++) {
+      for (const p of paths) cached.push(await timed(`${base}${p}`));
+    }
+    const round2 = (v: number) => Math.round(v * 100) / 100;
+    return {
+      routes: paths.length,
+      first: { p50: round2(percentile(first, 50)), p95: round2(percentile(first, 95)) },
+      cached: { p50: round2(percentile(cached, 50)), p95: round2(percentile(cached, 95)) },
+    };
+  } finally {
+    await site.close();
+    await Promise.all(remotes.map((s) => new Promise((r) => s.close(r))));
+    await fs.rm(deployDir, { recursive: true, force: true });
+  }
+}
+
+export function printSiteServer(f: SiteServerFigures): void {
+  console.log(`\nSite server: time to answer a page (${f.routes} routes, ms, loopback, brotli)`);
+  console.log(
+    `  first composition after a deploy   p50 ${f.first.p50}   p95 ${f.first.p95}   (aim p95 < 50)`,
+  );
+  console.log(
+    `  cached                             p50 ${f.cached.p50}   p95 ${f.cached.p95}   (aim p95 < 5)`,
+  );
+}
+
+if (require.main === module) {
+  const arg = (name: string, fallback: number) => {
+    const i = process.argv.indexOf(name);
+    return i === -1 ? fallback : Number(process.argv[i + 1]);
+  };
+  measureSiteServer({ rounds: arg('--rounds', 5), requests: arg('--requests', 40) }).then(
+    printSiteServer,
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
