@@ -46,7 +46,7 @@ const BODY_CHARS = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
 const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
 // Characters that show as nothing: spaces, format characters, the Braille blank and the Hangul
 // fillers. A value made only of them looks empty to the reader, so it counts as empty.
-const INVISIBLE = /[\s\p{Cf}\p{Zs}\u115f\u1160\u17b4\u17b5\u180e\u2800\u3164\uffa0]|\u034f/gu;
+const INVISIBLE = /[\s\p{Cf}\p{Zs}\u180e\u2800\u3164\uffa0]|\u034f|\u115f|\u1160|\u17b4|\u17b5/gu;
 // An RFC 2047 encoded word: a mail program decodes it in a header, so "=?UTF-8?Q?a=0D=0ABcc:...?="
 // would show a line break and a header that the visitor typed as harmless-looking text.
 const ENCODED_WORD = /=\?[^?\s]*\?[bq]\?[^?\s]*\?=/i;
