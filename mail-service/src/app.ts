@@ -35,7 +35,7 @@ export interface AppDeps {
     | 'metricsToken'
   >;
   outbox: Outbox;
-  delivery: { kick(): void; status(): DeliveryStatus };
+  delivery: { kick(): void; status(): DeliveryStatus; admit?(): Promise<void> | undefined };
   logger: Logger;
   metrics?: Metrics;
   /** Where rate-limit counters live: in memory unless instances share a store (Redis, say). */
@@ -345,6 +345,7 @@ export function createApp(deps: AppDeps): Express {
   app.post('/api/sendmail', requireJson, readBody, validate, limiter, async (_req, res) => {
     const { payload, key, client, replay } = res.locals.accepted as Accepted;
     const spam = (payload.website ?? '').trim() !== '';
+    if (!replay && !spam) await delivery.admit?.();
     let result: EnqueueResult;
     try {
       result = await (replay ?? outbox.enqueue({ payload, spam, client, idempotencyKey: key }));

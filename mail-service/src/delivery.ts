@@ -410,6 +410,10 @@ export interface WorkerOptions {
   pollMs?: number;
   /** How often a failed record is tried again while delivery waits for storage. */
   storageRetryMs?: number;
+  /** In-flow control: how many messages may be accepted ahead of delivery before intake waits. */
+  inFlowBurst?: number;
+  /** The longest an accepted request waits for delivery to catch up. */
+  inFlowDelayMs?: number;
 }
 
 const days = (ms: number) =>
@@ -434,6 +438,8 @@ export class DeliveryWorker {
   private state: DeliveryStatus;
   private notes = 0;
   private unrecorded: AttemptResult[] = [];
+  private tokens: number;
+  private waiting: (() => void)[] = [];
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly batchSize: number;
@@ -450,6 +456,7 @@ export class DeliveryWorker {
     this.concurrency = o.concurrency ?? (o.courier.mode === 'smtp' ? 4 : 1);
     this.pollMs = o.pollMs ?? 60_000;
     this.storageRetryMs = o.storageRetryMs ?? 1000;
+    this.tokens = o.inFlowBurst ?? 200;
     this.state = {
       mode: o.courier.mode,
       working: null,
@@ -483,6 +490,35 @@ export class DeliveryWorker {
         if (this.again && this.unrecorded.length === 0) this.kick();
         else this.schedule();
       });
+  }
+
+  /**
+   * In-flow control, as Postfix's smtpd does it: each delivery hands out a token and each accepted
+   * message takes one. When a flood of requests runs ahead of delivery by more than the burst,
+   * a request waits for the next delivery (at most `inFlowDelayMs`) before it is stored, so that
+   * intake can never take the whole process and leave delivery starved. When delivery is not
+   * working (relay down), nothing waits: messages are accepted and kept.
+   */
+  admit(): Promise<void> | undefined {
+    if (this.tokens > 0 || this.state.working === false || !this.state.recording) {
+      this.tokens = Math.max(0, this.tokens - 1);
+      return undefined;
+    }
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiting = this.waiting.filter((w) => w !== done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.o.inFlowDelayMs ?? 1000);
+      this.waiting.push(done);
+    });
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.tokens = Math.min(this.o.inFlowBurst ?? 200, this.tokens + 1);
   }
 
   status(): DeliveryStatus {
@@ -563,7 +599,12 @@ export class DeliveryWorker {
       for (;;) {
         if (this.stopped || this.unrecorded.length > 0) return;
         const batch = this.o.outbox.due(this.batchSize);
-        if (batch.length === 0) break;
+        if (batch.length === 0) {
+          // Caught up: whoever waits may go, and the next burst is allowed in full.
+          for (const w of this.waiting.splice(0)) w();
+          this.tokens = this.o.inFlowBurst ?? 200;
+          break;
+        }
         attempted = true;
         await this.deliverAll(batch);
       }
@@ -582,6 +623,7 @@ export class DeliveryWorker {
         const message = batch[next++] as StoredMessage;
         const result = await this.deliverOne(message);
         this.record(result);
+        this.release();
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, batch.length) }, lane));

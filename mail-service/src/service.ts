@@ -98,6 +98,7 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
     return result;
   };
   let retentionTimer: NodeJS.Timeout | undefined;
+  let stopped = false;
 
   return {
     app,
@@ -109,7 +110,6 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
     logger,
     applyRetention,
     async start() {
-      if (!config.smtpUrl) await cleanMailboxTemp(config.mailboxDir);
       outbox.retryQueuedNow();
       try {
         applyRetention();
@@ -124,10 +124,14 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
         }
       }, deps.retentionEveryMs ?? 3_600_000);
       retentionTimer.unref();
+      if (!config.smtpUrl) await cleanMailboxTemp(config.mailboxDir);
+      // Stopped while the mailbox was being cleaned (a test, a quick SIGTERM): nothing to start.
+      if (stopped) return;
       worker.start();
       void worker.verify();
     },
     async stop() {
+      stopped = true;
       if (retentionTimer) clearInterval(retentionTimer);
       await worker.stop();
       courier.close();
