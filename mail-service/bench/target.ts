@@ -35,7 +35,12 @@ if (kind === 'bare') {
     LOG_LEVEL: 'silent',
     ...(process.env.BENCH_SMTP_URL ? { SMTP_URL: process.env.BENCH_SMTP_URL } : {}),
   });
-  const service = createService(config, { logger: pino({ level: 'silent' }) });
+  const service = createService(config, {
+    logger: pino({ level: 'silent' }),
+    ...(process.env.BENCH_IN_FLOW_DELAY_MS
+      ? { inFlowDelayMs: Number(process.env.BENCH_IN_FLOW_DELAY_MS) }
+      : {}),
+  });
   if (!process.env.BENCH_NO_WORKER) void service.start();
   app = service.app;
   // The parent asks for the delivered count during the load, to measure delivery under it.

@@ -412,8 +412,10 @@ export interface WorkerOptions {
   storageRetryMs?: number;
   /** In-flow control: how many messages may be accepted ahead of delivery before intake waits. */
   inFlowBurst?: number;
-  /** The longest an accepted request waits for delivery to catch up. */
+  /** The longest an accepted request waits for delivery to catch up; 0 turns the control off. */
   inFlowDelayMs?: number;
+  /** Requests let in per delivery under a flood. */
+  inFlowRatio?: number;
 }
 
 const days = (ms: number) =>
@@ -500,7 +502,12 @@ export class DeliveryWorker {
    * working (relay down), nothing waits: messages are accepted and kept.
    */
   admit(): Promise<void> | undefined {
-    if (this.tokens > 0 || this.state.working === false || !this.state.recording) {
+    if (
+      this.tokens > 0 ||
+      this.o.inFlowDelayMs === 0 ||
+      this.state.working === false ||
+      !this.state.recording
+    ) {
       this.tokens = Math.max(0, this.tokens - 1);
       return undefined;
     }
@@ -515,10 +522,14 @@ export class DeliveryWorker {
     });
   }
 
+  // Each delivery lets `inFlowRatio` requests in: intake may run ahead of delivery by that
+  // factor under a flood, and no further.
   private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.tokens = Math.min(this.o.inFlowBurst ?? 200, this.tokens + 1);
+    for (let i = 0; i < (this.o.inFlowRatio ?? 6); i++) {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.tokens = Math.min(this.o.inFlowBurst ?? 200, this.tokens + 1);
+    }
   }
 
   status(): DeliveryStatus {

@@ -23,6 +23,10 @@ export interface ServiceDeps {
   smtpTimeouts?: SmtpTimeouts;
   /** How often the worker looks at the outbox when nothing is due. */
   pollMs?: number;
+  /** In-flow control: messages accepted ahead of delivery before intake waits (see DeliveryWorker.admit). */
+  inFlowBurst?: number;
+  /** The longest a request waits for delivery to catch up; 0 turns in-flow control off. */
+  inFlowDelayMs?: number;
   /** How often retention runs (it also runs at start). */
   retentionEveryMs?: number;
 }
@@ -75,6 +79,8 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
     observer: metrics.observer,
     now,
     ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
+    ...(deps.inFlowBurst !== undefined ? { inFlowBurst: deps.inFlowBurst } : {}),
+    ...(deps.inFlowDelayMs !== undefined ? { inFlowDelayMs: deps.inFlowDelayMs } : {}),
   });
   status.of = () => worker.status();
   const app = createApp({
