@@ -70,7 +70,7 @@ function utf8Length(value: string): number {
 
 // atext of RFC 5322, plus the letters, marks and digits of every script (RFC 6531).
 const LOCAL_ATOM = /^[\p{L}\p{M}\p{N}!#$%&'*+/=?^_`{|}~-]+$/u;
-const LDH_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+const LDH_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const TOP_LABEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 
 /**
