@@ -84,6 +84,8 @@ if (existsSync(path.join(root, 'mail-service', 'src', 'server.ts'))) {
     args: ['--import', 'tsx', path.join(root, 'mail-service', 'src', 'server.ts')],
     env: {
       MAIL_SERVICE_PORT: mailPort,
+      // The site server, on this machine, is the one proxy in front of the mail-service.
+      TRUST_PROXY: process.env.TRUST_PROXY ?? 'loopback',
       ALLOWED_ORIGINS:
         process.env.ALLOWED_ORIGINS ?? `http://localhost:${port},http://127.0.0.1:${port}`,
     },

@@ -9,10 +9,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import express from 'express';
 import pino from 'pino';
-import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { DeliveryWorker, createMailboxCourier } from '../src/delivery';
-import { Outbox } from '../src/outbox';
+import { createService } from '../src/service';
 
 const kind = process.argv[2];
 const dir = process.env.BENCH_DIR;
@@ -35,26 +33,23 @@ if (kind === 'bare') {
     MAILBOX_DIR: path.join(dir, 'mailbox'),
     RATE_LIMIT_MAX: '1000000000',
     LOG_LEVEL: 'silent',
+    ...(process.env.BENCH_SMTP_URL ? { SMTP_URL: process.env.BENCH_SMTP_URL } : {}),
   });
-  const logger = pino({ level: 'silent' });
-  const outbox = Outbox.open(config.dataDir);
-  const courier = createMailboxCourier(config.mailboxDir);
-  const worker = new DeliveryWorker({
-    outbox,
-    courier,
-    mail: config,
-    logger,
-    retryBaseMs: config.retryBaseMs,
-    retryMaxMs: config.retryMaxMs,
-    maxAttempts: config.maxAttempts,
+  const service = createService(config, {
+    logger: pino({ level: 'silent' }),
+    ...(process.env.BENCH_IN_FLOW_DELAY_MS
+      ? { inFlowDelayMs: Number(process.env.BENCH_IN_FLOW_DELAY_MS) }
+      : {}),
   });
-  if (!process.env.BENCH_NO_WORKER) worker.start();
-  app = createApp({ config, outbox, delivery: worker, logger });
+  if (!process.env.BENCH_NO_WORKER) void service.start();
+  app = service.app;
+  // The parent asks for the delivered count during the load, to measure delivery under it.
+  process.on('message', (m) => {
+    if (m === 'counts') process.send?.({ live: service.outbox.counts() });
+  });
   stop = async () => {
-    await worker.stop();
-    courier.close();
-    const counts = outbox.counts();
-    outbox.close();
+    const counts = service.outbox.counts();
+    await service.stop();
     return counts;
   };
 }

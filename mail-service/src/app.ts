@@ -1,25 +1,45 @@
 import { isUtf8 } from 'node:buffer';
+import { parse as parseContentType } from 'content-type';
+import cors from 'cors';
 import express, {
   type ErrorRequestHandler,
   type Express,
   type Request,
   type RequestHandler,
 } from 'express';
+import { rateLimit, ipKeyGenerator, type RateLimitInfo, type Store } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
-import { CONTACT_MESSAGES, contactMessageSchema, fieldErrors } from '@site/shared/contact';
+import {
+  CONTACT_MESSAGES,
+  contactMessageSchema,
+  fieldErrors,
+  hasUtf8LocalPart,
+  type ContactMessage,
+} from '@site/shared/contact';
 import { BODY_LIMIT_BYTES, type Config } from './config';
-import { csrfProtection, issueCsrfToken } from './csrf';
+import { csrfProtection, issueCsrfToken, tokensMatch } from './csrf';
 import type { DeliveryStatus } from './delivery';
 import { sendError } from './errors';
+import type { Metrics } from './metrics';
 import type { EnqueueResult, MessageCounts, Outbox } from './outbox';
-import { RateLimiter, clientKey } from './rate-limit';
 
 export interface AppDeps {
-  config: Pick<Config, 'allowedOrigins' | 'trustProxy' | 'rateLimitMax' | 'rateLimitWindowSeconds'>;
+  config: Pick<
+    Config,
+    | 'allowedOrigins'
+    | 'trustProxy'
+    | 'rateLimitMax'
+    | 'rateLimitWindowSeconds'
+    | 'readyMaxQueueAgeSeconds'
+    | 'metricsToken'
+  >;
   outbox: Outbox;
-  delivery: { kick(): void; status(): DeliveryStatus };
+  delivery: { kick(): void; status(): DeliveryStatus; admit?(): Promise<void> | undefined };
   logger: Logger;
+  metrics?: Metrics;
+  /** Where rate-limit counters live: in memory unless instances share a store (Redis, say). */
+  rateLimitStore?: Store;
   now?: () => number;
 }
 
@@ -61,15 +81,14 @@ function parseJson(body: unknown): JsonBody {
 
 /** 415 unless the body is declared as JSON in UTF-8 (the only charset JSON may use on the wire). */
 const requireJson: RequestHandler = (req, res, next) => {
-  const header = req.get('content-type') ?? '';
-  const [type = '', ...params] = header.split(';');
-  const charset = params
-    .map((p) => p.trim().toLowerCase())
-    .find((p) => p.startsWith('charset='))
-    ?.slice('charset='.length)
-    .replace(/"/g, '');
+  let charset: string | undefined;
+  try {
+    charset = parseContentType(req.get('content-type') ?? '').parameters.charset?.toLowerCase();
+  } catch {
+    charset = 'invalid';
+  }
   if (
-    type.trim().toLowerCase() !== 'application/json' ||
+    req.is('application/json') !== 'application/json' ||
     (charset && charset !== 'utf-8' && charset !== 'utf8')
   ) {
     return sendError(
@@ -87,53 +106,46 @@ const requireJson: RequestHandler = (req, res, next) => {
 const readBody = express.raw({ type: () => true, limit: BODY_LIMIT_BYTES, inflate: false });
 
 /** CORS for the allowlisted origins only; anyone else gets no CORS headers at all. */
-function cors(allowedOrigins: readonly string[]): RequestHandler {
+function corsFor(allowedOrigins: readonly string[]): RequestHandler {
   const allowed = new Set(allowedOrigins);
+  const withHeaders = cors({
+    origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
+    credentials: true,
+    methods: ['GET', 'POST'],
+    allowedHeaders: ['Content-Type', 'X-XSRF-TOKEN', 'Idempotency-Key'],
+    exposedHeaders: ['Retry-After'],
+    maxAge: 600,
+    optionsSuccessStatus: 204,
+  });
   return (req, res, next) => {
-    res.vary('Origin');
     const origin = req.get('origin');
-    if (origin !== undefined && allowed.has(origin)) {
-      res.set({
-        'Access-Control-Allow-Origin': origin,
-        'Access-Control-Allow-Credentials': 'true',
-        'Access-Control-Expose-Headers': 'Retry-After',
-      });
-      if (req.method === 'OPTIONS') {
-        res.set({
-          'Access-Control-Allow-Methods': 'GET, POST',
-          'Access-Control-Allow-Headers': 'Content-Type, X-XSRF-TOKEN, Idempotency-Key',
-          'Access-Control-Max-Age': '600',
-        });
-        return res.status(204).end();
-      }
-    } else if (req.method === 'OPTIONS') {
-      if (origin !== undefined) {
-        return sendError(
-          res,
-          403,
-          'forbidden_origin',
-          'This origin may not call the message service.',
-        );
-      }
+    // A preflight from another origin is answered plainly: the browser would block it anyway,
+    // and a clear 403 says why to whoever is debugging it.
+    if (req.method === 'OPTIONS' && origin !== undefined && !allowed.has(origin)) {
+      res.vary('Origin');
+      return sendError(
+        res,
+        403,
+        'forbidden_origin',
+        'This origin may not call the message service.',
+      );
+    }
+    if (req.method === 'OPTIONS' && origin === undefined) {
       res.set('Allow', 'GET, POST, OPTIONS');
       return res.status(204).end();
     }
-    next();
+    withHeaders(req, res, next);
   };
 }
 
 const emailDomain = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 
-/** Builds the HTTP app. It does not listen: src/server.ts does, and tests drive it in-process. */
+/** Builds the HTTP app. It does not listen: the service's entry point does, and tests drive it in-process. */
 export function createApp(deps: AppDeps): Express {
-  const { config, outbox, delivery, logger } = deps;
+  const { config, outbox, delivery, logger, metrics } = deps;
   const now = deps.now ?? Date.now;
-  const limiter = new RateLimiter({
-    max: config.rateLimitMax,
-    windowMs: config.rateLimitWindowSeconds * 1000,
-    now,
-  });
   let probe = { at: -Infinity, writable: false };
+  let warnedNoForwardedFor = false;
 
   const app = express();
   app.set('trust proxy', config.trustProxy);
@@ -150,7 +162,8 @@ export function createApp(deps: AppDeps): Express {
         status: res.statusCode,
         ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
       };
-      if (req.path === '/api/health' || req.path === '/api/ready') logger.debug(entry, 'request');
+      if (req.path === '/api/health' || req.path === '/api/ready' || req.path === '/api/metrics')
+        logger.debug(entry, 'request');
       else logger.info(entry, 'request');
     });
     res.set('Cache-Control', 'no-store');
@@ -165,7 +178,7 @@ export function createApp(deps: AppDeps): Express {
       xFrameOptions: { action: 'deny' },
     }),
   );
-  app.use(cors(config.allowedOrigins));
+  app.use(corsFor(config.allowedOrigins));
   const csrf = csrfProtection(config.allowedOrigins);
   app.use((req, res, next) => (UNSAFE_METHODS.has(req.method) ? csrf(req, res, next) : next()));
 
@@ -178,28 +191,119 @@ export function createApp(deps: AppDeps): Express {
     if (t - probe.at >= PROBE_CACHE_MS) probe = { at: t, writable: outbox.probeWritable() };
     const d = delivery.status();
     let messages: MessageCounts | null = null;
+    let oldestQueuedAt: number | undefined;
+    let unacknowledgedFailed = 0;
     try {
       messages = outbox.counts();
+      oldestQueuedAt = outbox.oldestQueuedAt();
+      unacknowledgedFailed = outbox.unacknowledgedFailed();
     } catch {
       // Reported below as not ready: an outbox that cannot be read cannot be written either.
     }
-    const ready = probe.writable && messages !== null && d.working !== false;
+    const oldestAgeSeconds =
+      oldestQueuedAt === undefined ? null : Math.max(0, Math.round((t - oldestQueuedAt) / 1000));
+    // Each reason is something an operator must act on; the list says which.
+    const problems: string[] = [];
+    if (!probe.writable || messages === null) problems.push('outbox_not_writable');
+    if (!d.recording) problems.push('results_not_recorded');
+    if (d.working === false) problems.push('delivery_failing');
+    if (oldestAgeSeconds !== null && oldestAgeSeconds > config.readyMaxQueueAgeSeconds)
+      problems.push('messages_waiting_too_long');
+    if (unacknowledgedFailed > 0) problems.push('failed_messages');
+    const ready = problems.length === 0;
     res.status(ready ? 200 : 503).json({
       status: ready ? 'ready' : 'not_ready',
+      problems,
       outbox: { writable: probe.writable },
       delivery: {
         mode: d.mode,
         working: d.working,
+        recording: d.recording,
         lastAttemptAt: d.lastAttemptAt === null ? null : new Date(d.lastAttemptAt).toISOString(),
         lastError: d.lastError,
       },
       messages,
+      oldestQueuedAgeSeconds: oldestAgeSeconds,
+      unacknowledgedFailed,
     });
+  });
+
+  // Not public by default: without METRICS_TOKEN there is nothing here, and with it only a
+  // scraper holding the token gets an answer (the site forwards all of /api/* to this service).
+  app.get('/api/metrics', async (req, res) => {
+    const auth = req.get('authorization') ?? '';
+    const token = auth.startsWith('Bearer ') ? auth.slice('Bearer '.length) : '';
+    if (!config.metricsToken || !metrics || !tokensMatch(token, config.metricsToken)) {
+      return sendError(res, 404, 'not_found', 'There is nothing at this address.');
+    }
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
   app.get('/api/csrf', issueCsrfToken);
 
-  app.post('/api/sendmail', requireJson, readBody, async (req: Request, res) => {
+  /** The key a client is counted under: its address, an IPv6 client by its /64. */
+  const clientOf = (req: Request): string => {
+    const ip = req.ip ?? 'unknown';
+    // Behind a trusted proxy that does not say who its client was, every visitor would share the
+    // proxy's one allowance: say so once, so the operator can fix the proxy.
+    if (
+      !warnedNoForwardedFor &&
+      config.trustProxy !== false &&
+      req.get('x-forwarded-for') === undefined
+    ) {
+      const trust = req.app.get('trust proxy fn') as (addr: string, i: number) => boolean;
+      if (trust(req.socket.remoteAddress ?? '', 0)) {
+        warnedNoForwardedFor = true;
+        logger.warn(
+          { proxy: req.socket.remoteAddress },
+          'a request came from a trusted proxy (TRUST_PROXY) without X-Forwarded-For: all its visitors share one rate limit; make the proxy append the client address',
+        );
+      }
+    }
+    return ipKeyGenerator(ip, 64);
+  };
+
+  const limiter = rateLimit({
+    windowMs: config.rateLimitWindowSeconds * 1000,
+    limit: config.rateLimitMax,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    keyGenerator: (req) => clientOf(req),
+    // A repeat of a stored message is answered as before and is not counted again.
+    skip: (_req, res) => res.locals.replay !== undefined,
+    // A message that could not be stored (503) gives the allowance back.
+    skipFailedRequests: true,
+    ...(deps.rateLimitStore ? { store: deps.rateLimitStore } : {}),
+    // The checks it would print to the console are this file's business: trust proxy is
+    // configured and validated in config.ts, and the key generator handles IPv6.
+    validate: false,
+    handler: (req, res) => {
+      metrics?.rateLimited();
+      const reset = (req as Request & { rateLimit?: RateLimitInfo }).rateLimit?.resetTime;
+      const seconds = Math.max(
+        1,
+        Math.ceil(
+          ((reset ? reset.getTime() : now() + config.rateLimitWindowSeconds * 1000) - now()) / 1000,
+        ),
+      );
+      res.set('Retry-After', String(seconds));
+      sendError(
+        res,
+        429,
+        'rate_limited',
+        `You have sent several messages in a short time. Please try again in ${human(seconds)}.`,
+      );
+    },
+  });
+
+  interface Accepted {
+    payload: ContactMessage;
+    key: string | undefined;
+    client: string;
+    replay?: Promise<EnqueueResult>;
+  }
+
+  const validate: RequestHandler = (req, res, next) => {
     const rawKey = req.get('idempotency-key');
     if (rawKey !== undefined && !IDEMPOTENCY_KEY.test(rawKey)) {
       return sendError(
@@ -218,30 +322,37 @@ export function createApp(deps: AppDeps): Express {
       });
     }
     const payload = parsed.data;
-
-    // A repeat of a stored message is answered as before and is not counted again.
-    const replay = rawKey === undefined ? undefined : outbox.replayOf(rawKey);
-    if (!replay) {
-      const decision = limiter.consume(clientKey(req.ip));
-      if (!decision.allowed) {
-        res.set('Retry-After', String(decision.retryAfterSeconds));
-        return sendError(
-          res,
-          429,
-          'rate_limited',
-          `You have sent several messages in a short time. Please try again in ${human(decision.retryAfterSeconds)}.`,
-        );
+    // An address with a UTF-8 local part can only be put in the Reply-To when the relay takes
+    // SMTPUTF8; when it is known not to, the visitor is told now rather than never answered.
+    if (hasUtf8LocalPart(payload.user.email) && delivery.status().smtpUtf8 === false) {
+      return sendError(res, 400, 'invalid_message', CONTACT_MESSAGES.fillMissing, {
+        fields: [{ path: 'user.email', message: CONTACT_MESSAGES.emailNeedsAscii }],
+      });
+    }
+    const client = clientOf(req);
+    const accepted: Accepted = { payload, key: rawKey, client };
+    if (rawKey !== undefined) {
+      const replay = outbox.replayOf(client, rawKey, payload);
+      if (replay) {
+        accepted.replay = replay;
+        res.locals.replay = true;
       }
     }
+    res.locals.accepted = accepted;
+    next();
+  };
 
+  app.post('/api/sendmail', requireJson, readBody, validate, limiter, async (_req, res) => {
+    const { payload, key, client, replay } = res.locals.accepted as Accepted;
     const spam = (payload.website ?? '').trim() !== '';
+    if (!replay && !spam) await delivery.admit?.();
     let result: EnqueueResult;
     try {
-      result = await (replay ?? outbox.enqueue({ payload, spam, idempotencyKey: rawKey }));
+      result = await (replay ?? outbox.enqueue({ payload, spam, client, idempotencyKey: key }));
     } catch (error) {
       logger.error(
         { err: error instanceof Error ? error.message : 'unknown' },
-        'could not store a message',
+        'could not store a message: check that DATA_DIR has space and is writable',
       );
       res.set('Retry-After', '60');
       return sendError(
@@ -251,16 +362,24 @@ export function createApp(deps: AppDeps): Express {
         'Your message could not be saved just now. Please try again in a minute.',
       );
     }
-    if (result.replay) {
+    if (result.outcome === 'conflict') {
+      return sendError(
+        res,
+        422,
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used for a different message. Send a new message with a new key.',
+      );
+    }
+    if (result.outcome === 'replay') {
       logger.info({ messageId: result.messageId, replay: true }, 'message already stored');
       return res.status(202).json({ messageId: result.messageId });
     }
+    metrics?.stored(spam);
     logger.info(
       {
         messageId: result.messageId,
         emailDomain: emailDomain(payload.user.email),
         bodyChars: payload.message.body.length,
-        bytes: (req.body as Buffer).length,
         spam,
       },
       spam ? 'message stored as spam (honeypot filled)' : 'message stored',
@@ -276,7 +395,7 @@ export function createApp(deps: AppDeps): Express {
       sendError(res, 405, 'method_not_allowed', `Use ${allow} for this address.`);
     };
   app.all('/api/sendmail', methodNotAllowed('POST'));
-  app.all(['/api/health', '/api/ready', '/api/csrf'], methodNotAllowed('GET'));
+  app.all(['/api/health', '/api/ready', '/api/csrf', '/api/metrics'], methodNotAllowed('GET'));
 
   app.use((_req, res) => {
     sendError(res, 404, 'not_found', 'There is nothing at this address.');

@@ -32,7 +32,15 @@ export interface Config {
   allowedOrigins: string[];
   retryBaseMs: number;
   retryMaxMs: number;
-  maxAttempts: number;
+  /** How long a message is retried, from its acceptance, before it is kept as failed. */
+  queueLifetimeSeconds: number;
+  smtpConnections: number;
+  /** Readiness turns red while an undelivered message is older than this. */
+  readyMaxQueueAgeSeconds: number;
+  retentionDays: number;
+  spamRetentionDays: number;
+  /** Unset: no metrics endpoint. Set: GET /api/metrics with `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
   logLevel: LogLevel;
   shutdownTimeoutMs: number;
 }
@@ -48,11 +56,15 @@ export const DEFAULTS = {
   MAILBOX_DIR: path.join(SERVICE_DIR, 'mailbox'),
   RATE_LIMIT_MAX: '5',
   RATE_LIMIT_WINDOW: '600',
-  TRUST_PROXY: 'loopback',
+  TRUST_PROXY: 'false',
   ALLOWED_ORIGINS: 'http://localhost:3000',
   RETRY_BASE_MS: '5000',
-  RETRY_MAX_MS: '600000',
-  MAX_ATTEMPTS: '20',
+  RETRY_MAX_MS: '3600000',
+  QUEUE_LIFETIME: String(5 * 86_400),
+  SMTP_CONNECTIONS: '4',
+  READY_MAX_QUEUE_AGE: '900',
+  RETENTION_DAYS: '30',
+  SPAM_RETENTION_DAYS: '7',
   LOG_LEVEL: 'info',
   SHUTDOWN_TIMEOUT_MS: '7000',
 } as const;
@@ -141,11 +153,22 @@ function validProxyEntry(entry: string): boolean {
   return family === 4 && net.isIPv4(range);
 }
 
-/** Express's `trust proxy`: true/false, a hop count, or a list of names, addresses and ranges. */
+/**
+ * Express's `trust proxy`: the proxies whose X-Forwarded-For is believed. Default: none, so a
+ * caller cannot pick its own client address. `true` believes anyone and is refused: it would
+ * let every client choose the key it is rate-limited under.
+ */
 const trustProxy = z.string().transform((value, ctx): TrustProxy => {
   const v = value.trim();
-  if (v === 'true') return true;
-  if (v === 'false') return false;
+  if (v === 'false' || v === 'none') return false;
+  if (v === 'true') {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'true would believe X-Forwarded-For from anyone: name the proxy (an address, a range, loopback) or give a hop count',
+    });
+    return z.NEVER;
+  }
   if (/^\d+$/.test(v)) return Number(v);
   const entries = v
     .split(',')
@@ -203,11 +226,19 @@ const envSchema = z.object({
   MAILBOX_DIR: directory.default(DEFAULTS.MAILBOX_DIR),
   RATE_LIMIT_MAX: int(1).default(Number(DEFAULTS.RATE_LIMIT_MAX)),
   RATE_LIMIT_WINDOW: int(1).default(Number(DEFAULTS.RATE_LIMIT_WINDOW)),
-  TRUST_PROXY: trustProxy.default(['loopback']),
+  TRUST_PROXY: trustProxy.default(false),
   ALLOWED_ORIGINS: origins.default([DEFAULTS.ALLOWED_ORIGINS]),
   RETRY_BASE_MS: int(1).default(Number(DEFAULTS.RETRY_BASE_MS)),
   RETRY_MAX_MS: int(1).default(Number(DEFAULTS.RETRY_MAX_MS)),
-  MAX_ATTEMPTS: int(1, 1000).default(Number(DEFAULTS.MAX_ATTEMPTS)),
+  QUEUE_LIFETIME: int(1).default(Number(DEFAULTS.QUEUE_LIFETIME)),
+  SMTP_CONNECTIONS: int(1, 50).default(Number(DEFAULTS.SMTP_CONNECTIONS)),
+  READY_MAX_QUEUE_AGE: int(1).default(Number(DEFAULTS.READY_MAX_QUEUE_AGE)),
+  RETENTION_DAYS: int(1, 3650).default(Number(DEFAULTS.RETENTION_DAYS)),
+  SPAM_RETENTION_DAYS: int(1, 3650).default(Number(DEFAULTS.SPAM_RETENTION_DAYS)),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{16,}$/, { error: 'expected at least 16 printable characters, no spaces' })
+    .optional(),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` })
     .default(DEFAULTS.LOG_LEVEL),
@@ -259,7 +290,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedOrigins: e.ALLOWED_ORIGINS,
     retryBaseMs: e.RETRY_BASE_MS,
     retryMaxMs: e.RETRY_MAX_MS,
-    maxAttempts: e.MAX_ATTEMPTS,
+    queueLifetimeSeconds: e.QUEUE_LIFETIME,
+    smtpConnections: e.SMTP_CONNECTIONS,
+    readyMaxQueueAgeSeconds: e.READY_MAX_QUEUE_AGE,
+    retentionDays: e.RETENTION_DAYS,
+    spamRetentionDays: e.SPAM_RETENTION_DAYS,
+    metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };

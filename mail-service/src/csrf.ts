@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { parse as parseCookie } from 'cookie';
 import type { Request, RequestHandler } from 'express';
 import { sendError } from './errors';
 
@@ -9,22 +10,6 @@ export const CSRF_HEADER = 'x-xsrf-token';
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 
 export const newCsrfToken = (): string => randomBytes(32).toString('base64url');
-
-/** The first value of a cookie in a Cookie header, or undefined. */
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq === -1 || part.slice(0, eq).trim() !== name) continue;
-    const raw = part.slice(eq + 1).trim();
-    try {
-      return decodeURIComponent(raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw);
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
-}
 
 /**
  * Compares two tokens in constant time. Hashing first gives both sides the same length, so not
@@ -58,7 +43,7 @@ export function csrfProtection(allowedOrigins: readonly string[]): RequestHandle
     if (verdict !== 'ok') {
       return sendError(res, 403, 'forbidden_origin', ORIGIN_MESSAGES[verdict]);
     }
-    const cookie = readCookie(req.get('cookie'), CSRF_COOKIE);
+    const cookie = parseCookie(req.get('cookie') ?? '')[CSRF_COOKIE];
     const header = req.get(CSRF_HEADER);
     if (!cookie || !header || !TOKEN_FORMAT.test(cookie) || !tokensMatch(cookie, header)) {
       return sendError(

@@ -1,15 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { createApp } from './app';
 import { ConfigError, describeTarget, loadConfig, type Config } from './config';
-import {
-  DeliveryWorker,
-  cleanMailboxTemp,
-  createMailboxCourier,
-  createSmtpCourier,
-} from './delivery';
-import { Outbox } from './outbox';
+import { createService, type Service } from './service';
 
 function readConfig(): Config {
   try {
@@ -27,9 +20,9 @@ async function main(): Promise<void> {
   const config = readConfig();
   const logger = pino({ level: config.logLevel, base: { service: 'mail-service' } });
 
-  let outbox: Outbox;
+  let service: Service;
   try {
-    outbox = Outbox.open(config.dataDir);
+    service = createService(config, { logger });
   } catch (error) {
     logger.fatal(
       { dataDir: config.dataDir, err: error instanceof Error ? error.message : String(error) },
@@ -37,22 +30,7 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
-
-  if (!config.smtpUrl) await cleanMailboxTemp(config.mailboxDir);
-  const courier = config.smtpUrl
-    ? createSmtpCourier(config.smtpUrl)
-    : createMailboxCourier(config.mailboxDir);
-  const worker = new DeliveryWorker({
-    outbox,
-    courier,
-    mail: config,
-    logger,
-    retryBaseMs: config.retryBaseMs,
-    retryMaxMs: config.retryMaxMs,
-    maxAttempts: config.maxAttempts,
-  });
-
-  const app = createApp({ config, outbox, delivery: worker, logger });
+  const { app, outbox, courier } = service;
   const server = http.createServer(app);
   // A client gets this long to send its request; slow-drip clients cannot hold sockets forever.
   server.requestTimeout = 30_000;
@@ -86,14 +64,18 @@ async function main(): Promise<void> {
         `SMTP_URL is not set: messages are written as .eml files to ${config.mailboxDir}`,
       );
     }
-    outbox.retryQueuedNow();
     const counts = outbox.counts();
     logger.info(
       { messages: counts },
       counts.queued > 0 ? `resuming ${counts.queued} queued message(s)` : 'outbox open',
     );
-    worker.start();
-    void worker.verify();
+    if (counts.failed > 0) {
+      logger.warn(
+        { failed: counts.failed },
+        'failed messages are kept in the outbox: `npm run outbox -w mail-service -- list failed`',
+      );
+    }
+    void service.start();
   });
 
   const shutdown = async (signal: NodeJS.Signals) => {
@@ -103,17 +85,18 @@ async function main(): Promise<void> {
     const deadline = setTimeout(() => {
       logger.warn('shutdown took too long; exiting with unsent messages left in the outbox');
       server.closeAllConnections();
-      outbox.close();
-      process.exit(1);
+      try {
+        outbox.close();
+      } finally {
+        process.exit(1);
+      }
     }, config.shutdownTimeoutMs);
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();
     });
-    await worker.stop();
-    courier.close();
     const counts = outbox.counts();
-    outbox.close();
+    await service.stop();
     clearTimeout(deadline);
     logger.info(
       { messages: counts },

@@ -57,9 +57,14 @@ describe('the HTTP API', () => {
     expect(res.headers['cache-control']).toBe('no-store');
   });
 
-  test('the token cookie is Secure when the request came over https through the proxy', async () => {
-    const res = await request(h.app).get('/api/csrf').set('X-Forwarded-Proto', 'https');
-    expect(String(res.headers['set-cookie'])).toMatch(/; Secure/i);
+  test('the token cookie is Secure when the request came over https through the trusted proxy', async () => {
+    const proxied = createHarness({ TRUST_PROXY: 'loopback' });
+    try {
+      const res = await request(proxied.app).get('/api/csrf').set('X-Forwarded-Proto', 'https');
+      expect(String(res.headers['set-cookie'])).toMatch(/; Secure/i);
+    } finally {
+      await proxied.close();
+    }
   });
 
   test('a valid message is answered 202 with a messageId and lands in the mailbox', async () => {
@@ -237,7 +242,7 @@ describe('rate limiting', () => {
   let csrf: CsrfPair;
 
   beforeEach(async () => {
-    h = createHarness({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '600' });
+    h = createHarness({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '600', TRUST_PROXY: 'loopback' });
     csrf = await getCsrf(h.app);
   });
   afterEach(() => h.close());

@@ -23,11 +23,16 @@ describe('configuration', () => {
       mailboxDir: path.join(SERVICE_DIR, 'mailbox'),
       rateLimitMax: 5,
       rateLimitWindowSeconds: 600,
-      trustProxy: ['loopback'],
+      trustProxy: false,
       allowedOrigins: ['http://localhost:3000'],
       retryBaseMs: 5000,
-      retryMaxMs: 600_000,
-      maxAttempts: 20,
+      retryMaxMs: 3_600_000,
+      queueLifetimeSeconds: 5 * 86_400,
+      smtpConnections: 4,
+      readyMaxQueueAgeSeconds: 900,
+      retentionDays: 30,
+      spamRetentionDays: 7,
+      metricsToken: undefined,
       logLevel: 'info',
       shutdownTimeoutMs: 7000,
     });
@@ -55,7 +60,6 @@ describe('configuration', () => {
     expect(c.trustProxy).toEqual(['loopback', '10.0.0.0/8', '192.168.0.0/255.255.0.0', 'fd00::/8']);
     expect(c.dataDir).toBe(path.resolve('var/outbox'));
     expect(describeTarget(c)).toBe('smtps://smtp.example.com:465');
-    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
   });
 
@@ -65,7 +69,9 @@ describe('configuration', () => {
     ['RATE_LIMIT_MAX', '0'],
     ['RATE_LIMIT_WINDOW', '-5'],
     ['RETRY_BASE_MS', '1.5'],
-    ['MAX_ATTEMPTS', 'many'],
+    ['QUEUE_LIFETIME', 'many'],
+    ['TRUST_PROXY', 'true'],
+    ['METRICS_TOKEN', 'short'],
     ['MAIL_TO', 'not-an-address'],
     ['MAIL_FROM', 'a@example.com, b@example.com'],
     ['SMTP_URL', 'http://smtp.example.com'],

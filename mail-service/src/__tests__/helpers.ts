@@ -7,10 +7,10 @@ import pino from 'pino';
 import request from 'supertest';
 import { SMTPServer, type SMTPServerEnvelope } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { createApp } from '../app';
 import { loadConfig, type Config } from '../config';
-import { DeliveryWorker, createMailboxCourier, createSmtpCourier, type Courier } from '../delivery';
-import { Outbox } from '../outbox';
+import type { Courier, DeliveryWorker } from '../delivery';
+import type { Outbox } from '../outbox';
+import { createService, type Service } from '../service';
 
 export const ORIGIN = 'http://localhost:3000';
 
@@ -46,58 +46,46 @@ export interface Harness {
   outbox: Outbox;
   worker: DeliveryWorker;
   courier: Courier;
+  service: Service;
   dir: string;
   close(): Promise<void>;
 }
 
 /**
- * The service as server.ts wires it, minus the listening socket: a real outbox in a temp folder,
- * a real courier (SMTP when SMTP_URL is given, else the mailbox folder) and the worker.
+ * The service as server.ts wires it (createService), minus the listening socket: a real outbox
+ * in a temp folder (or `dataDir`), a real courier (SMTP when SMTP_URL is given, else the mailbox
+ * folder) and the worker, started.
  */
 export function createHarness(
   env: Record<string, string> = {},
-  { pollMs }: { pollMs?: number } = {},
+  { pollMs, dataDir, now }: { pollMs?: number; dataDir?: string; now?: () => number } = {},
 ): Harness {
   const dir = tempDir('h');
   const config = loadConfig({
-    DATA_DIR: path.join(dir, 'data'),
+    DATA_DIR: dataDir ?? path.join(dir, 'data'),
     MAILBOX_DIR: path.join(dir, 'mailbox'),
     LOG_LEVEL: 'silent',
     RETRY_BASE_MS: '20',
     RETRY_MAX_MS: '100',
     ...env,
   });
-  const outbox = Outbox.open(config.dataDir);
-  const courier = config.smtpUrl
-    ? createSmtpCourier(config.smtpUrl, {
-        connectionTimeout: 2000,
-        greetingTimeout: 2000,
-        socketTimeout: 5000,
-      })
-    : createMailboxCourier(config.mailboxDir);
-  const worker = new DeliveryWorker({
-    outbox,
-    courier,
-    mail: config,
+  const service = createService(config, {
     logger: silentLogger,
-    retryBaseMs: config.retryBaseMs,
-    retryMaxMs: config.retryMaxMs,
-    maxAttempts: config.maxAttempts,
-    pollMs,
+    smtpTimeouts: { connectionTimeout: 2000, greetingTimeout: 2000, socketTimeout: 5000 },
+    ...(pollMs !== undefined ? { pollMs } : {}),
+    ...(now ? { now } : {}),
   });
-  worker.start();
-  const app = createApp({ config, outbox, delivery: worker, logger: silentLogger });
+  void service.start();
   return {
-    app,
+    app: service.app,
     config,
-    outbox,
-    worker,
-    courier,
+    outbox: service.outbox,
+    worker: service.worker,
+    courier: service.courier,
+    service,
     dir,
     async close() {
-      await worker.stop();
-      courier.close();
-      outbox.close();
+      await service.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -147,6 +135,10 @@ export class TestSmtp {
   reply: (attempt: number) => Reply = () => undefined;
   /** How long the server takes to answer each DATA, to hold a send in progress. */
   delayMs = 0;
+  /** Decides the reply to MAIL FROM: undefined accepts. */
+  mailFromReply: () => Reply = () => undefined;
+  /** Decides the reply to each RCPT TO: undefined accepts. */
+  rcptReply: (address: string) => Reply = () => undefined;
   private attempts = 0;
 
   private constructor(
@@ -154,12 +146,23 @@ export class TestSmtp {
     readonly port: number,
   ) {}
 
-  static async start(port = 0): Promise<TestSmtp> {
+  static async start(port = 0, { smtpUtf8 = true } = {}): Promise<TestSmtp> {
     const holder: { self?: TestSmtp } = {};
+    const refuse = (reply: Reply, callback: (err?: Error | null) => void) =>
+      callback(
+        reply ? Object.assign(new Error(reply.message), { responseCode: reply.code }) : undefined,
+      );
     const server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS', 'AUTH'],
+      hideSMTPUTF8: !smtpUtf8,
       logger: false,
+      onMailFrom(_address, _session, callback) {
+        refuse((holder.self as TestSmtp).mailFromReply(), callback);
+      },
+      onRcptTo(address, _session, callback) {
+        refuse((holder.self as TestSmtp).rcptReply(address.address), callback);
+      },
       onData(stream, session, callback) {
         const t = holder.self as TestSmtp;
         t.attempts += 1;

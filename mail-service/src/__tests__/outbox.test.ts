@@ -12,15 +12,18 @@ describe('the outbox', () => {
   test('messages stored together (one commit) are all there after reopening', async () => {
     const outbox = Outbox.open(dir);
     const results = await Promise.all(
-      Array.from({ length: 30 }, () => outbox.enqueue({ payload: validMessage(), spam: false })),
+      Array.from({ length: 30 }, () =>
+        outbox.enqueue({ payload: validMessage(), spam: false, client: '203.0.113.1' }),
+      ),
     );
-    expect(new Set(results.map((r) => r.messageId)).size).toBe(30);
+    const ids = results.map((r) => (r.outcome === 'stored' ? r.messageId : ''));
+    expect(new Set(ids).size).toBe(30);
     outbox.close();
 
     const reopened = Outbox.open(dir);
     expect(reopened.counts()).toEqual({ queued: 30, delivered: 0, failed: 0, spam: 0 });
     const due = reopened.due(100);
-    expect(due.map((m) => m.id).sort()).toEqual(results.map((r) => r.messageId).sort());
+    expect(due.map((m) => m.id).sort()).toEqual([...ids].sort());
     expect(due[0]?.payload).toEqual(validMessage());
     reopened.close();
   });
@@ -30,6 +33,7 @@ describe('the outbox', () => {
     const first = await outbox.enqueue({
       payload: validMessage(),
       spam: false,
+      client: '203.0.113.1',
       idempotencyKey: 'k1',
     });
     outbox.close();
@@ -37,21 +41,26 @@ describe('the outbox', () => {
     const again = await reopened.enqueue({
       payload: validMessage(),
       spam: false,
+      client: '203.0.113.1',
       idempotencyKey: 'k1',
     });
-    expect(again).toEqual({ messageId: first.messageId, replay: true });
+    expect(first.outcome).toBe('stored');
+    expect(again).toEqual({
+      outcome: 'replay',
+      messageId: (first as { messageId: string }).messageId,
+    });
     expect(reopened.counts().queued).toBe(1);
     reopened.close();
   });
 
   test('closing commits what is pending; a closed outbox refuses new messages', async () => {
     const outbox = Outbox.open(dir);
-    const pending = outbox.enqueue({ payload: validMessage(), spam: true });
+    const pending = outbox.enqueue({ payload: validMessage(), spam: true, client: 'x' });
     outbox.close();
-    await expect(pending).resolves.toEqual({ messageId: expect.any(String), replay: false });
-    await expect(outbox.enqueue({ payload: validMessage(), spam: false })).rejects.toThrow(
-      /closed/,
-    );
+    await expect(pending).resolves.toEqual({ outcome: 'stored', messageId: expect.any(String) });
+    await expect(
+      outbox.enqueue({ payload: validMessage(), spam: false, client: '203.0.113.1' }),
+    ).rejects.toThrow(/closed/);
     const reopened = Outbox.open(dir);
     expect(reopened.counts()).toEqual({ queued: 0, delivered: 0, failed: 0, spam: 1 });
     reopened.close();

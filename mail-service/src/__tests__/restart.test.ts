@@ -181,3 +181,59 @@ describe('start-up configuration', () => {
     expect(stderr).toMatch(/ALLOWED_ORIGINS: "localhost:3000" is not an origin/);
   });
 });
+
+describe('a crash during delivery', () => {
+  const dir = tempDir('crash');
+  const children: ChildProcess[] = [];
+  let smtp: TestSmtp | undefined;
+
+  afterAll(async () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await smtp?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('SIGKILL with a slow relay after 12 accepted: only the sends in progress are repeated', async () => {
+    smtp = await TestSmtp.start();
+    smtp.delayMs = 150;
+    const env = {
+      DATA_DIR: path.join(dir, 'data'),
+      MAILBOX_DIR: path.join(dir, 'mailbox'),
+      SMTP_URL: smtp.url,
+      SMTP_CONNECTIONS: '2',
+      RATE_LIMIT_MAX: '100',
+    };
+    const first = await startService(env);
+    children.push(first.child);
+    const agent = request.agent(first.url);
+    const token = ((await agent.get('/api/csrf')).body as { token: string }).token;
+    for (let i = 0; i < 12; i++) {
+      await agent
+        .post('/api/sendmail')
+        .set('Origin', ORIGIN)
+        .set('X-XSRF-TOKEN', token)
+        .set('Cookie', `XSRF-TOKEN=${token}`)
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ ...validMessage(), message: { subject: `m${i}`, body: 'x' } }))
+        .expect(202);
+    }
+    await waitFor(() => (smtp?.received.length ?? 0) >= 5);
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    smtp.delayMs = 0;
+    const second = await startService(env);
+    children.push(second.child);
+    await waitFor(
+      async () => (await request(second.url).get('/api/ready')).body.messages?.delivered === 12,
+      { timeoutMs: 20_000, what: 'all 12 delivered' },
+    );
+    second.child.kill('SIGTERM');
+    await second.exited;
+    const ids = smtp.received.map((r) => r.mail.messageId);
+    const twice = ids.length - new Set(ids).size;
+    expect(new Set(ids).size).toBe(12);
+    // At most the messages that were being sent when the process died (one per connection).
+    expect(twice).toBeLessThanOrEqual(2);
+  });
+});

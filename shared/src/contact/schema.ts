@@ -29,46 +29,125 @@ export const CONTACT_MESSAGES = {
   bodyTooLong: `Please keep your message to ${CONTACT_LIMITS.body} characters or fewer.`,
   singleLine: 'Please keep this to a single line, without special control characters.',
   bodyControl: 'Please remove special control characters from your message.',
+  encodedWord: 'Please write this as plain text, without =?...?= codes.',
+  emailNeedsAscii:
+    'Please use an email address without accented or non-Latin letters before the @: our mail server cannot accept such addresses yet.',
 } as const;
 
 // Name, e-mail and subject end up in mail headers (Reply-To, Subject): no line breaks or other
-// control characters, which is what header injection needs.
+// control characters, which is what header injection needs. U+2028/U+2029 are line breaks too.
 // eslint-disable-next-line no-control-regex
-const SINGLE_LINE = /^[^\u0000-\u001f\u007f]*$/;
+const SINGLE_LINE = /^[^\u0000-\u001f\u007f\u2028\u2029]*$/;
 // The body may hold line breaks and tabs, but no other control characters (NUL among them).
 // eslint-disable-next-line no-control-regex
 const BODY_CHARS = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
+// Bidirectional overrides, embeddings and isolates make text read differently from what it is
+// (a "moc.elpmaxe" that shows as "example.com"); ordinary right-to-left text needs none of them.
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
+// Characters that show as nothing: spaces, format characters, the Braille blank and the Hangul
+// fillers. A value made only of them looks empty to the reader, so it counts as empty.
+const INVISIBLE = /[\s\p{Cf}\p{Zs}\u180e\u2800\u3164\uffa0]|\u034f|\u115f|\u1160|\u17b4|\u17b5/gu;
+// An RFC 2047 encoded word: a mail program decodes it in a header, so "=?UTF-8?Q?a=0D=0ABcc:...?="
+// would show a line break and a header that the visitor typed as harmless-looking text.
+const ENCODED_WORD = /=\?[^?\s]*\?[bq]\?[^?\s]*\?=/i;
 
 const M = CONTACT_MESSAGES;
 const L = CONTACT_LIMITS;
+
+const visible = (value: string) => value.replace(INVISIBLE, '') !== '';
+const noBidi = (value: string) => !BIDI_CONTROLS.test(value);
+const noEncodedWord = (value: string) => !ENCODED_WORD.test(value);
+
+/** Length in UTF-8 bytes: the unit of the SMTP limits (RFC 5321 and RFC 6531). */
+function utf8Length(value: string): number {
+  let n = 0;
+  for (const ch of value) {
+    const cp = ch.codePointAt(0) ?? 0;
+    n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+  }
+  return n;
+}
+
+// atext of RFC 5322, plus the letters, marks and digits of every script (RFC 6531).
+const LOCAL_ATOM = /^[\p{L}\p{M}\p{N}!#$%&'*+/=?^_`{|}~-]+$/u;
+const LDH_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const TOP_LABEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
+
+/**
+ * The ASCII (A-label) form of a mail domain, or null when it is not one: `münchen.de` gives
+ * `xn--mnchen-3ya.de`. The WHATWG URL parser does the IDNA mapping, in browsers and in Node alike.
+ */
+export function asciiDomain(domain: string): string | null {
+  if (!/^[\p{L}\p{M}\p{N}.-]+$/u.test(domain)) return null;
+  let host: string;
+  try {
+    host = new URL(`http://${domain}/`).hostname;
+  } catch {
+    return null;
+  }
+  if (host.length > 253) return null;
+  const labels = host.split('.');
+  const top = labels[labels.length - 1] ?? '';
+  if (labels.length < 2 || !labels.every((l) => LDH_LABEL.test(l)) || !TOP_LABEL.test(top)) {
+    return null;
+  }
+  return host;
+}
+
+/**
+ * An address a person can be answered at: a dot-atom local part of at most 64 bytes, in any
+ * script, and a domain name (internationalised or not). Quoted local parts and address literals
+ * are valid in RFC 5321 but not something a visitor types, and they are where parsers disagree.
+ */
+export function isEmailAddress(value: string): boolean {
+  const at = value.lastIndexOf('@');
+  if (at <= 0 || at === value.length - 1) return false;
+  const local = value.slice(0, at);
+  if (utf8Length(local) > 64) return false;
+  if (!local.split('.').every((atom) => LOCAL_ATOM.test(atom))) return false;
+  return asciiDomain(value.slice(at + 1)) !== null;
+}
+
+/** Whether the part before the @ has non-ASCII characters: such an address needs SMTPUTF8. */
+export const hasUtf8LocalPart = (email: string): boolean =>
+  // eslint-disable-next-line no-control-regex
+  /[^\u0000-\u007f]/.test(email.slice(0, email.lastIndexOf('@')));
 
 export const nameRule = z
   .string({ error: M.nameRequired })
   .trim()
   .min(1, { error: M.nameRequired })
+  .refine(visible, { error: M.nameRequired })
   .max(L.name, { error: M.nameTooLong })
-  .regex(SINGLE_LINE, { error: M.singleLine });
+  .regex(SINGLE_LINE, { error: M.singleLine })
+  .refine(noBidi, { error: M.singleLine })
+  .refine(noEncodedWord, { error: M.encodedWord });
 
 export const emailRule = z
   .string({ error: M.emailRequired })
   .trim()
   .min(1, { error: M.emailRequired })
   .max(L.email, { error: M.emailTooLong })
-  .pipe(z.email({ error: M.emailInvalid }));
+  .refine(isEmailAddress, { error: M.emailInvalid });
 
 export const subjectRule = z
   .string({ error: M.subjectRequired })
   .trim()
   .min(1, { error: M.subjectRequired })
+  .refine(visible, { error: M.subjectRequired })
   .max(L.subject, { error: M.subjectTooLong })
-  .regex(SINGLE_LINE, { error: M.singleLine });
+  .regex(SINGLE_LINE, { error: M.singleLine })
+  .refine(noBidi, { error: M.singleLine })
+  .refine(noEncodedWord, { error: M.encodedWord });
 
 export const bodyRule = z
   .string({ error: M.bodyRequired })
   .trim()
   .min(1, { error: M.bodyRequired })
+  .refine(visible, { error: M.bodyRequired })
   .max(L.body, { error: M.bodyTooLong })
-  .regex(BODY_CHARS, { error: M.bodyControl });
+  .regex(BODY_CHARS, { error: M.bodyControl })
+  .refine(noBidi, { error: M.bodyControl });
 
 /** A field that people never see; a value in it marks the sender as a bot. */
 export const honeypotRule = z.string().max(200).optional();

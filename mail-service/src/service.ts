@@ -1,0 +1,147 @@
+import type { Express } from 'express';
+import type { Store } from 'express-rate-limit';
+import pino, { type Logger } from 'pino';
+import { createApp } from './app';
+import type { Config } from './config';
+import {
+  DeliveryWorker,
+  cleanMailboxTemp,
+  createMailboxCourier,
+  createSmtpCourier,
+  type Courier,
+  type DeliveryStatus,
+  type SmtpTimeouts,
+} from './delivery';
+import { createMetrics, type Metrics } from './metrics';
+import { Outbox } from './outbox';
+
+export interface ServiceDeps {
+  logger?: Logger;
+  now?: () => number;
+  /** Shared rate-limit counters for several instances; in memory when absent. */
+  rateLimitStore?: Store;
+  smtpTimeouts?: SmtpTimeouts;
+  /** How often the worker looks at the outbox when nothing is due. */
+  pollMs?: number;
+  /** In-flow control: messages accepted ahead of delivery before intake waits (see DeliveryWorker.admit). */
+  inFlowBurst?: number;
+  /** The longest a request waits for delivery to catch up; 0 turns in-flow control off. */
+  inFlowDelayMs?: number;
+  /** How often retention runs (it also runs at start). */
+  retentionEveryMs?: number;
+}
+
+export interface Service {
+  app: Express;
+  config: Config;
+  outbox: Outbox;
+  worker: DeliveryWorker;
+  courier: Courier;
+  metrics: Metrics;
+  logger: Logger;
+  /** Picks up what an earlier run left queued, starts delivery, retention and the relay check. */
+  start(): Promise<void>;
+  /** Stops delivery (the sends in progress finish), closes the relay pool and the outbox. */
+  stop(): Promise<void>;
+  /** Applies the retention policy now. */
+  applyRetention(): { redacted: number; deleted: number };
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The composition root: the outbox, the courier, the delivery worker, the metrics and the HTTP
+ * app, wired the one way the server, the benchmark and the tests all use. It does not listen.
+ * Throws when the outbox cannot be opened.
+ */
+export function createService(config: Config, deps: ServiceDeps = {}): Service {
+  const logger = deps.logger ?? pino({ level: config.logLevel, base: { service: 'mail-service' } });
+  const now = deps.now ?? Date.now;
+  const outbox = Outbox.open(config.dataDir, now);
+  const courier = config.smtpUrl
+    ? createSmtpCourier(config.smtpUrl, {
+        connections: config.smtpConnections,
+        ...(deps.smtpTimeouts ? { timeouts: deps.smtpTimeouts } : {}),
+      })
+    : createMailboxCourier(config.mailboxDir);
+  // The metrics read the worker's state at scrape time; the worker reports to the metrics.
+  const status = { of: (): DeliveryStatus | undefined => undefined };
+  const metrics = createMetrics(outbox, () => status.of() as DeliveryStatus, now);
+  const worker = new DeliveryWorker({
+    outbox,
+    courier,
+    mail: config,
+    logger,
+    retryBaseMs: config.retryBaseMs,
+    retryMaxMs: config.retryMaxMs,
+    queueLifetimeMs: config.queueLifetimeSeconds * 1000,
+    concurrency: courier.mode === 'smtp' ? config.smtpConnections : 1,
+    observer: metrics.observer,
+    now,
+    ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
+    ...(deps.inFlowBurst !== undefined ? { inFlowBurst: deps.inFlowBurst } : {}),
+    ...(deps.inFlowDelayMs !== undefined ? { inFlowDelayMs: deps.inFlowDelayMs } : {}),
+  });
+  status.of = () => worker.status();
+  const app = createApp({
+    config,
+    outbox,
+    delivery: worker,
+    logger,
+    metrics,
+    now,
+    ...(deps.rateLimitStore ? { rateLimitStore: deps.rateLimitStore } : {}),
+  });
+
+  const applyRetention = () => {
+    const result = outbox.applyRetention({
+      deliveredMs: config.retentionDays * DAY_MS,
+      spamMs: config.spamRetentionDays * DAY_MS,
+    });
+    if (result.redacted + result.deleted > 0) {
+      logger.info(result, 'retention: personal data of old messages removed');
+    }
+    return result;
+  };
+  let retentionTimer: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  return {
+    app,
+    config,
+    outbox,
+    worker,
+    courier,
+    metrics,
+    logger,
+    applyRetention,
+    async start() {
+      outbox.retryQueuedNow();
+      try {
+        applyRetention();
+      } catch (error) {
+        logger.error({ err: String(error) }, 'retention could not run; it is tried again later');
+      }
+      retentionTimer = setInterval(() => {
+        try {
+          applyRetention();
+        } catch (error) {
+          logger.error({ err: String(error) }, 'retention could not run; it is tried again later');
+        }
+      }, deps.retentionEveryMs ?? 3_600_000);
+      retentionTimer.unref();
+      if (!config.smtpUrl) await cleanMailboxTemp(config.mailboxDir);
+      // Stopped while the mailbox was being cleaned (a test, a quick SIGTERM): nothing to start.
+      if (stopped) return;
+      worker.start();
+      void worker.verify();
+    },
+    async stop() {
+      stopped = true;
+      if (retentionTimer) clearInterval(retentionTimer);
+      await worker.stop();
+      courier.close();
+      outbox.close();
+    },
+  };
+}
