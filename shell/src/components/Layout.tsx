@@ -36,7 +36,7 @@ export function Layout({ manifest }: { manifest: DeploymentManifest }) {
   useLinkPreload();
   useAnimateOnScroll();
   useEffect(() => {
-    // Tells the prerenderer (and tests) that the client has rendered the page itself.
+    // Tells tests and the benchmark that the client has taken the page over.
     document.documentElement.dataset.appReady = 'true';
   }, []);
 

@@ -22,7 +22,7 @@ const metaTag = (key: 'name' | 'property', name: string) => () => {
 
 /**
  * Keeps the document title, description, canonical link, Open Graph tags and robots directive in
- * step with the page. It edits the tags the prerendered HTML already has rather than adding more.
+ * step with the page. It edits the tags the server-rendered HTML already has rather than adding more.
  */
 export function useDocumentMeta(meta: PageMeta): void {
   useEffect(() => {
