@@ -285,7 +285,7 @@ function shellConfig({ dir, production, port = 3000, devProxy }) {
 
 /** The shell's Node build: its pages and the layout, rendered by the site server. */
 function shellServerConfig({ dir, production }) {
-  return serverConfig({
+  const config = serverConfig({
     dir,
     production,
     uniqueName: 'shell',
@@ -293,6 +293,12 @@ function shellServerConfig({ dir, production }) {
     outputPath: path.join(dir, 'dist', 'server'),
     filename: 'render.js',
   });
+  const pkg = require(path.join(dir, 'package.json'));
+  // What the shell provides, so the site server can refuse a remote that needs more.
+  config.plugins.push(
+    new DefinePlugin({ __FEDERATION_SHARED__: JSON.stringify(hostShared(pkg, dir)) }),
+  );
+  return config;
 }
 
 /** A remote: its pages behind one exposed module, in a folder named by its version. */

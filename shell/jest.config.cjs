@@ -1,1 +1,4 @@
-module.exports = require('@site/shared/jest-preset');
+const preset = require('@site/shared/jest-preset');
+
+// The site server's tests run in Node (each file says so in its docblock).
+module.exports = { ...preset, roots: ['<rootDir>/src', '<rootDir>/server'] };

@@ -7,6 +7,8 @@
  *   SHELL_DIST         the shell's build (shell/dist)
  *   MAIL_SERVICE_URL   where /api/* goes (http://127.0.0.1:3005)
  *   RENDER_TIMEOUT_MS  time limit of one page's render (3000)
+ *   DEPLOY_TOKEN       turns the deploy API (/_deploy/*) on; teams send it as a bearer token
+ *   DEPLOY_ALLOWED_ORIGINS  comma-separated origins remote entries may point at
  *   RENDER_WORKERS     render threads (one fewer than the cores, at least 1, at most 4)
  */
 import path from 'node:path';
@@ -21,6 +23,17 @@ createSite({
   apiTarget: process.env.MAIL_SERVICE_URL ?? 'http://127.0.0.1:3005',
   siteUrl: process.env.SITE_URL ?? `http://localhost:${port}`,
   renderTimeoutMs: Number(process.env.RENDER_TIMEOUT_MS ?? DEFAULTS.renderTimeoutMs),
+  ...(process.env.DEPLOY_TOKEN
+    ? {
+        deploy: {
+          token: process.env.DEPLOY_TOKEN,
+          allowedOrigins: (process.env.DEPLOY_ALLOWED_ORIGINS ?? '')
+            .split(',')
+            .map((o) => o.trim())
+            .filter(Boolean),
+        },
+      }
+    : {}),
   ...(process.env.RENDER_WORKERS ? { renderWorkers: Number(process.env.RENDER_WORKERS) } : {}),
 }).then(
   (site) => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { parseManifest, type DeploymentManifest } from '@site/shared/contracts';
+import path from 'node:path';
+import { readManifest, type DeploymentManifest } from '@site/shared/contracts';
 
 export interface LiveManifest {
   /** Content hash: every page composed from this manifest is cached under it. */
@@ -11,6 +12,8 @@ export interface LiveManifest {
   manifest: DeploymentManifest;
   /** Every path a remote owns. */
   paths: Set<string>;
+  /** Prefixes of groups whose entries could not be read: their paths answer 503. */
+  unavailablePrefixes: string[];
 }
 
 const EMPTY: LiveManifest = {
@@ -19,12 +22,14 @@ const EMPTY: LiveManifest = {
   embedded: '{"schemaVersion":1,"generatedAt":"","remotes":[]}',
   manifest: { schemaVersion: 1, generatedAt: '', remotes: [] },
   paths: new Set(),
+  unavailablePrefixes: [],
 };
 
 /**
  * The live deployment manifest, read from its file whenever the file changes, so a deploy takes
- * effect on the next request. It is parsed by the same parser the browser uses; a file that does
- * not parse is reported and the last good manifest stays live.
+ * effect on the next request. It is read by the same parser the browser uses: an entry that does
+ * not parse spoils only its own group, and a file that is not a manifest at all is reported while
+ * the last good manifest stays live.
  */
 export class ManifestStore {
   private current: LiveManifest = EMPTY;
@@ -35,6 +40,31 @@ export class ManifestStore {
     readonly file: string,
     private readonly log: (message: string) => void = console.error,
   ) {}
+
+  /**
+   * Makes a new manifest live: written to a temporary file and renamed over the old one, so a
+   * reader sees the old file or the new one, never half of either.
+   */
+  async replace(json: Record<string, unknown>): Promise<LiveManifest> {
+    const text = `${JSON.stringify(json, null, 2)}\n`;
+    const next = live(text);
+    const tmp = path.join(
+      path.dirname(this.file),
+      `.${path.basename(this.file)}.${process.pid}.tmp`,
+    );
+    await fs.mkdir(path.dirname(this.file), { recursive: true });
+    const handle = await fs.open(tmp, 'w');
+    try {
+      await handle.writeFile(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(tmp, this.file);
+    this.mtimeMs = (await fs.stat(this.file)).mtimeMs;
+    this.current = next;
+    return next;
+  }
 
   get(): Promise<LiveManifest> {
     this.reading ??= this.read().finally(() => {
@@ -75,12 +105,15 @@ export const scriptJson = (value: unknown): string =>
     .replace(/\u2029/g, '\\u2029');
 
 export function live(text: string): LiveManifest {
-  const manifest = parseManifest(JSON.parse(text));
+  const json: unknown = JSON.parse(text);
+  const manifest = readManifest(json);
   return {
     version: createHash('sha256').update(text).digest('hex').slice(0, 12),
     text,
-    embedded: scriptJson(manifest),
+    // As it is: the browser reads it with the same parser, setting aside the same entries.
+    embedded: scriptJson(json),
     manifest,
     paths: new Set(manifest.remotes.flatMap((r) => r.routes.map((route) => route.path))),
+    unavailablePrefixes: (manifest.unavailable ?? []).flatMap((u) => u.prefixes),
   };
 }

@@ -4,6 +4,7 @@ import type { PageMeta } from '../src/content/shell-routes';
 /** What the shell's Node build (dist/server/render.js, from src/server/render.tsx) exports. */
 export interface ShellServerBuild {
   provided: Record<string, unknown>;
+  providedVersions: Record<string, string>;
   shellPaths: string[];
   renderPage(request: RenderRequest): Promise<RenderResult>;
   renderUnavailable(request: RenderRequest, reason: string): Promise<RenderResult>;

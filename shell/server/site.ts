@@ -10,6 +10,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { composePage, loadShellTemplate, type ShellTemplate } from './compose';
 import { ManifestStore, type LiveManifest } from './manifest-store';
+import { createDeployApi } from './deploy/api';
+import { History } from './deploy/history';
 import { ComposedPage, PageCache } from './page-cache';
 import { RenderPool, RenderTimeoutError } from './render-pool';
 import type { RenderReply, ShellServerBuild } from './render-types';
@@ -31,6 +33,8 @@ export interface SiteOptions {
   fetchTimeoutMs?: number;
   renderWorkers?: number;
   cache?: { maxEntries?: number; maxBytes?: number; failedTtlMs?: number };
+  /** The deploy API (`/_deploy/*`); off without a token. */
+  deploy?: { token: string; allowedOrigins: readonly string[] };
   log?: (message: string) => void;
 }
 
@@ -131,7 +135,10 @@ export async function createSite(options: SiteOptions): Promise<Site> {
 
   async function page(urlPath: string): Promise<ComposedPage> {
     const [live, shellTemplate] = await Promise.all([store.get(), currentTemplate()]);
-    const known = shell.shellPaths.includes(urlPath) || live.paths.has(urlPath);
+    const known =
+      shell.shellPaths.includes(urlPath) ||
+      live.paths.has(urlPath) ||
+      live.unavailablePrefixes.some((p) => urlPath.startsWith(`${p}/`));
     const pagePath = known ? urlPath : NOT_FOUND_PATH;
     const key = `${live.version}:${shellTemplate.id}:${known ? urlPath : NOT_FOUND_KEY}`;
     return cache.get(key, async () => {
@@ -225,8 +232,39 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     sendPage(req, res, await page(clean));
   }
 
+  const deployApi = options.deploy?.token
+    ? createDeployApi({
+        token: options.deploy.token,
+        allowedOrigins: options.deploy.allowedOrigins,
+        history: new History(path.join(path.resolve(options.deployDir), 'history.jsonl')),
+        current: () => store.get(),
+        publish: async (json) => {
+          const next = await store.replace(json);
+          log(`site: manifest ${next.version} is live`);
+          return next;
+        },
+        providedVersions: shell.providedVersions,
+        shellPaths: shell.shellPaths,
+        async renderCheck(manifest, pagePath) {
+          try {
+            const reply = await pool.render({ manifest, path: pagePath, siteUrl });
+            return reply.status === 503 ? (reply.failure ?? 'it could not be rendered') : null;
+          } catch (error) {
+            return error instanceof Error ? error.message : String(error);
+          }
+        },
+      })
+    : null;
+
   const server = http.createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    const urlPath = new URL(req.url ?? '/', 'http://x').pathname;
+    const notFound = async (_: http.IncomingMessage, r: http.ServerResponse) => {
+      r.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+      r.end('The deploy API is off: it needs DEPLOY_TOKEN.\n');
+    };
+    const handler =
+      urlPath === '/_deploy' || urlPath.startsWith('/_deploy/') ? (deployApi ?? notFound) : handle;
+    handler(req, res).catch((error: unknown) => {
       log(
         `site: ${req.url ?? ''}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       );

@@ -3,11 +3,18 @@ import type { DeploymentManifest } from '@site/shared';
 import { Layout, type RouteHandle } from './components/Layout';
 import { RemotePage } from './components/RemotePage';
 import { RemoteUnavailable } from './components/RemoteUnavailable';
+import { RemoteUnavailableError } from './federation/errors';
 import { shellRoutes } from './content/shell-routes';
 import type { PageSource } from './page-source';
 import HomePage from './pages/HomePage';
 
 const handle = (meta: RouteHandle['meta']): RouteHandle => ({ meta });
+
+const unavailableMeta = {
+  title: 'Temporarily unavailable',
+  description: 'This part of the site is temporarily unavailable. The rest of the site is working.',
+  noindex: true,
+};
 
 /**
  * The site's routes: the shell's own pages, one route per page in the remotes' route tables (from
@@ -25,6 +32,20 @@ export function createRoutes(manifest: DeploymentManifest, pages: PageSource): R
         return null;
       },
       element: <RemotePage path={route.path} source={pages} />,
+      errorElement: <RemoteUnavailable />,
+    })),
+  );
+
+  // A group whose manifest entry could not be read: its pages show the notice, with status 503.
+  const unavailableRoutes: RouteObject[] = (manifest.unavailable ?? []).flatMap((remote) =>
+    remote.prefixes.map((prefix): RouteObject => ({
+      path: `${prefix}/*`,
+      caseSensitive: true,
+      handle: handle({ ...unavailableMeta, path: prefix }),
+      loader: () => {
+        throw new RemoteUnavailableError(remote.name, remote.reason);
+      },
+      element: null,
       errorElement: <RemoteUnavailable />,
     })),
   );
@@ -55,6 +76,7 @@ export function createRoutes(manifest: DeploymentManifest, pages: PageSource): R
           }),
         },
         ...remoteRoutes,
+        ...unavailableRoutes,
         {
           path: '*',
           lazy: async () => ({

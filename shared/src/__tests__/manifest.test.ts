@@ -1,4 +1,4 @@
-import { ManifestError, parseManifest } from '../contracts/manifest';
+import { ManifestError, parseManifest, readManifest } from '../contracts/manifest';
 
 const route = (path: string) => ({
   path,
@@ -71,5 +71,50 @@ describe('parseManifest', () => {
   it.each(broken)('rejects %s with a clear ManifestError', (_name, mutate, message) => {
     expect(() => parseManifest(mutate(valid()))).toThrow(ManifestError);
     expect(() => parseManifest(mutate(valid()))).toThrow(message);
+  });
+});
+
+describe('readManifest: one bad entry spoils only its own group', () => {
+  const withData = () => {
+    const m = valid();
+    m.remotes.push({
+      name: 'data',
+      entry: 'http://localhost:3002/1.0.0/remoteEntry.js',
+      version: '1.0.0',
+      prefixes: ['/services/data'],
+      routes: [route('/services/data/x')],
+    });
+    return m;
+  };
+
+  it('keeps the good entries and sets aside one with a route outside its prefixes', () => {
+    const m = withData();
+    m.remotes[1]!.routes.push(route('/elsewhere/y'));
+    const read = readManifest(m);
+    expect(read.remotes.map((r) => r.name)).toEqual(['custom_dev']);
+    expect(read.unavailable).toEqual([
+      { name: 'data', prefixes: ['/services/data'], reason: expect.stringMatching(/outside/) },
+    ]);
+  });
+
+  it('sets aside the later of two entries that claim the same path, keeping the first', () => {
+    const m = withData();
+    m.remotes[1]!.prefixes.push('/services/custom-dev/b');
+    m.remotes[1]!.routes.push(route('/services/custom-dev/b'));
+    const read = readManifest(m);
+    expect(read.remotes.map((r) => r.name)).toEqual(['custom_dev']);
+    // Its prefix inside another group's is not marked: that group's pages stay its own.
+    expect(read.unavailable?.[0]).toMatchObject({ name: 'data', prefixes: ['/services/data'] });
+    expect(read.unavailable?.[0]?.reason).toMatch(/overlaps/);
+  });
+
+  it('is strict where parseManifest is: the same manifests are refused there', () => {
+    const m = withData();
+    m.remotes[1]!.routes.push(route('/elsewhere/y'));
+    expect(() => parseManifest(m)).toThrow(/outside/);
+  });
+
+  it('still refuses what is not a manifest at all', () => {
+    expect(() => readManifest({ schemaVersion: 1 })).toThrow(ManifestError);
   });
 });

@@ -12,11 +12,21 @@ export interface RemoteDeployment {
   routes: RouteMeta[];
 }
 
+/** A remote whose entry in the manifest could not be used: its group's pages show as unavailable. */
+export interface UnavailableRemote {
+  name: string;
+  /** The prefixes it claims, where known; empty when even they could not be read. */
+  prefixes: string[];
+  reason: string;
+}
+
 /** The deployment manifest served beside the shell as `/remotes.json`. */
 export interface DeploymentManifest {
   schemaVersion: 1;
   generatedAt: string;
   remotes: RemoteDeployment[];
+  /** Entries set aside by `readManifest`. */
+  unavailable?: UnavailableRemote[];
 }
 
 export class ManifestError extends Error {
@@ -52,53 +62,121 @@ function parseRoute(value: unknown, where: string, prefixes: string[]): RouteMet
   return { path, title, description, group, navLabel };
 }
 
-/**
- * Validates an untrusted manifest (fetched JSON) and returns it typed. Hand-written rather than a
- * schema library so that validating it costs the first page load next to nothing.
- */
-export function parseManifest(value: unknown): DeploymentManifest {
+function parseRemote(r: unknown, where: string): RemoteDeployment {
+  check(isObject(r), `${where} is not an object`);
+  const { name, entry, version, prefixes, routes } = r;
+  check(
+    typeof name === 'string' && /^[a-z][a-z0-9_]*$/.test(name),
+    `${where}.name must be a snake_case identifier`,
+  );
+  check(isNonEmptyString(entry), `${where}.entry is missing`);
+  let url: URL;
+  try {
+    url = new URL(entry, 'http://localhost');
+  } catch {
+    throw new ManifestError(`${where}.entry is not a URL`);
+  }
+  check(/^https?:$/.test(url.protocol), `${where}.entry must be an http(s) URL`);
+  check(isNonEmptyString(version), `${where}.version is missing`);
+  check(
+    Array.isArray(prefixes) &&
+      prefixes.length > 0 &&
+      prefixes.every((p) => isNonEmptyString(p) && p.startsWith('/') && !p.endsWith('/')),
+    `${where}.prefixes must be a list of paths like "/services/x"`,
+  );
+  const prefixList = prefixes as string[];
+  check(Array.isArray(routes) && routes.length > 0, `${where}.routes must be a non-empty list`);
+  const parsed = routes.map((route, j) => parseRoute(route, `${where}.routes[${j}]`, prefixList));
+  const seen = new Set<string>();
+  for (const route of parsed) {
+    check(!seen.has(route.path), `the path "${route.path}" is claimed twice`);
+    seen.add(route.path);
+  }
+  return { name, entry, version, prefixes: prefixList, routes: parsed };
+}
+
+const overlaps = (a: string, b: string) =>
+  a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+
+/** Why a parsed remote cannot join the others, if it cannot: a name, prefix or path already taken. */
+function conflict(remote: RemoteDeployment, others: RemoteDeployment[]): string | undefined {
+  for (const other of others) {
+    if (other.name === remote.name) return `remote "${remote.name}" is listed twice`;
+    for (const prefix of remote.prefixes) {
+      const taken = other.prefixes.find((p) => overlaps(p, prefix));
+      if (taken) return `the prefix "${prefix}" overlaps "${taken}" of remote "${other.name}"`;
+    }
+    for (const route of remote.routes) {
+      if (other.routes.some((r) => r.path === route.path)) {
+        return `the path "${route.path}" is claimed twice (also by remote "${other.name}")`;
+      }
+    }
+  }
+  return undefined;
+}
+
+function parseTop(value: unknown): unknown[] {
   check(isObject(value), 'the manifest is not a JSON object');
   check(value.schemaVersion === 1, 'the manifest has an unknown schemaVersion (expected 1)');
   check(Array.isArray(value.remotes), 'the manifest has no "remotes" list');
-  const names = new Set<string>();
-  const paths = new Set<string>();
-  const remotes = value.remotes.map((r: unknown, i: number): RemoteDeployment => {
-    const where = `remotes[${i}]`;
-    check(isObject(r), `${where} is not an object`);
-    const { name, entry, version, prefixes, routes } = r;
-    check(
-      typeof name === 'string' && /^[a-z][a-z0-9_]*$/.test(name),
-      `${where}.name must be a snake_case identifier`,
-    );
-    check(!names.has(name), `remote "${name}" is listed twice`);
-    names.add(name);
-    check(isNonEmptyString(entry), `${where}.entry is missing`);
-    let url: URL;
-    try {
-      url = new URL(entry, 'http://localhost');
-    } catch {
-      throw new ManifestError(`${where}.entry is not a URL`);
-    }
-    check(/^https?:$/.test(url.protocol), `${where}.entry must be an http(s) URL`);
-    check(isNonEmptyString(version), `${where}.version is missing`);
-    check(
-      Array.isArray(prefixes) &&
-        prefixes.length > 0 &&
-        prefixes.every((p) => isNonEmptyString(p) && p.startsWith('/') && !p.endsWith('/')),
-      `${where}.prefixes must be a list of paths like "/services/x"`,
-    );
-    const prefixList = prefixes as string[];
-    check(Array.isArray(routes) && routes.length > 0, `${where}.routes must be a non-empty list`);
-    const parsed = routes.map((route, j) => parseRoute(route, `${where}.routes[${j}]`, prefixList));
-    for (const route of parsed) {
-      check(!paths.has(route.path), `the path "${route.path}" is claimed twice`);
-      paths.add(route.path);
-    }
-    return { name, entry, version, prefixes: prefixList, routes: parsed };
+  return value.remotes;
+}
+
+const generatedAt = (value: unknown): string =>
+  isObject(value) && typeof value.generatedAt === 'string' ? value.generatedAt : '';
+
+/**
+ * Validates an untrusted manifest and returns it typed; any problem is an error. This is the check
+ * a new manifest must pass before it goes live. Hand-written rather than a schema library so that
+ * validating it costs the first page load next to nothing.
+ */
+export function parseManifest(value: unknown): DeploymentManifest {
+  const remotes: RemoteDeployment[] = [];
+  parseTop(value).forEach((r, i) => {
+    const remote = parseRemote(r, `remotes[${i}]`);
+    const problem = conflict(remote, remotes);
+    if (problem) throw new ManifestError(problem);
+    remotes.push(remote);
   });
-  return {
-    schemaVersion: 1,
-    generatedAt: typeof value.generatedAt === 'string' ? value.generatedAt : '',
-    remotes,
-  };
+  return { schemaVersion: 1, generatedAt: generatedAt(value), remotes };
+}
+
+/**
+ * Reads a live manifest entry by entry: an entry that does not parse, or that claims a name,
+ * prefix or path an earlier entry has, is set aside with the reason, so one bad entry spoils only
+ * its own group (whose pages show as unavailable), never the site. Only a manifest that is not a
+ * manifest at all is an error.
+ */
+export function readManifest(value: unknown): DeploymentManifest {
+  const remotes: RemoteDeployment[] = [];
+  const unavailable: UnavailableRemote[] = [];
+  parseTop(value).forEach((r, i) => {
+    const name =
+      isObject(r) && typeof r.name === 'string' && /^[a-z][a-z0-9_]*$/.test(r.name)
+        ? r.name
+        : `remotes[${i}]`;
+    const prefixes =
+      isObject(r) && Array.isArray(r.prefixes)
+        ? r.prefixes.filter(
+            (p): p is string => isNonEmptyString(p) && p.startsWith('/') && !p.endsWith('/'),
+          )
+        : [];
+    try {
+      const remote = parseRemote(r, `remotes[${i}]`);
+      const problem = conflict(remote, remotes);
+      if (problem) throw new ManifestError(problem);
+      remotes.push(remote);
+    } catch (error) {
+      // A group whose prefixes another group owns cannot be marked there without harming it.
+      const free = prefixes.filter(
+        (p) => !remotes.some((o) => o.prefixes.some((q) => overlaps(p, q))),
+      );
+      unavailable.push({
+        name,
+        prefixes: free,
+        reason: String(error instanceof Error ? error.message : error),
+      });
+    }
+  });
+  return { schemaVersion: 1, generatedAt: generatedAt(value), remotes, unavailable };
 }

@@ -1,4 +1,4 @@
-import { ManifestError, parseManifest, type DeploymentManifest } from '@site/shared';
+import { ManifestError, readManifest, type DeploymentManifest } from '@site/shared';
 
 export const MANIFEST_URL = '/remotes.json';
 /** The element in which the site server embeds the manifest the page was composed with. */
@@ -14,7 +14,7 @@ export async function loadManifest(): Promise<DeploymentManifest> {
   const embedded = document.getElementById(MANIFEST_ELEMENT_ID)?.textContent;
   if (embedded) {
     try {
-      return parseManifest(JSON.parse(embedded));
+      return readManifest(JSON.parse(embedded));
     } catch (error) {
       if (error instanceof ManifestError) throw error;
       throw new ManifestError('the deployment manifest in the page is not valid JSON');
@@ -39,5 +39,5 @@ export async function loadManifest(): Promise<DeploymentManifest> {
   } catch {
     throw new ManifestError(`the deployment manifest ${MANIFEST_URL} is not valid JSON`);
   }
-  return parseManifest(json);
+  return readManifest(json);
 }

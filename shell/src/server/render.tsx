@@ -32,6 +32,13 @@ export const provided: Record<string, unknown> = {
   '@site/shared': Shared,
 };
 
+declare const __FEDERATION_SHARED__: Record<string, { version: string; requiredVersion: string }>;
+
+/** The version of each package the shell provides to its remotes (React, `@site/shared`, ...). */
+export const providedVersions: Record<string, string> = Object.fromEntries(
+  Object.entries(__FEDERATION_SHARED__).map(([name, { version }]) => [name, version]),
+);
+
 /** The shell's own pages, for the sitemap and the static export. */
 export const shellPaths: string[] = [
   shellRoutes.home.path,
