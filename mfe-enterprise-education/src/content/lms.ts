@@ -121,7 +121,7 @@ export const lmsContent = {
   },
   cta: {
     heading: 'Planning a new learning platform?',
-    text: 'Tell us who your learners are and how you teach and assess them. We will show you the LMS configured for a course of your own.',
+    text: 'Send us one of your courses, or just its outline. We will show you the LMS set up with it, so your teachers can judge it on their own material.',
     action: { to: '/contact', label: 'Request an LMS demo' },
   } satisfies CallToActionContent,
 } as const;
