@@ -7,10 +7,10 @@ const { shellConfig } = require('@site/shared/webpack');
 function shareCards() {
   const { require: requireTs } = require('tsx/cjs/api');
   const { shellRoutes: r } = requireTs('./src/content/shell-routes.ts', __filename);
+  const { homeContent } = requireTs('./src/content/home.ts', __filename);
   const { company } = requireTs('@site/shared/company', __filename);
-  const tagline = `${company.tagline.charAt(0).toUpperCase()}${company.tagline.slice(1)}`;
   return [
-    { path: r.home.path, title: tagline, group: `Since ${company.foundingYear}` },
+    { path: r.home.path, title: homeContent.hero.title, group: `Since ${company.foundingYear}` },
     { path: r.about.path, title: r.about.title, group: 'Company' },
     { path: r.contact.path, title: r.contact.title, group: 'Company' },
     { path: '*', slug: 'not-found', title: r.notFound.title, group: 'Company' },

@@ -17,7 +17,7 @@ export const aboutContent = {
     heading: 'Who we are',
     paragraphs: [
       `We started in ${company.foundingYear} as a small team of developers who believed that businesses deserved software built around their work, not the other way around. Today we are a multidisciplinary company of software engineers, data engineers and scientists, Microsoft specialists, learning technologists and monitoring and evaluation experts.`,
-      'Our clients range from start-ups writing their first product to listed manufacturers, mining houses, banks, universities, government departments and international health programmes. We have delivered for organisations in more than 20 industries on two continents, and we know how to work within the regulation, infrastructure and budgets of each.',
+      'Our clients range from start-ups writing their first product to listed manufacturers, mining houses, banks, universities, government departments and international health programmes. We have delivered for organisations in more than 20 industries across Africa and Europe, and we know how to work within the regulation, infrastructure and budgets of each.',
       `The company has been delivering for ${years} years. The people who lead it bring 24 years of industry experience, our senior architects more than 21 years each, and our delivery leads more than 15. That experience shows in the questions we ask at the start of a project and in how few surprises there are at the end.`,
     ] satisfies Paragraphs,
   },
