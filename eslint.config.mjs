@@ -103,9 +103,10 @@ export default tseslint.config(
     extra: ['react-router', 'react-router-dom'],
   }),
   boundary(['shell/**'], 'shell'),
-  // The mail-service takes only the contact schema from shared, and nothing of the browser's.
+  // The mail-service takes only the contact schema and the company facts from shared, and nothing
+  // of the browser's.
   boundary(['mail-service/**'], 'mail-service', {
     extra: ['react', 'react-*', 'react/*'],
-    regex: '^@site/shared(?!/contact$)',
+    regex: '^@site/shared(?!/(contact|company)$)',
   }),
 );

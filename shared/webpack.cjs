@@ -10,6 +10,62 @@ const HtmlWebpackPlugin = require('html-webpack-plugin');
 const MiniCssExtractPlugin = require('mini-css-extract-plugin');
 const CssMinimizerPlugin = require('css-minimizer-webpack-plugin');
 const { sharedModules, REMOTES, PROVIDED } = require('./federation.cjs');
+const { shareCard, cardSlug } = require('./share-card.cjs');
+
+let companyFacts;
+/** The company's facts, read from their one source (a TypeScript file) through tsx. */
+const company = () =>
+  (companyFacts ??= require('tsx/cjs/api').require('./src/company.ts', __filename).company);
+
+/**
+ * Renders a share card for each page and emits it as `share/<slug>.<hash>.png`, content-hashed so
+ * it can be served with immutable caching. Returns each page's file by its path.
+ */
+async function emitShareCards(compilation, pages) {
+  const { name, tagline, address } = company();
+  const footer = `${tagline.charAt(0).toUpperCase()}${tagline.slice(1)} · ${address.locality}, ${address.country}`;
+  const { createHash } = compilation.compiler.webpack.util;
+  const { RawSource } = compilation.compiler.webpack.sources;
+  const files = {};
+  for (const page of pages) {
+    const png = await shareCard({ title: page.title, group: page.group, company: name, footer });
+    const hash = createHash(compilation.outputOptions.hashFunction)
+      .update(png)
+      .digest('hex')
+      .slice(0, 10);
+    const file = `share/${cardSlug(page.slug ?? page.path)}.${hash}.png`;
+    compilation.emitAsset(file, new RawSource(png), { immutable: true });
+    files[page.path] = file;
+  }
+  return files;
+}
+
+/**
+ * The shell's own pages' share cards, with `share/cards.json` mapping each page's path to its card
+ * (the 404 page's path is `*`, the catch-all route's).
+ */
+class ShareCardPlugin {
+  constructor(pages) {
+    this.pages = pages;
+  }
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('ShareCardPlugin', (compilation) => {
+      compilation.hooks.processAssets.tapPromise(
+        {
+          name: 'ShareCardPlugin',
+          stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONS,
+        },
+        async () => {
+          const files = await emitShareCards(compilation, this.pages);
+          compilation.emitAsset(
+            'share/cards.json',
+            new compiler.webpack.sources.RawSource(`${JSON.stringify(files, null, 2)}\n`),
+          );
+        },
+      );
+    });
+  }
+}
 
 const rules = (production) => [
   {
@@ -32,26 +88,38 @@ const rules = (production) => [
   { test: /\.(woff2?|png|svg|jpe?g|webp|ico)$/, type: 'asset/resource' },
 ];
 
-/** Emits the remote's route table beside its remoteEntry.js, validated against the contract. */
+/**
+ * Emits the remote's route table beside its remoteEntry.js, validated against the contract. With
+ * `shareCards`, each route gets a share card in the version folder, named in its `image` field.
+ */
 class RouteTablePlugin {
-  constructor(file) {
+  constructor(file, { shareCards = false } = {}) {
     this.file = file;
+    this.shareCards = shareCards;
   }
   apply(compiler) {
     compiler.hooks.thisCompilation.tap('RouteTablePlugin', (compilation) => {
-      compilation.hooks.processAssets.tap(
+      compilation.hooks.processAssets.tapPromise(
         {
           name: 'RouteTablePlugin',
           stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONS,
         },
-        () => {
+        async () => {
           compilation.fileDependencies.add(this.file);
           const json = fs.readFileSync(this.file, 'utf8');
           const table = JSON.parse(json);
           if (!table.remote || !Array.isArray(table.routes) || !Array.isArray(table.prefixes)) {
             compilation.errors.push(new Error(`${this.file}: not a route table`));
+            return;
           }
-          compilation.emitAsset('routes.json', new compiler.webpack.sources.RawSource(json));
+          if (this.shareCards) {
+            const images = await emitShareCards(compilation, table.routes);
+            for (const route of table.routes) route.image = images[route.path];
+          }
+          compilation.emitAsset(
+            'routes.json',
+            new compiler.webpack.sources.RawSource(`${JSON.stringify(table, null, 2)}\n`),
+          );
         },
       );
     });
@@ -232,8 +300,12 @@ function hostShared(pkg, dir) {
   );
 }
 
-/** The host. Its remotes are not listed here: it finds them at run time in `/remotes.json`. */
-function shellConfig({ dir, production, port = 3000, devProxy }) {
+/**
+ * The host. Its remotes are not listed here: it finds them at run time in `/remotes.json`.
+ * `shareCards`: the shell's own pages ({ path, title, group, slug? }), whose cards a production
+ * build writes into `share/`.
+ */
+function shellConfig({ dir, production, port = 3000, devProxy, shareCards = [] }) {
   const pkg = require(path.join(dir, 'package.json'));
   const config = base({ dir, production, uniqueName: 'shell' });
   return {
@@ -268,6 +340,7 @@ function shellConfig({ dir, production, port = 3000, devProxy }) {
         scriptLoading: 'defer',
         inject: 'body',
       }),
+      ...(production && shareCards.length > 0 ? [new ShareCardPlugin(shareCards)] : []),
       new MiniCssExtractPlugin({
         filename: production ? 'assets/[name].[contenthash:10].css' : 'assets/[name].css',
         chunkFilename: production ? 'assets/[name].[contenthash:10].css' : 'assets/[name].css',
@@ -353,7 +426,7 @@ function remoteBrowserConfig({ dir, production, standaloneHtml }) {
         manifest: { fileName: 'mf-manifest.json' },
         experiments: { optimization: { disableSnapshot: true, target: 'web' } },
       }),
-      new RouteTablePlugin(path.join(dir, 'src', 'routes.json')),
+      new RouteTablePlugin(path.join(dir, 'src', 'routes.json'), { shareCards: production }),
       new PageAssetsPlugin(path.join(dir, EXPOSED_PAGES)),
       ...(standaloneHtml
         ? [
@@ -375,4 +448,4 @@ function remoteBrowserConfig({ dir, production, standaloneHtml }) {
   };
 }
 
-module.exports = { shellConfig, shellServerConfig, remoteConfig, RouteTablePlugin };
+module.exports = { shellConfig, shellServerConfig, remoteConfig, RouteTablePlugin, ShareCardPlugin };

@@ -3,11 +3,26 @@ const CopyPlugin = require('./webpack/copy-public.cjs');
 const PreloadPlugin = require('./webpack/preload-plugin.cjs');
 const { shellConfig, shellServerConfig } = require('@site/shared/webpack');
 
+/** The shell's own pages, for their share cards: titles from the same content as the pages. */
+function shareCards() {
+  const { require: requireTs } = require('tsx/cjs/api');
+  const { shellRoutes: r } = requireTs('./src/content/shell-routes.ts', __filename);
+  const { homeContent } = requireTs('./src/content/home.ts', __filename);
+  const { company } = requireTs('@site/shared/company', __filename);
+  return [
+    { path: r.home.path, title: homeContent.hero.title, group: `Since ${company.foundingYear}` },
+    { path: r.about.path, title: r.about.title, group: 'Company' },
+    { path: r.contact.path, title: r.contact.title, group: 'Company' },
+    { path: '*', slug: 'not-found', title: r.notFound.title, group: 'Company' },
+  ];
+}
+
 module.exports = (env, argv) => {
   const production = argv.mode === 'production';
   const config = shellConfig({
     dir: __dirname,
     production,
+    shareCards: production ? shareCards() : [],
     devProxy: {
       // `npm run dev`: the mail API goes to the mail-service, the manifest to the deploy folder.
       static: [

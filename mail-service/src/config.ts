@@ -2,6 +2,7 @@ import path from 'node:path';
 import net from 'node:net';
 import { z } from 'zod';
 import addressparser from 'nodemailer/lib/addressparser';
+import { company } from '@site/shared/company';
 
 /** The mail-service folder: the defaults for DATA_DIR and MAILBOX_DIR live inside it. */
 export const SERVICE_DIR = path.resolve(__dirname, '..');
@@ -50,8 +51,10 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const DEFAULTS = {
   MAIL_SERVICE_PORT: '3005',
-  MAIL_TO: 'hello@highveld-digital.co.za',
-  MAIL_FROM: 'Highveld Digital website <website@highveld-digital.co.za>',
+  MAIL_TO: company.email,
+  // The sender is an address of the company's own domain, named after the company, so a rename in
+  // shared/src/company.ts reaches the mailbox too.
+  MAIL_FROM: `${company.name} website <website@${company.email.split('@')[1] ?? ''}>`,
   DATA_DIR: path.join(SERVICE_DIR, '.data'),
   MAILBOX_DIR: path.join(SERVICE_DIR, 'mailbox'),
   RATE_LIMIT_MAX: '5',

@@ -1,5 +1,5 @@
 /**
- * Company facts, in one place. The spec does not name the company: the name, logo text, address and
+ * Company facts, in one place. The spec does not name the company: the name, logo text, address, phone number and
  * links below are placeholders, and replacing them here changes them everywhere on the site.
  */
 export const company = {
@@ -24,7 +24,13 @@ export const company = {
     closes: '17:00',
     label: 'Monday to Friday, 8am to 5pm',
   },
-  timeZone: { label: 'UTC+02:00', name: 'South Africa Standard Time (SAST)' },
+  /**
+   * The office's time, worded one way everywhere: South Africa keeps UTC+02:00 all year (the same
+   * offset as Central Africa Time), and clients know it as SAST.
+   */
+  timeZone: { abbreviation: 'SAST', offset: 'UTC+02:00', label: 'SAST (UTC+02:00)' },
+  /** The office line, as dialled from abroad (E.164) and as shown on the pages. */
+  phone: { e164: '+27120040150', display: '+27 12 004 0150' },
   regions: ['Africa', 'Europe'],
   sectors: [
     'Manufacturing',
@@ -50,6 +56,9 @@ export type Company = typeof company;
 /** One line of the postal address, as shown in the footer and on the contact page. */
 export const formatAddress = (a = company.address): string =>
   `${a.street}, ${a.locality}, ${a.region}, ${a.postalCode}, ${a.country}`;
+
+/** `tel:` link of the office line. */
+export const phoneHref = (p = company.phone): string => `tel:${p.e164}`;
 
 /** Whole years since the company was founded, counted from `today`. */
 export const yearsSinceFounding = (today: Date = new Date()): number =>

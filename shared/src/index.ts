@@ -3,6 +3,7 @@ export * from './content-types';
 export * from './approach';
 export * from './text';
 export * from './contracts';
+export * from './share-card';
 export { useReducedMotion, prefersReducedMotion } from './hooks/use-reduced-motion';
 export { useInView } from './hooks/use-in-view';
 export { Accordion, type AccordionProps } from './components/Accordion';

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { company } from '@site/shared/company';
 import { ready } from '../support/ready';
 import { simpleParser, type AddressObject } from 'mailparser';
 import { expectNoViolations } from '../support/axe';
@@ -30,7 +31,8 @@ test.describe('the contact page', () => {
     await expect(details).toContainText('Centurion, Gauteng');
     await expect(details).toContainText('South Africa');
     await expect(details).toContainText('Monday to Friday, 8am to 5pm');
-    await expect(details).toContainText('UTC+02:00');
+    await expect(details).toContainText(company.timeZone.label);
+    await expect(details).toContainText(company.phone.display);
     for (const name of ['LinkedIn', 'X', 'Facebook', 'GitHub']) {
       await expect(details.getByRole('link', { name, exact: true })).toHaveAttribute(
         'href',
@@ -40,7 +42,7 @@ test.describe('the contact page', () => {
     const map = page.locator('.map-frame');
     await map.scrollIntoViewIfNeeded();
     await expect(map).toHaveCSS('height', '500px');
-    await expect(page.locator('.leaflet-marker-icon')).toHaveAttribute('title', 'Highveld Digital');
+    await expect(page.locator('.leaflet-marker-icon')).toHaveAttribute('title', company.name);
     await expect(page.locator('.leaflet-popup-content')).toContainText('Centurion');
     await expect(page.locator('.leaflet-control-attribution')).toContainText('OpenStreetMap');
   });

@@ -114,7 +114,19 @@ test.describe('service pages', () => {
           /fixed monthly/i,
         ],
       ],
-      ['/about', [/2008/, /Africa and Europe/, /20\+/, /Manufacturing/, /Motor industry/]],
+      [
+        '/about',
+        [
+          /2008/,
+          /Africa and Europe/,
+          /20\+/,
+          /24 years/,
+          /21\+/,
+          /15\+/,
+          /Manufacturing/,
+          /Motor industry/,
+        ],
+      ],
     ];
     for (const [path, patterns] of claims) {
       await page.goto(path);

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { company } from '@site/shared/company';
 import { watchConsole } from '../support/console';
 import { ready } from '../support/ready';
 import { NOT_FOUND, servicePages, shellPages } from '../support/site';
@@ -17,7 +18,7 @@ test.describe('what a crawler reads without JavaScript', () => {
       const h1 = page.getByRole('heading', { level: 1 });
       if (spec.title) await expect(h1).toHaveText(spec.title);
       else await expect(h1).toBeVisible();
-      await expect(page).toHaveTitle(/Highveld Digital/);
+      await expect(page).toHaveTitle(new RegExp(company.name));
       const description = await page.locator('meta[name="description"]').getAttribute('content');
       expect(description?.length ?? 0).toBeGreaterThanOrEqual(50);
       expect(description?.length ?? 0).toBeLessThanOrEqual(160);

@@ -88,7 +88,7 @@ export const androidContent = {
   },
   cta: {
     heading: 'Need an app that works on every Android device your users own?',
-    text: 'Tell us about your users, their devices and their connectivity. We will propose an architecture and a first release that fits them.',
+    text: 'Share what you know about your users: the handsets they carry, the networks they rely on, the jobs they do in the app. We will propose an architecture and a first release that fits them.',
     action: { to: '/contact', label: 'Plan your Android app' },
   } satisfies CallToActionContent,
 } as const;

@@ -6,7 +6,7 @@ export const cloudAppDevContent = {
     heading: 'Built for the cloud, not just moved to it',
     paragraphs: [
       'Lifting an old server into a virtual machine rarely delivers what the cloud promises. The savings and resilience come from applications designed for it: stateless services that scale out at month-end and back in overnight, managed databases with automatic backups, and infrastructure defined as code so that a new environment takes minutes rather than weeks.',
-      'We build new cloud-native applications and re-engineer existing ones for banks, petroleum distributors, universities and non-profits across Africa and Europe. Before recommending a platform, we look at where your data may legally sit, what your team already knows and how costs will behave as usage grows.',
+      'We build new cloud-native applications and re-engineer existing ones for banks, petroleum distributors, universities and non-profits, some serving one city and some several countries. Before recommending a platform, we look at where your data may legally sit, what your team already knows and how costs will behave as usage grows.',
     ] satisfies Paragraphs,
   },
   models: {
@@ -110,7 +110,7 @@ export const cloudAppDevContent = {
   },
   cta: {
     heading: 'Unsure which cloud, or which model?',
-    text: 'Tell us about your applications, your data and your constraints. We will give you an independent recommendation with an honest view of the running costs.',
+    text: 'Bring us your application list, your data residency rules and last quarter’s hosting bill. You will get an independent recommendation, with running costs you can take to your finance team.',
     action: { to: '/contact', label: 'Plan your cloud application' },
   } satisfies CallToActionContent,
 } as const;

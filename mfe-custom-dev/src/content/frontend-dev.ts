@@ -1,3 +1,4 @@
+import { company } from '@site/shared';
 import type {
   AccordionItemData,
   CallToActionContent,
@@ -12,7 +13,7 @@ export const frontendDevContent = {
     heading: 'Interfaces built for the people who use them',
     paragraphs: [
       'A frontend has to serve a loan officer working through forty applications a day, a clinic nurse on a low-cost Android phone and a customer on a slow connection at the end of the month. We design and build for all of them: clear layouts, forms that catch mistakes before they are submitted, and pages that respond in well under a second.',
-      'Our frontend team has delivered more than 420 frontend solutions since 2008, from single-page booking tools to the operator consoles of large industrial systems. That experience shows in the details that are easy to miss in a demo and hard to fix after launch: keyboard navigation, error states, loading behaviour, and components that do not drift apart when three teams work on one product.',
+      `Our frontend team has delivered more than 420 frontend solutions since ${company.foundingYear}, from single-page booking tools to the operator consoles of large industrial systems. That experience shows in the details that are easy to miss in a demo and hard to fix after launch: keyboard navigation, error states, loading behaviour, and components that do not drift apart when three teams work on one product.`,
     ] satisfies Paragraphs,
   },
   stats: {
@@ -20,7 +21,7 @@ export const frontendDevContent = {
     items: [
       { value: '420+', label: 'Frontend solutions delivered' },
       { value: '20+', label: 'Industries served' },
-      { value: '15+', label: 'Years building for the web' },
+      { value: '15+', label: 'Years of experience in each of our frontend leads' },
     ] satisfies StatItem[],
   },
   process: {

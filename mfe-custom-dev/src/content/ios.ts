@@ -84,7 +84,7 @@ export const iosContent = {
   },
   cta: {
     heading: 'Ready to put your service on the iPhone?',
-    text: 'Tell us who the app is for and what it must do. We will suggest a scope for the first release and the devices worth supporting from day one.',
+    text: 'Who will use the app, and what must it let them do on day one? With those two answers we can suggest a first release and the iPhone and iPad models worth supporting.',
     action: { to: '/contact', label: 'Plan your iOS app' },
   } satisfies CallToActionContent,
 } as const;

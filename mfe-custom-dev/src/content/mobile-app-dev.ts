@@ -69,7 +69,7 @@ export const mobileAppDevContent = {
       {
         title: 'Android',
         body: [
-          'Apps for the wide range of Android phones and tablets in use across Africa and Europe, plus Wear OS, Android TV and Android Auto.',
+          'Apps for the wide range of Android phones and tablets your users actually carry, from entry-level handsets to flagships, plus Wear OS, Android TV and Android Auto.',
         ],
       },
       {

@@ -1,3 +1,4 @@
+import { company } from '@site/shared';
 import type { CallToActionContent, FeatureItem, LinkCardItem, Paragraphs } from '@site/shared';
 
 export const softwareDevContent = {
@@ -6,7 +7,7 @@ export const softwareDevContent = {
     heading: 'When off-the-shelf stops fitting',
     paragraphs: [
       'Packaged software serves the average company. Most of the organisations we work with are not average: a mine with its own shift and safety rules, a bank with a product that no vendor sells, a health programme that reports to three donors in three formats. When the package forces people into workarounds, spreadsheets and re-keying, custom software usually pays for itself.',
-      'Since 2008 we have designed and built bespoke systems for clients in manufacturing, mining, education, health, banking, petroleum, the motor industry and the non-profit sector, across Africa and Europe. We write software that does what your business needs, connects to the systems you already run, and can be maintained by your own team or by ours long after launch.',
+      `Since ${company.foundingYear} we have designed and built bespoke systems for plant managers, mine engineers, bank operations teams, school administrators and health programme staff. We write software that does what your business needs, connects to the systems you already run, and can be maintained by your own team or by ours long after launch.`,
     ] satisfies Paragraphs,
   },
   areas: {
@@ -68,7 +69,7 @@ export const softwareDevContent = {
   },
   cta: {
     heading: 'Have a process that software should be running?',
-    text: 'Tell us what slows your teams down today. We will come back with a first view of the solution, the team it needs and a realistic timeline.',
+    text: 'Describe the work that slows your teams down today. We will come back with a first view of the solution, the team it needs and a realistic timeline.',
     action: { to: '/contact', label: 'Discuss your project' },
   } satisfies CallToActionContent,
 } as const;

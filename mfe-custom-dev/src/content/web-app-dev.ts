@@ -1,3 +1,4 @@
+import { company } from '@site/shared';
 import type {
   AccordionItemData,
   CallToActionContent,
@@ -11,7 +12,7 @@ export const webAppDevContent = {
     heading: 'Software that runs in the browser and works like a product',
     paragraphs: [
       'A good web application replaces a spreadsheet that has grown too important, a paper process that slows down approvals, or an off-the-shelf package that the business has outgrown. It opens in any modern browser, needs nothing installed, and can be updated for every user at once.',
-      'Since 2008 we have built web applications for manufacturers, mines, banks, schools, health programmes and non-profits across Africa and Europe. Each one was designed around a specific way of working, secured for the data it holds and built to stay maintainable long after launch, whether your own developers take it over or we keep supporting it.',
+      `Since ${company.foundingYear} we have built web applications for manufacturers, banks, schools and health programmes, from internal tools used by twenty people to portals used by thousands. Each one was designed around a specific way of working, secured for the data it holds and built to stay maintainable long after launch, whether your own developers take it over or we keep supporting it.`,
     ] satisfies Paragraphs,
   },
   disciplines: {

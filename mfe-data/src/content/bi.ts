@@ -84,7 +84,7 @@ export const biContent = {
   },
   cta: {
     heading: 'Ready for reports that run themselves?',
-    text: 'Tell us which figures your management team chases every month. We will suggest where a first dashboard would save the most time.',
+    text: 'Send us the list of figures your management team chases every month. We will point to where a first dashboard would save the most time.',
     action: { to: '/contact', label: 'Talk to a BI consultant' },
   } satisfies CallToActionContent,
 } as const;

@@ -116,7 +116,7 @@ export const bigDataContent = {
   },
   cta: {
     heading: 'Is your data platform keeping up?',
-    text: 'Tell us about your volumes, your slowest reports and your monthly cloud bill. We will tell you honestly where the bottleneck is.',
+    text: 'Share your data volumes, your slowest reports and your monthly cloud bill. We will show you, honestly, where the bottleneck is.',
     action: { to: '/contact', label: 'Ask for a platform review' },
   } satisfies CallToActionContent,
 } as const;

@@ -1,3 +1,4 @@
+import { company } from '@site/shared';
 import type { AccordionItemData, CallToActionContent, Paragraphs } from '@site/shared';
 
 export const dataEngineeringContent = {
@@ -80,12 +81,12 @@ export const dataEngineeringContent = {
     ] satisfies AccordionItemData[],
   },
   reasons: {
-    heading: 'Why choose Highveld Digital',
+    heading: `Why choose ${company.name}`,
     items: [
       {
-        title: 'Experience since 2008',
+        title: `Experience since ${company.foundingYear}`,
         body: [
-          'We have been building data solutions since 2008, across Africa and Europe, and have seen most of the ways a data project can go wrong.',
+          `We have been building data solutions since ${company.foundingYear}, and in that time we have seen most of the ways a data project can go wrong, and how to avoid them.`,
         ],
       },
       {
@@ -120,7 +121,7 @@ export const dataEngineeringContent = {
   },
   cta: {
     heading: 'Spending more time fixing data than using it?',
-    text: 'Tell us which sources you struggle with and where the data needs to go. We will outline a pipeline design and a realistic first milestone.',
+    text: 'List the sources you struggle with and where the data needs to go. We will outline a pipeline design and a realistic first milestone.',
     action: { to: '/contact', label: 'Speak to a data engineer' },
   } satisfies CallToActionContent,
 } as const;

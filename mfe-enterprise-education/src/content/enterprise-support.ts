@@ -1,3 +1,4 @@
+import { company } from '@site/shared';
 import type { AccordionItemData, CallToActionContent, Paragraphs, StatItem } from '@site/shared';
 
 export const enterpriseSupportContent = {
@@ -6,7 +7,7 @@ export const enterpriseSupportContent = {
     heading: 'Managed support from people who know your systems',
     paragraphs: [
       'Once a SharePoint intranet, an EPM platform, a custom application or a set of Power BI reports goes live, the real work begins: users have questions, processes change, Microsoft releases updates and small faults need fixing before they become outages. Ad hoc support handles this one call at a time, with a new person each time and a 4-hour response under our standard support SLA.',
-      'Enterprise Support is the alternative for organisations that depend on these systems every day. You reserve a block of hours each month, a named team learns your environment in depth, and the 4-hour standard response is cut to 2 hours. We cover the platforms and solutions we build, including Microsoft 365, SharePoint, Project Online and the custom applications and integrations around them.',
+      'Enterprise Support is the alternative for organisations that depend on these systems every day. You reserve a block of hours each month, a named team learns your environment in depth, and the 4-hour standard response is cut to 2 hours. We cover the platforms and solutions we build, including Microsoft 365, SharePoint, Planner and Project Server, and the custom applications and integrations around them.',
     ] satisfies Paragraphs,
   },
   terms: {
@@ -16,7 +17,7 @@ export const enterpriseSupportContent = {
     ] satisfies Paragraphs,
     stats: [
       { value: '2 hours', label: 'Response time, down from our standard 4-hour SLA' },
-      { value: '8 AM–6 PM', label: 'Central Africa Time cover, at no extra cost' },
+      { value: '8 AM–6 PM', label: `${company.timeZone.label} cover, at no extra cost` },
       { value: '40 hours', label: 'A month, the starting size of a plan' },
     ] satisfies StatItem[],
   },
@@ -32,7 +33,7 @@ export const enterpriseSupportContent = {
       {
         title: 'Extended availability',
         body: [
-          'Your team is available from 8 AM to 6 PM CAT, beyond normal office hours, at no extra cost. For systems that must never stop, such as plant reporting or payment integrations, 24/7 support can be arranged on request.',
+          `Your team is available from 8 AM to 6 PM ${company.timeZone.abbreviation}, beyond normal office hours, at no extra cost. For systems that must never stop, such as plant reporting or payment integrations, 24/7 support can be arranged on request.`,
         ],
       },
       {
@@ -102,7 +103,7 @@ export const enterpriseSupportContent = {
   },
   cta: {
     heading: 'Support that knows your systems',
-    text: 'Tell us which systems you depend on and how your users work. We will propose a plan size, cover hours and a fixed monthly fee.',
+    text: 'List the systems you depend on and when your users need help. We will propose a plan size, cover hours and a fixed monthly fee.',
     action: { to: '/contact', label: 'Ask about Enterprise Support' },
   } satisfies CallToActionContent,
 } as const;

@@ -35,7 +35,7 @@ export const lmsContent = {
   features: {
     heading: 'Features of our LMS',
     intro: [
-      'Every feature is configurable, so you switch on what your programmes need and keep the interface simple for everyone else.',
+      'Six capabilities carry most of the teaching, assessing and tracking. Each is configurable, so you switch on what your programmes need and keep the interface simple for everyone else.',
     ] satisfies Paragraphs,
     items: [
       {
@@ -62,25 +62,23 @@ export const lmsContent = {
         title: 'User enrolment',
         text: 'Enrol learners one at a time, in bulk from a spreadsheet, by self-registration with an access code, or automatically from your student information system.',
       },
-      {
-        title: 'Certificates and records',
-        text: 'Issue certificates on completion and keep a full record of attempts and results for audits, accreditation and donor reports.',
-      },
-      {
-        title: 'Roles and single sign-on',
-        text: 'Separate rights for learners, teachers, administrators and sponsors, with sign-in through Microsoft 365 or Google Workspace accounts.',
-      },
-      {
-        title: 'Reports and exports',
-        text: 'Scheduled reports and exports to Excel and Power BI, so results can be combined with your other institutional or programme data.',
-      },
     ] satisfies FeatureItem[],
   },
   voices: {
     heading: 'What the people using it need',
     intro: [
-      'We design the LMS around the day-to-day needs we hear from the people who run learning. These are typical of them.',
+      'We design the LMS around the day-to-day needs we hear from the people who run learning. These are typical of them, and beside them is what the platform does about it.',
     ] satisfies Paragraphs,
+    listHeading: 'Also in the platform',
+    list: [
+      'Inactivity alerts that flag learners who have stopped logging in, by class, cohort or site',
+      'Certificates on completion, with every attempt and result kept for audits, accreditation and donor reports',
+      'Separate roles for learners, teachers, administrators and sponsors',
+      'Single sign-on with Microsoft 365 or Google Workspace accounts',
+      'Your own branding, domain and an API for your apps, content and billing',
+      'Lessons light enough for a basic phone on patchy signal, and offline-friendly downloads',
+      'Scheduled reports and exports to Excel and Power BI',
+    ],
     items: [
       {
         quote:
@@ -121,7 +119,7 @@ export const lmsContent = {
   },
   cta: {
     heading: 'Planning a new learning platform?',
-    text: 'Tell us who your learners are and how you teach and assess them. We will show you the LMS configured for a course of your own.',
+    text: 'Send us one of your courses, or just its outline. We will show you the LMS set up with it, so your teachers can judge it on their own material.',
     action: { to: '/contact', label: 'Request an LMS demo' },
   } satisfies CallToActionContent,
 } as const;

@@ -12,7 +12,7 @@ export const sharePointContent = {
     heading: 'SharePoint that people actually use',
     paragraphs: [
       'A typical request starts with a familiar picture: thousands of files on network shares and in personal OneDrive folders, three versions of the same policy in circulation, approvals chased by e-mail, and an intranet that nobody has updated since it was launched. The licences are paid for; the value is not arriving.',
-      'We design, build and migrate SharePoint solutions for manufacturers, mines, banks, schools, health organisations and non-profits across Africa and Europe. Our consultants have worked on every version from SharePoint 2010 on-premises to SharePoint Online, so we can modernise an old farm as comfortably as we can set up a new Microsoft 365 tenant.',
+      'We design, build and migrate SharePoint solutions for organisations whose documents carry real weight: safety procedures on a mine, credit policies in a bank, clinical guidelines in a health programme. Our consultants have worked on every version from SharePoint 2010 on-premises to SharePoint Online, so we can modernise an old farm as comfortably as we can set up a new Microsoft 365 tenant.',
     ] satisfies Paragraphs,
   },
   experience: {
@@ -52,7 +52,7 @@ export const sharePointContent = {
       {
         title: 'Workflows with Power Automate',
         body: [
-          'Leave requests, purchase approvals, document reviews and onboarding checklists automated with Power Automate and, where a form is needed, Power Apps. Every step is logged, so you can see where a request is waiting and who approved it. We also rebuild legacy SharePoint 2010 and 2013 workflows, which Microsoft has retired or is retiring, as Power Automate flows.',
+          'Leave requests, purchase approvals, document reviews and onboarding checklists automated with Power Automate and, where a form is needed, Power Apps. Every step is logged, so you can see where a request is waiting and who approved it. If your approvals still depended on SharePoint 2010 or 2013 workflows, they stopped when Microsoft switched those engines off in SharePoint Online, the 2013 ones in April 2026; we rebuild them as Power Automate flows, usually with a clearer process than the original.',
         ],
       },
       {
@@ -104,7 +104,7 @@ export const sharePointContent = {
       {
         to: '/services/enterprise/epm',
         title: 'Microsoft EPM',
-        text: 'Project Online and Project for the web sit on the same Microsoft 365 foundation as your SharePoint sites.',
+        text: 'Moving off Project Online or an old Project Server farm, with project sites that stay linked to SharePoint.',
       },
       {
         to: '/services/enterprise/enterprise-support',
@@ -115,7 +115,7 @@ export const sharePointContent = {
   },
   cta: {
     heading: 'Ready to get more from SharePoint?',
-    text: 'Tell us what you want SharePoint to do for your organisation. We will come back with a proposed scope, and your kick-off can be in the diary within a week.',
+    text: 'Whether it is an intranet, a document clean-up or a workflow rebuild, a short call is enough for us to propose a scope, and your kick-off can be in the diary within a week.',
     action: { to: '/contact', label: 'Book a SharePoint kick-off' },
   } satisfies CallToActionContent,
 } as const;

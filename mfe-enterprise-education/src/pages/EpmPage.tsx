@@ -11,7 +11,10 @@ export default function EpmPage() {
       <Section heading={c.platforms.heading} intro={c.platforms.intro} tone="muted">
         <FeatureList items={c.platforms.items} columns={3} />
       </Section>
-      <Section heading={c.capabilities.heading}>
+      <Section heading={c.estates.heading}>
+        <Prose paragraphs={c.estates.paragraphs} />
+      </Section>
+      <Section heading={c.capabilities.heading} tone="muted">
         <FeatureList items={c.capabilities.items} columns={3} />
       </Section>
       <Section heading={c.approach.heading} tone="dark">

@@ -1,4 +1,12 @@
-import { FeatureList, LinkCards, Prose, QuoteGrid, Section, ServicePage } from '@site/shared';
+import {
+  CheckList,
+  FeatureList,
+  LinkCards,
+  Prose,
+  QuoteGrid,
+  Section,
+  ServicePage,
+} from '@site/shared';
 import { lmsContent as c } from '../content/lms';
 import { route } from '../routes';
 
@@ -15,7 +23,13 @@ export default function LmsPage() {
         <FeatureList items={c.features.items} columns={3} />
       </Section>
       <Section heading={c.voices.heading} intro={c.voices.intro} tone="muted">
-        <QuoteGrid items={c.voices.items} />
+        <div className="split">
+          <QuoteGrid items={c.voices.items} />
+          <div className="side-list">
+            <h3>{c.voices.listHeading}</h3>
+            <CheckList items={c.voices.list} />
+          </div>
+        </div>
       </Section>
       <Section heading={c.delivery.heading}>
         <Prose paragraphs={c.delivery.paragraphs} />

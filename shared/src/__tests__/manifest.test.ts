@@ -118,3 +118,38 @@ describe('readManifest: one bad entry spoils only its own group', () => {
     expect(() => readManifest({ schemaVersion: 1 })).toThrow(ManifestError);
   });
 });
+
+describe('parseManifest: share card of a route', () => {
+  const withImage = (image: unknown) => {
+    const m = valid();
+    (m.remotes[0]!.routes[0] as Record<string, unknown>).image = image;
+    return m;
+  };
+
+  it('keeps a card path relative to the version folder', () => {
+    const manifest = parseManifest(withImage('share/services-custom-dev-a.0123456789.png'));
+    expect(manifest.remotes[0]?.routes[0]?.image).toBe(
+      'share/services-custom-dev-a.0123456789.png',
+    );
+  });
+
+  it('leaves the card out when a route has none', () => {
+    expect(parseManifest(valid()).remotes[0]?.routes[0]).not.toHaveProperty('image');
+  });
+
+  it.each([
+    ['an absolute path', '/share/a.png'],
+    ['a URL', 'https://cdn.example.com/share/a.png'],
+    ['a protocol-relative URL', '//cdn.example.com/a.png'],
+    ['a way out of the folder', 'share/../../a.png'],
+    ['a leading ..', '../a.png'],
+    ['a . segment', './share/a.png'],
+    ['another format', 'share/a.jpg'],
+    ['a query', 'share/a.png?x=1'],
+    ['a backslash', 'share\\a.png'],
+    ['an empty string', ''],
+    ['a number', 42],
+  ])('rejects %s', (_, image) => {
+    expect(() => parseManifest(withImage(image))).toThrow(/image must be a \.png path/);
+  });
+});

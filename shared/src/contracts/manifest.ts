@@ -42,9 +42,16 @@ function check(condition: boolean, message: string): asserts condition {
   if (!condition) throw new ManifestError(message);
 }
 
+/**
+ * A share card's path: relative to the version folder and inside it (no scheme, no leading slash,
+ * no `.` or `..` segment, nothing a URL would read as a query or fragment), and a PNG.
+ */
+const isCardPath = (v: string): boolean =>
+  /^[a-z0-9][a-z0-9_.-]*(\/[a-z0-9][a-z0-9_.-]*)*\.png$/i.test(v) && !v.split('/').includes('..');
+
 function parseRoute(value: unknown, where: string, prefixes: string[]): RouteMeta {
   check(isObject(value), `${where} is not an object`);
-  const { path, title, description, group, navLabel } = value;
+  const { path, title, description, group, navLabel, image } = value;
   check(isNonEmptyString(path) && path.startsWith('/'), `${where}.path must start with "/"`);
   check(
     prefixes.some((p) => path === p || path.startsWith(`${p}/`)),
@@ -59,7 +66,12 @@ function parseRoute(value: unknown, where: string, prefixes: string[]): RouteMet
   );
   check(isNonEmptyString(group), `${where}.group is missing`);
   check(isNonEmptyString(navLabel), `${where}.navLabel is missing`);
-  return { path, title, description, group, navLabel };
+  if (image === undefined) return { path, title, description, group, navLabel };
+  check(
+    typeof image === 'string' && isCardPath(image),
+    `${where}.image must be a .png path inside the remote's folder, like "share/page.png"`,
+  );
+  return { path, title, description, group, navLabel, image };
 }
 
 function parseRemote(r: unknown, where: string): RemoteDeployment {

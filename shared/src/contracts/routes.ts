@@ -13,6 +13,11 @@ export interface RouteMeta {
   group: string;
   /** The label of the page in the navigation menu. */
   navLabel: string;
+  /**
+   * The page's share card (a 1200×630 PNG), relative to the remote's version folder, e.g.
+   * `share/services-enterprise-epm.1a2b3c4d5e.png`. Written by the production build.
+   */
+  image?: string;
 }
 
 export interface RouteTable {

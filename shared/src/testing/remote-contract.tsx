@@ -185,3 +185,7 @@ export function runRemoteContractTests(
     },
   );
 }
+
+/** Renders a remote's page inside a router, as the shell mounts it, for a remote's own tests. */
+export const renderPage = (page: React.ReactElement, path = '/') =>
+  render(<MemoryRouter initialEntries={[path]}>{page}</MemoryRouter>);

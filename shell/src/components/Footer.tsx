@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { Logo, company, formatAddress } from '@site/shared';
+import { Logo, company, formatAddress, phoneHref } from '@site/shared';
 import type { NavGroup } from '../navigation';
 
 /** The footer of every page: contact facts, every service page, and the copyright year. */
@@ -17,12 +17,14 @@ export function Footer({
           <Logo tone="light" />
           <p>
             {company.tagline.charAt(0).toUpperCase() + company.tagline.slice(1)} since{' '}
-            {company.foundingYear}, for organisations across {company.regions.join(' and ')}.
+            {company.foundingYear}, for organisations in {company.regions.join(' and ')}.
           </p>
           <address>
             {formatAddress()}
             <br />
-            {company.hours.label} ({company.timeZone.label})
+            {company.hours.label} {company.timeZone.label}
+            <br />
+            <a href={phoneHref()}>{company.phone.display}</a>
             <br />
             <a href={`mailto:${company.email}`}>{company.email}</a>
           </address>

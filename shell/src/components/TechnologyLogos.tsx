@@ -1,40 +1,85 @@
+import {
+  siAngular,
+  siApachespark,
+  siDotnet,
+  siFlutter,
+  siGooglecloud,
+  siKotlin,
+  siNodedotjs,
+  siPostgresql,
+  siPython,
+  siReact,
+  siSwift,
+  siTypescript,
+} from 'simple-icons';
+
+/** A mark from Simple Icons: one path on a 24×24 grid. */
+interface Mark {
+  path: string;
+}
+
 /**
- * A wall of technology marks. Each tile is a monogram and the technology's name as text, so it
- * reads well to everyone and needs no third-party logo files.
+ * Marks by technology name, from Simple Icons. Only the icons named here are imported, so the
+ * page carries a dozen paths rather than the whole set. Technologies whose owners asked for their
+ * marks to be withdrawn from the set (Microsoft's products, Amazon Web Services, Oracle's Java) are
+ * shown as a wordmark instead: their name, set in type, never a made-up symbol.
  */
-const PALETTE = ['#1d4ed8', '#0f766e', '#7c3aed', '#b45309', '#be123c', '#0369a1'];
+export const TECHNOLOGY_MARKS: Readonly<Record<string, Mark>> = {
+  React: siReact,
+  Angular: siAngular,
+  TypeScript: siTypescript,
+  '.NET': siDotnet,
+  'Node.js': siNodedotjs,
+  Python: siPython,
+  Kotlin: siKotlin,
+  Swift: siSwift,
+  Flutter: siFlutter,
+  'Google Cloud': siGooglecloud,
+  PostgreSQL: siPostgresql,
+  'Apache Spark': siApachespark,
+};
 
-const monogram = (name: string) =>
-  name
-    .replace(/^\./, '')
-    .split(/[\s.-]+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((w) => w[0]?.toUpperCase())
-    .join('');
-
+/**
+ * A wall of technology marks. Each mark is drawn in one colour, as every brand's guidelines
+ * allow, and named for assistive technology; the caption beside it is for sighted readers only, so
+ * a screen reader announces each technology once.
+ */
 export function TechnologyLogos({ names }: { names: readonly string[] }) {
   return (
-    <ul className="tech-grid">
-      {names.map((name, i) => (
-        <li className="tech" key={name}>
-          <svg viewBox="0 0 40 40" width="40" height="40" aria-hidden="true" focusable="false">
-            <rect width="40" height="40" rx="10" fill={PALETTE[i % PALETTE.length]} />
-            <text
-              x="20"
-              y="25.5"
-              textAnchor="middle"
-              fontSize="15"
-              fontWeight="700"
-              fill="#fff"
-              fontFamily="inherit"
-            >
-              {monogram(name)}
-            </text>
-          </svg>
-          <span>{name}</span>
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul className="tech-grid">
+        {names.map((name) => {
+          const mark = TECHNOLOGY_MARKS[name];
+          return (
+            <li className="tech" key={name}>
+              {mark ? (
+                <>
+                  <svg
+                    className="tech__mark"
+                    viewBox="0 0 24 24"
+                    width="28"
+                    height="28"
+                    role="img"
+                    aria-label={name}
+                    focusable="false"
+                  >
+                    <path d={mark.path} fill="currentColor" />
+                  </svg>
+                  <span aria-hidden="true">{name}</span>
+                </>
+              ) : (
+                <span className="tech__wordmark" role="img" aria-label={name}>
+                  {name}
+                </span>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <p className="tech-credits">
+        Product names and marks belong to their owners. Marks from Simple Icons; the Angular mark is
+        used under CC BY 4.0 and the Apache Spark mark under the Apache License 2.0.
+      </p>
+    </>
   );
 }

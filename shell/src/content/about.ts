@@ -1,23 +1,33 @@
-import type { FeatureItem, Paragraphs, StatItem } from '@site/shared';
+import {
+  company,
+  yearsSinceFounding,
+  type FeatureItem,
+  type Paragraphs,
+  type StatItem,
+} from '@site/shared';
+
+const years = yearsSinceFounding();
 
 export const aboutContent = {
   hero: {
     eyebrow: 'About us',
-    lead: 'An IT solutions and consulting company from Centurion, South Africa, building and running technology for organisations across Africa and Europe since 2008.',
+    lead: `An IT solutions and consulting company from Centurion, South Africa. Since ${company.foundingYear} we have been building and running technology for organisations at home, elsewhere on the continent and in Europe.`,
   },
   whoWeAre: {
     heading: 'Who we are',
     paragraphs: [
-      'We started in 2008 as a small team of developers who believed that businesses deserved software built around their work, not the other way around. Today we are a multidisciplinary company of software engineers, data engineers and scientists, Microsoft specialists, learning technologists and monitoring and evaluation experts.',
+      `We started in ${company.foundingYear} as a small team of developers who believed that businesses deserved software built around their work, not the other way around. Today we are a multidisciplinary company of software engineers, data engineers and scientists, Microsoft specialists, learning technologists and monitoring and evaluation experts.`,
       'Our clients range from start-ups writing their first product to listed manufacturers, mining houses, banks, universities, government departments and international health programmes. We have delivered for organisations in more than 20 industries across Africa and Europe, and we know how to work within the regulation, infrastructure and budgets of each.',
-      'Our leadership brings 24 years of industry experience, our senior architects more than 21 years, and as a company we have more than 15 years of delivery behind us. That experience shows in the questions we ask at the start of a project and in how few surprises there are at the end.',
+      `The company has been delivering for ${years} years. The people who lead it bring 24 years of industry experience, our senior architects more than 21 years each, and our delivery leads more than 15. That experience shows in the questions we ask at the start of a project and in how few surprises there are at the end.`,
     ] satisfies Paragraphs,
   },
   stats: [
-    { value: '2008', label: 'Founded in Centurion' },
+    { value: String(company.foundingYear), label: 'Founded in Centurion' },
+    { value: String(years), label: 'Years in business' },
     { value: '20+', label: 'Industries served' },
-    { value: '15+', label: 'Years of delivery as a company' },
-    { value: '21+', label: 'Years of experience in our senior architects' },
+    { value: '24', label: 'Years of industry experience in our leadership' },
+    { value: '21+', label: 'Years of experience in each senior architect' },
+    { value: '15+', label: 'Years of experience in each delivery lead' },
   ] satisfies StatItem[],
   vision: {
     heading: 'Vision and focus',
@@ -48,7 +58,7 @@ export const aboutContent = {
       },
       {
         title: 'We work where you are',
-        text: 'Teams in South Africa serve clients across Africa and Europe, in your time zone or close to it, on site when it matters.',
+        text: 'From South Africa we share a working day with clients across Africa and most of Europe, and we come on site when it matters.',
       },
       {
         title: 'We protect your data',
@@ -78,7 +88,7 @@ export const aboutContent = {
   },
   cta: {
     heading: 'Work with a team that stays',
-    text: 'Tell us about the problem you want solved. We will come back within one working day with questions, not a sales pitch.',
+    text: 'Describe the problem you want solved in a few lines. We will come back within one working day with questions, not a sales pitch.',
     action: { to: '/contact', label: 'Contact us' },
   },
 } as const;

@@ -44,6 +44,7 @@ export const contactContent = {
     address: 'Office',
     hours: 'Opening hours',
     timeZone: 'Time zone',
+    phone: 'Phone',
     email: 'Email',
     social: 'Follow us',
     mapLink: 'Open the location in OpenStreetMap',

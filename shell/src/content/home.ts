@@ -1,8 +1,8 @@
-import type { FeatureItem, LinkCardItem, Paragraphs } from '@site/shared';
+import { company, type FeatureItem, type LinkCardItem, type Paragraphs } from '@site/shared';
 
 export const homeContent = {
   hero: {
-    eyebrow: 'IT solutions and consulting since 2008',
+    eyebrow: `IT solutions and consulting since ${company.foundingYear}`,
     title: 'Technology that works as hard as your business does',
     lead: 'We design, build and support software, data platforms and digital services for organisations across Africa and Europe, from the first workshop to years of dependable operation.',
     actions: [
@@ -14,7 +14,7 @@ export const homeContent = {
     eyebrow: 'Who we work with',
     heading: 'One partner for the systems your organisation runs on',
     paragraphs: [
-      'Founded in Centurion in 2008, we have grown into a team of engineers, data specialists and consultants who work alongside in-house IT departments, operations leaders and programme managers. Some clients come to us for a single application; many stay for a decade because we keep what we build running, secure and improving.',
+      `Founded in Centurion in ${company.foundingYear}, we have grown into a team of engineers, data specialists and consultants who work alongside in-house IT departments, operations leaders and programme managers. Some clients come to us for a single application; many stay for a decade because we keep what we build running, secure and improving.`,
       'We serve more than 20 industries, with deep experience in manufacturing, mining, education, health, banking, petroleum, the non-profit sector and the motor industry. That breadth means we have usually solved a problem like yours before, and we can tell you plainly what it will take.',
     ] satisfies Paragraphs,
   },

@@ -5,20 +5,17 @@ export const shellRoutes = {
   home: {
     path: '/',
     title: `${company.name}: IT solutions and consulting`,
-    description:
-      'Custom software, data and analytics, enterprise, education and public-health solutions, delivered across Africa and Europe since 2008.',
+    description: `Custom software, data and analytics, enterprise, education and public-health solutions, delivered across Africa and Europe since ${company.foundingYear}.`,
   },
   about: {
     path: '/about',
     title: 'About Us',
-    description:
-      'Who we are: an IT solutions and consulting company founded in 2008 in Centurion, serving 20+ industries across Africa and Europe.',
+    description: `Who we are: an IT solutions and consulting company founded in ${company.foundingYear} in Centurion, serving 20+ industries on two continents.`,
   },
   contact: {
     path: '/contact',
     title: 'Contact Us',
-    description:
-      'Send us a message, visit our Centurion office or call during business hours, Monday to Friday 8am to 5pm (UTC+02:00).',
+    description: `Send us a message, visit our Centurion office or call ${company.phone.display}, ${company.hours.label} ${company.timeZone.label}.`,
   },
   notFound: {
     path: '',

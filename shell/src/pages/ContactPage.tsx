@@ -1,4 +1,4 @@
-import { HeroBanner, company, formatAddress, mapLink } from '@site/shared';
+import { HeroBanner, company, formatAddress, mapLink, phoneHref } from '@site/shared';
 import { contactContent as c } from '../content/contact';
 import { shellRoutes } from '../content/shell-routes';
 import { ContactForm } from './contact/ContactForm';
@@ -29,8 +29,12 @@ export default function ContactPage() {
               </div>
               <div>
                 <dt>{c.details.timeZone}</dt>
+                <dd>{company.timeZone.label}</dd>
+              </div>
+              <div>
+                <dt>{c.details.phone}</dt>
                 <dd>
-                  {company.timeZone.label} ({company.timeZone.name})
+                  <a href={phoneHref()}>{company.phone.display}</a>
                 </dd>
               </div>
               <div>
