@@ -16,6 +16,8 @@ export interface ShellTemplate {
   scripts: string[];
   /** Files of the shell's named chunk groups (`federation`, `page-about`, ...). */
   chunks: Record<string, string[]>;
+  /** The shell's pages' share cards by path (`*`: the 404 page), relative to the site's root. */
+  cards: Record<string, string>;
 }
 
 /** Where the page's head tags go (a placeholder element, kept by any HTML minifier). */
@@ -58,8 +60,16 @@ export async function loadShellTemplate(shellDist: string): Promise<ShellTemplat
   const between = html.slice(head.index + head[0].length, root.index + root[0].length);
   const after = html.slice(root.index + root[0].length);
   const chunks = JSON.parse(chunksText) as Record<string, string[]>;
+  let cards: Record<string, string> = {};
+  try {
+    cards = JSON.parse(
+      await fs.readFile(path.join(shellDist, 'share', 'cards.json'), 'utf8'),
+    ) as Record<string, string>;
+  } catch {
+    // A development build makes no cards: pages then go without an image.
+  }
   const id = createHash('sha256').update(source).update(chunksText).digest('hex').slice(0, 12);
-  return { id, before, between, after, scripts, chunks };
+  return { id, before, between, after, scripts, chunks, cards };
 }
 
 /**

@@ -8,7 +8,7 @@ export interface ShellServerBuild {
   shellPaths: string[];
   renderPage(request: RenderRequest): Promise<RenderResult>;
   renderUnavailable(request: RenderRequest, reason: string): Promise<RenderResult>;
-  renderHead(meta: PageMeta, siteUrl: string, image?: ShareImage): string;
+  renderHead(meta: PageMeta, siteUrl: string, image?: string): string;
 }
 
 export interface RenderRequest {
@@ -25,11 +25,6 @@ export interface RenderResult {
   failure?: string;
 }
 
-export interface ShareImage {
-  url: string;
-  alt: string;
-}
-
 export interface WorkerData {
   renderBundle: string;
   fetchTimeoutMs: number;
@@ -40,7 +35,8 @@ export interface RenderJob {
   manifest: DeploymentManifest;
   path: string;
   siteUrl: string;
-  shareImage?: ShareImage | null;
+  /** Absolute URL of the page's share card. */
+  shareImage?: string | null;
   /** Render the page's group as unavailable, for this reason (its render timed out). */
   unavailable?: string;
 }

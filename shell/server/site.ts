@@ -123,8 +123,27 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     return template;
   }
 
-  async function render(live: LiveManifest, pagePath: string): Promise<RenderReply> {
-    const job = { manifest: live.manifest, path: pagePath, siteUrl };
+  /** The URL of the page's share card: its remote's (in its version folder) or the shell's. */
+  function shareImage(
+    live: LiveManifest,
+    shellTemplate: ShellTemplate,
+    pagePath: string,
+    known: boolean,
+  ): string | null {
+    for (const remote of live.manifest.remotes) {
+      const route = remote.routes.find((r) => r.path === pagePath);
+      if (route) return route.image ? new URL(route.image, remote.entry).href : null;
+    }
+    const card = shellTemplate.cards[known ? pagePath : '*'];
+    return card ? `${siteUrl}/${card}` : null;
+  }
+
+  async function render(
+    live: LiveManifest,
+    pagePath: string,
+    image: string | null,
+  ): Promise<RenderReply> {
+    const job = { manifest: live.manifest, path: pagePath, siteUrl, shareImage: image };
     try {
       return await pool.render(job);
     } catch (error) {
@@ -142,7 +161,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     const pagePath = known ? urlPath : NOT_FOUND_PATH;
     const key = `${live.version}:${shellTemplate.id}:${known ? urlPath : NOT_FOUND_KEY}`;
     return cache.get(key, async () => {
-      const reply = await render(live, pagePath);
+      const reply = await render(live, pagePath, shareImage(live, shellTemplate, urlPath, known));
       if (reply.failure) {
         const owner = reply.remote ? `${reply.remote.name}@${reply.remote.version}` : 'the shell';
         log(`site: ${urlPath}: ${owner} could not be rendered: ${reply.failure}`);

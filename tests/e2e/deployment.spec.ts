@@ -1,3 +1,4 @@
+import { company } from '@site/shared/company';
 import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -109,7 +110,7 @@ export default function FieldTrainingPage() {
     const added = await page.request.get(`${site}/public-health/field-training`);
     expect(added.status()).toBe(200);
     const addedHtml = await added.text();
-    expect(addedHtml).toContain('<title>Field Training | Highveld Digital</title>');
+    expect(addedHtml).toContain(`<title>Field Training | ${company.name}</title>`);
     expect(addedHtml).toContain(
       '<meta name="description" content="Hands-on training for data collectors and supervisors',
     );

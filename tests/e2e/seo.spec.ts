@@ -105,6 +105,32 @@ test.describe('sitemap, robots and structured data', () => {
   });
 });
 
+test.describe('what a shared link shows', () => {
+  for (const spec of [...indexable, { path: '/this-page-does-not-exist', title: '' }]) {
+    test(`${spec.path}: its raw HTML declares a 1200×630 share card that answers as a PNG, and a large Twitter card`, async ({
+      request,
+    }) => {
+      const html = await (await request.get(spec.path)).text();
+      const meta = (key: string) =>
+        new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)"`).exec(html)?.[1];
+      const image = meta('og:image') ?? '';
+      expect(image).toMatch(/^https?:\/\/[^/]+\/.+\.png$/);
+      expect(meta('og:image:width')).toBe('1200');
+      expect(meta('og:image:height')).toBe('630');
+      expect(meta('og:image:alt')).toContain(company.name);
+      expect(meta('twitter:card')).toBe('summary_large_image');
+      expect(meta('twitter:image:alt')).toBe(meta('og:image:alt'));
+      const png = await request.get(image);
+      expect(png.status()).toBe(200);
+      expect(png.headers()['content-type']).toBe('image/png');
+      expect(png.headers()['cache-control']).toContain('immutable');
+      const body = await png.body();
+      // The PNG's own header (IHDR) holds its width and height.
+      expect([body.readUInt32BE(16), body.readUInt32BE(20)]).toEqual([1200, 630]);
+    });
+  }
+});
+
 test.describe('client take-over', () => {
   for (const { path } of [...indexable, { path: '/services/data-analytics/no-such-page' }]) {
     test(`${path}: the client adopts the server-rendered HTML, with no console error and no layout shift`, async ({

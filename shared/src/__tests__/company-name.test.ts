@@ -23,6 +23,8 @@ const SKIPPED_DIRS = new Set([
   // Local deployments, test reports and the mail-service's runtime data are generated too.
   'deploy',
   'test-results',
+  // Copies of workspaces that browser tests build and deploy.
+  '.tmp',
   'playwright-report',
   '.data',
   'mailbox',

@@ -1,4 +1,4 @@
-import { company } from '@site/shared';
+import { SHARE_CARD, company, shareCardAlt } from '@site/shared';
 import { documentTitle, type PageMeta } from '../content/shell-routes';
 import { organizationJsonLd } from './structured-data';
 
@@ -8,17 +8,12 @@ export const escapeHtml = (s: string): string =>
 /** Pages whose head carries the organisation's structured data. */
 const WITH_ORGANIZATION = new Set(['/', '/contact']);
 
-export interface ShareImage {
-  /** Absolute URL of the 1200×630 PNG. */
-  url: string;
-  alt: string;
-}
-
 /**
  * The page's head tags from its route-table entry: title, description, canonical link, robots
  * directive, Open Graph and Twitter tags, and JSON-LD where the page describes the company.
  */
-export function renderHead(meta: PageMeta, siteUrl: string, image?: ShareImage): string {
+export function renderHead(meta: PageMeta, siteUrl: string, image?: string): string {
+  const alt = shareCardAlt(meta.title);
   const title = documentTitle(meta);
   const canonical = meta.noindex ? '' : `${siteUrl}${meta.path === '/' ? '/' : meta.path}`;
   const tag = (html: string | false) => (html ? [html] : []);
@@ -34,13 +29,14 @@ export function renderHead(meta: PageMeta, siteUrl: string, image?: ShareImage):
     ...tag(canonical !== '' && `<meta property="og:url" content="${escapeHtml(canonical)}" />`),
     ...(image
       ? [
-          `<meta property="og:image" content="${escapeHtml(image.url)}" />`,
-          `<meta property="og:image:type" content="image/png" />`,
-          `<meta property="og:image:width" content="1200" />`,
-          `<meta property="og:image:height" content="630" />`,
-          `<meta property="og:image:alt" content="${escapeHtml(image.alt)}" />`,
+          `<meta property="og:image" content="${escapeHtml(image)}" />`,
+          `<meta property="og:image:type" content="${SHARE_CARD.type}" />`,
+          `<meta property="og:image:width" content="${SHARE_CARD.width}" />`,
+          `<meta property="og:image:height" content="${SHARE_CARD.height}" />`,
+          `<meta property="og:image:alt" content="${escapeHtml(alt)}" />`,
           `<meta name="twitter:card" content="summary_large_image" />`,
-          `<meta name="twitter:image:alt" content="${escapeHtml(image.alt)}" />`,
+          `<meta name="twitter:image" content="${escapeHtml(image)}" />`,
+          `<meta name="twitter:image:alt" content="${escapeHtml(alt)}" />`,
         ]
       : [`<meta name="twitter:card" content="summary" />`]),
     ...tag(

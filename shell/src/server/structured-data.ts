@@ -17,6 +17,7 @@ export function organizationJsonLd(siteUrl: string): string {
     url: `${siteUrl}/`,
     logo: `${siteUrl}/favicon.svg`,
     email: company.email,
+    telephone: company.phone.e164,
     foundingDate: String(company.foundingYear),
     areaServed: company.regions,
     address: {
