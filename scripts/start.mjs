@@ -7,10 +7,12 @@
  *   remotes                        http://localhost:3001 .. 3004
  *   mail-service                   http://localhost:3005  (MAIL_SERVICE_PORT)
  *
- * Ctrl-C stops them all. `--rebuild` builds everything again first.
+ * Ctrl-C stops them all. `--rebuild` builds everything again first and writes a fresh manifest from
+ * the local builds; `--fresh-manifest` only the latter.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -47,13 +49,38 @@ if (rebuild || !existsSync(path.join(root, 'shell', 'dist', 'server', 'render.js
 }
 
 const runScript = (name) => {
-  const result = spawnSync(process.execPath, [path.join(here, name)], {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, name)], {
     cwd: root,
     stdio: 'inherit',
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
-runScript('manifest.mjs');
+// The live manifest belongs to the site: deploys change it through the deploy API, and a restart
+// keeps it. It is written from the local builds only when there is none yet, or when asked.
+const manifestFile = path.join(root, 'deploy', 'remotes.json');
+if (rebuild || process.argv.includes('--fresh-manifest') || !existsSync(manifestFile)) {
+  runScript('manifest.ts');
+} else {
+  console.log(`deployment manifest: ${path.relative(root, manifestFile)} as last deployed`);
+}
+
+// The deploy API needs a token: DEPLOY_TOKEN, else one made once for this checkout.
+const tokenFile = path.join(root, 'deploy', '.deploy-token');
+let deployToken = process.env.DEPLOY_TOKEN;
+if (!deployToken) {
+  if (!existsSync(tokenFile)) {
+    mkdirSync(path.dirname(tokenFile), { recursive: true });
+    writeFileSync(tokenFile, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
+  }
+  deployToken = readFileSync(tokenFile, 'utf8').trim();
+  console.log(
+    `deploy API token: ${path.relative(root, tokenFile)} (npm run deploy -w <group> uses it)`,
+  );
+}
+const remoteOrigins = Object.values(REMOTES).flatMap(({ name, port: remotePort }) => {
+  const configured = process.env[`REMOTE_${name.toUpperCase()}_URL`];
+  return [configured ? new URL(configured).origin : `http://localhost:${remotePort}`];
+});
 
 const port = process.env.PORT ?? '3000';
 const mailPort = process.env.MAIL_SERVICE_PORT ?? '3005';
@@ -64,6 +91,8 @@ const processes = [
     env: {
       PORT: port,
       MAIL_SERVICE_URL: process.env.MAIL_SERVICE_URL ?? `http://127.0.0.1:${mailPort}`,
+      DEPLOY_TOKEN: deployToken,
+      DEPLOY_ALLOWED_ORIGINS: process.env.DEPLOY_ALLOWED_ORIGINS ?? remoteOrigins.join(','),
     },
   },
   ...Object.entries(REMOTES).map(([folder, { name, port: remotePort }]) => ({

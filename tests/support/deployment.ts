@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -71,18 +71,29 @@ export class TestDeployment {
     );
   }
 
-  /** Writes this deployment's manifest, as a team's deploy step would (`scripts/manifest.mjs`). */
+  /** Writes this deployment's manifest from the remotes' builds (`scripts/manifest.ts`). */
   async writeManifest(options: {
     versions?: Record<string, string>;
     dists?: Record<string, string>;
     urls?: Record<string, string>;
   }): Promise<void> {
-    const { buildManifest, writeManifest } = await import('../../scripts/manifest.mjs');
     const env: Record<string, string> = {};
     for (const [name, url] of Object.entries(options.urls ?? {}))
       env[`REMOTE_${name.toUpperCase()}_URL`] = url;
-    const manifest = await buildManifest({ versions: options.versions, dists: options.dists, env });
-    await writeManifest(path.join(this.deployDir, 'remotes.json'), manifest);
+    const args = ['--out', path.join(this.deployDir, 'remotes.json')];
+    for (const [name, v] of Object.entries(options.versions ?? {}))
+      args.push('--version', `${name}=${v}`);
+    for (const [name, d] of Object.entries(options.dists ?? {}))
+      args.push('--dist', `${name}=${d}`);
+    execFileSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'scripts', 'manifest.ts'), ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+        stdio: 'pipe',
+      },
+    );
   }
 
   listen(server: Server, port: number): Promise<void> {

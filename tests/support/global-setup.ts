@@ -53,20 +53,24 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'site-e2e-'));
   writeFileSync(path.join(dataDir, 'README'), 'Outbox of an end-to-end test run.\n');
 
-  const site = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
-      DATA_DIR: dataDir,
-      MAILBOX_DIR: path.join(dataDir, 'mailbox'),
-      RATE_LIMIT_MAX: '1000',
-      RETRY_BASE_MS: '200',
-      RETRY_MAX_MS: '1000',
-      LOG_LEVEL: 'warn',
+  const site = spawn(
+    process.execPath,
+    [path.join(ROOT, 'scripts', 'start.mjs'), '--fresh-manifest'],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+        DATA_DIR: dataDir,
+        MAILBOX_DIR: path.join(dataDir, 'mailbox'),
+        RATE_LIMIT_MAX: '1000',
+        RETRY_BASE_MS: '200',
+        RETRY_MAX_MS: '1000',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  );
   await waitFor(`http://localhost:${PORTS.site}/`, site);
   for (const port of PORTS.remotes) await waitFor(`http://localhost:${port}/`, site);
 
