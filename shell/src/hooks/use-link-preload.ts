@@ -1,6 +1,54 @@
 import { useEffect } from 'react';
 import { preloadPath } from '../federation/remotes';
-import { afterLoadAndIdle, networkAllowsWarming, warmLinksInView } from '../federation/warming';
+
+/** The mark set when warming starts, so tests and the benchmark can tell its requests apart. */
+export const WARMING_MARK = 'site:warming';
+
+/**
+ * Whether the page arrived rendered (read when this module is evaluated, before the client renders
+ * anything). Only such pages warm: a bare page is the development server's, or the one the
+ * prerenderer captures, which records every script the page requests as the page's own and would
+ * list the warmed groups for preloading.
+ */
+const arrivedRendered =
+  typeof document !== 'undefined' && Boolean(document.getElementById('root')?.firstElementChild);
+
+/** What the shell reads of the Network Information API (Chromium only; absent elsewhere). */
+interface ConnectionHints {
+  saveData?: boolean;
+  effectiveType?: string;
+}
+
+/**
+ * Whether warming may spend the visitor's data: not when they asked to save it (`Save-Data`), and
+ * not on a 2G-class connection, where the bytes would compete with whatever they do next.
+ */
+export function networkAllowsWarming(
+  connection = (navigator as Navigator & { connection?: ConnectionHints }).connection,
+): boolean {
+  if (!connection) return true;
+  if (connection.saveData) return false;
+  return !/(^|-)2g$/.test(connection.effectiveType ?? '');
+}
+
+/** Resolves once the page has loaded and the main thread has a quiet moment. */
+function afterLoadAndIdle(): Promise<void> {
+  const loaded =
+    document.readyState === 'complete'
+      ? Promise.resolve()
+      : new Promise<void>((resolve) =>
+          window.addEventListener('load', () => resolve(), { once: true }),
+        );
+  return loaded.then(
+    () =>
+      new Promise<void>((resolve) => {
+        // Safari has no requestIdleCallback: a short timeout after `load` stands in for it.
+        if ('requestIdleCallback' in window)
+          requestIdleCallback(() => resolve(), { timeout: 3000 });
+        else setTimeout(resolve, 300);
+      }),
+  );
+}
 
 /**
  * Gets a page group's code ready before the visitor enters it, two ways:
@@ -10,9 +58,10 @@ import { afterLoadAndIdle, networkAllowsWarming, warmLinksInView } from '../fede
  *   usually in the cache. One listener on the document covers the navbar, the footer and links
  *   inside remote pages alike.
  * - warming: once the page has loaded and the browser is idle, and the connection allows it (no
- *   Save-Data, not 2G), the groups of the links in the viewport are fetched. Phones have no hover,
- *   so this is what makes a first tap into a group as quick as a navigation within the shell. It
- *   never starts before `load`, so it takes nothing from the first paint or the first load.
+ *   Save-Data, not 2G), the groups of the links in the viewport are fetched
+ *   (`federation/warming.ts`, itself loaded only then). Phones have no hover, so this is what makes
+ *   a first tap into a group as quick as a navigation within the shell. It never starts before
+ *   `load`, so it takes nothing from the first paint or the first load.
  */
 export function useLinkPreload(): void {
   useEffect(() => {
@@ -29,9 +78,15 @@ export function useLinkPreload(): void {
 
     let stopped = false;
     let stopWarming = () => {};
-    void afterLoadAndIdle().then(() => {
-      if (!stopped && networkAllowsWarming()) stopWarming = warmLinksInView();
-    });
+    if (arrivedRendered)
+      void afterLoadAndIdle().then(async () => {
+        if (stopped || !networkAllowsWarming()) return;
+        performance.mark(WARMING_MARK);
+        const { warmLinksInView } = await import(
+          /* webpackChunkName: "warming" */ '../federation/warming'
+        );
+        if (!stopped) stopWarming = warmLinksInView();
+      });
     return () => {
       stopped = true;
       stopWarming();
