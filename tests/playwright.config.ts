@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { chromiumLaunchOptions } from './support/browser';
+import { chromiumLaunchOptions } from '../scripts/lib/browser';
 
 /**
  * Browser tests against the real production build: every deployable runs as its own process

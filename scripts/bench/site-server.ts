@@ -45,7 +45,7 @@ export async function measureSiteServer({
   };
   const deployDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-site-'));
   const remotes: Server[] = [];
-  const remoteList = [];
+  const remoteList: unknown[] = [];
   let i = 1;
   for (const [folder, { name }] of Object.entries(REMOTES)) {
     const remotePort = port + i++;

@@ -24,13 +24,15 @@ let instance: Promise<ModuleFederation> | undefined;
  */
 export function federation(): Promise<ModuleFederation> {
   instance ??= (async () => {
-    const [{ createInstance }, React, JsxRuntime, ReactDOM, Shared] = await Promise.all([
-      import(/* webpackChunkName: "federation" */ '@module-federation/enhanced/runtime'),
-      import(/* webpackChunkName: "federation" */ 'react'),
-      import(/* webpackChunkName: "federation" */ 'react/jsx-runtime'),
-      import(/* webpackChunkName: "federation" */ 'react-dom'),
-      import(/* webpackChunkName: "federation" */ '@site/shared'),
-    ]);
+    const [{ createInstance }, runtimeCore, React, JsxRuntime, ReactDOM, Shared] =
+      await Promise.all([
+        import(/* webpackChunkName: "federation" */ '@module-federation/enhanced/runtime'),
+        import(/* webpackChunkName: "federation" */ '@module-federation/runtime-core'),
+        import(/* webpackChunkName: "federation" */ 'react'),
+        import(/* webpackChunkName: "federation" */ 'react/jsx-runtime'),
+        import(/* webpackChunkName: "federation" */ 'react-dom'),
+        import(/* webpackChunkName: "federation" */ '@site/shared'),
+      ]);
     const libs: Record<string, unknown> = {
       react: React,
       'react/jsx-runtime': JsxRuntime,
@@ -53,6 +55,10 @@ export function federation(): Promise<ModuleFederation> {
         ];
       }),
     );
+    // The remotes are built with `experiments.externalRuntime` (shared/webpack.cjs): their
+    // remoteEntry.js carries no runtime of its own (about 16 KB gzip each) and uses this one, which
+    // the shell publishes under the global name the federation plugin reads it from.
+    (globalThis as { _FEDERATION_RUNTIME_CORE?: unknown })._FEDERATION_RUNTIME_CORE = runtimeCore;
     return createInstance({
       name: 'shell',
       remotes: [],

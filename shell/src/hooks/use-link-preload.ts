@@ -1,10 +1,65 @@
 import { useEffect } from 'react';
 import { preloadPath } from '../federation/remotes';
 
+/** The mark set when warming starts, so tests and the benchmark can tell its requests apart. */
+export const WARMING_MARK = 'site:warming';
+
 /**
- * Preloads a page group's code when a link into it is hovered or focused: by the time the click
- * lands, the remote's entry and the page's chunk are usually in the cache. One listener on the
- * document covers links in the navbar, the footer and inside remote pages alike.
+ * Whether the page arrived rendered by the site server (read when this module is evaluated, before
+ * the client renders anything). Only such pages warm: a bare page is the development server's.
+ */
+const arrivedRendered =
+  typeof document !== 'undefined' && Boolean(document.getElementById('root')?.firstElementChild);
+
+/** What the shell reads of the Network Information API (Chromium only; absent elsewhere). */
+interface ConnectionHints {
+  saveData?: boolean;
+  effectiveType?: string;
+}
+
+/**
+ * Whether warming may spend the visitor's data: not when they asked to save it (`Save-Data`), and
+ * not on a 2G-class connection, where the bytes would compete with whatever they do next.
+ */
+export function networkAllowsWarming(
+  connection = (navigator as Navigator & { connection?: ConnectionHints }).connection,
+): boolean {
+  if (!connection) return true;
+  if (connection.saveData) return false;
+  return !/(^|-)2g$/.test(connection.effectiveType ?? '');
+}
+
+/** Resolves once the page has loaded and the main thread has a quiet moment. */
+function afterLoadAndIdle(): Promise<void> {
+  const loaded =
+    document.readyState === 'complete'
+      ? Promise.resolve()
+      : new Promise<void>((resolve) =>
+          window.addEventListener('load', () => resolve(), { once: true }),
+        );
+  return loaded.then(
+    () =>
+      new Promise<void>((resolve) => {
+        // Safari has no requestIdleCallback: a short timeout after `load` stands in for it.
+        if ('requestIdleCallback' in window)
+          requestIdleCallback(() => resolve(), { timeout: 3000 });
+        else setTimeout(resolve, 300);
+      }),
+  );
+}
+
+/**
+ * Gets a page group's code ready before the visitor enters it, two ways:
+ *
+ * - on intent: a link into a group that is hovered, focused, pressed (`pointerdown`) or touched
+ *   starts loading the remote's entry and the page's chunk, so by the time the click lands they are
+ *   usually in the cache. One listener on the document covers the navbar, the footer and links
+ *   inside remote pages alike.
+ * - warming: once the page has loaded and the browser is idle, and the connection allows it (no
+ *   Save-Data, not 2G), the groups of the links in the viewport are fetched
+ *   (`federation/warming.ts`, itself loaded only then). Phones have no hover, so this is what makes
+ *   a first tap into a group as quick as a navigation within the shell. It never starts before
+ *   `load`, so it takes nothing from the first paint or the first load.
  */
 export function useLinkPreload(): void {
   useEffect(() => {
@@ -16,13 +71,24 @@ export function useLinkPreload(): void {
       if (!href.startsWith('/')) return;
       preloadPath(href);
     };
-    document.addEventListener('pointerover', onIntent, { passive: true });
-    document.addEventListener('focusin', onIntent);
-    document.addEventListener('touchstart', onIntent, { passive: true });
+    const intents = ['pointerover', 'focusin', 'pointerdown', 'touchstart'] as const;
+    for (const type of intents) document.addEventListener(type, onIntent, { passive: true });
+
+    let stopped = false;
+    let stopWarming = () => {};
+    if (arrivedRendered)
+      void afterLoadAndIdle().then(async () => {
+        if (stopped || !networkAllowsWarming()) return;
+        performance.mark(WARMING_MARK);
+        const { warmLinksInView } = await import(
+          /* webpackChunkName: "warming" */ '../federation/warming'
+        );
+        if (!stopped) stopWarming = warmLinksInView();
+      });
     return () => {
-      document.removeEventListener('pointerover', onIntent);
-      document.removeEventListener('focusin', onIntent);
-      document.removeEventListener('touchstart', onIntent);
+      stopped = true;
+      stopWarming();
+      for (const type of intents) document.removeEventListener(type, onIntent);
     };
   }, []);
 }

@@ -1,0 +1,234 @@
+/**
+ * The site's performance benchmark: `npm run bench` (see docs/performance.md). It starts the site as
+ * `npm start` does, on ports 3000..3005 and 3100, so run it under `flock /tmp/e2e-ports.lock`.
+ *
+ *   npm run bench                          everything: every route of the sitemap, 3 runs
+ *   npm run bench -- --quick               bytes on a page of each kind, phone taps, 1 run; no Lighthouse
+ *   npm run bench -- --only bytes,phone    some measurements: bytes, lighthouse, navigation, phone,
+ *                                          server (the site server's answer times)
+ *   npm run bench -- --routes /,/about --runs 1
+ *   npm run bench -- --skip-lighthouse
+ *
+ * Prints the tables and writes the same data to bench-results/latest.json and a dated copy.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { promises as fs } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+import { chromiumExecutable, chromiumLaunchOptions } from '../lib/browser';
+import { measureFirstLoad } from './bytes';
+import { LIGHTHOUSE_VERSION, runLighthouse } from './lighthouse';
+import { measureNavigation, type NavigationResult } from './navigation';
+import { measurePhone, type PhoneResult } from './phone';
+import { measureSiteServer, printSiteServer } from './site-server';
+import { BUDGET, report, summarize, type BenchData, type RouteResult } from './report';
+import { prepareSite, remoteOriginFor } from './site';
+import { cleanup, elapsedS, errorMessage, kb, log, withTimeout } from './util';
+
+const MEASUREMENTS = ['bytes', 'lighthouse', 'navigation', 'phone', 'server'] as const;
+type Measurement = (typeof MEASUREMENTS)[number];
+
+interface Args {
+  routes: string[] | null;
+  runs: number;
+  only: Set<Measurement>;
+  quick: boolean;
+  help: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = {
+    routes: null,
+    runs: 3,
+    only: new Set(MEASUREMENTS),
+    quick: false,
+    help: false,
+  };
+  let runsGiven = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = () => {
+      const v = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
+      if (v === undefined) throw new Error(`${arg} needs a value`);
+      return v;
+    };
+    const list = () =>
+      value()
+        .split(',')
+        .map((r) => r.trim())
+        .filter(Boolean);
+    if (arg.startsWith('--routes'))
+      args.routes = list().map((r) => (r.length > 1 ? r.replace(/\/+$/, '') : r));
+    else if (arg.startsWith('--runs')) {
+      args.runs = Number(value());
+      runsGiven = true;
+      if (!Number.isInteger(args.runs) || args.runs < 1 || args.runs > 20)
+        throw new Error('--runs must be an integer from 1 to 20');
+    } else if (arg.startsWith('--only')) {
+      const wanted = list();
+      const unknown = wanted.filter((w) => !(MEASUREMENTS as readonly string[]).includes(w));
+      if (unknown.length)
+        throw new Error(`--only: unknown ${unknown.join(', ')} (${MEASUREMENTS.join(', ')})`);
+      args.only = new Set(wanted as Measurement[]);
+    } else if (arg === '--skip-lighthouse') args.only.delete('lighthouse');
+    else if (arg === '--quick') args.quick = true;
+    else if (arg === '--help' || arg === '-h') args.help = true;
+    else throw new Error(`unknown argument ${arg}`);
+  }
+  if (args.quick) {
+    if (!runsGiven) args.runs = 1;
+    args.only.delete('lighthouse');
+    args.only.delete('navigation');
+  }
+  return args;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.help) {
+    console.log(
+      'usage: npm run bench -- [--quick] [--only bytes,lighthouse,navigation,phone,server] [--routes /,/about] [--runs N] [--skip-lighthouse]',
+    );
+    return;
+  }
+  const executablePath = chromiumExecutable() ?? chromium.executablePath();
+  const watchdog = setTimeout(
+    () => {
+      log('the benchmark took longer than its limit: stopping');
+      void cleanup().finally(() => process.exit(2));
+    },
+    3 * 60 * 60_000,
+  );
+  watchdog.unref();
+
+  const site = await prepareSite();
+  // --quick: a page of each kind (the shell's two, the first of each group).
+  const quickRoutes = ['/', '/about', ...site.remotes.map((r) => r.paths[0]!).filter(Boolean)];
+  const routes = args.routes ?? (args.quick ? quickRoutes : site.routes);
+  const unknown = routes.filter((r) => !site.routes.includes(r));
+  if (unknown.length) throw new Error(`not a route of the site: ${unknown.join(', ')}`);
+  log(
+    `${routes.length} route(s), ${args.runs} run(s): ${[...args.only].join(', ')}; Chromium ${executablePath}`,
+  );
+
+  const results: RouteResult[] = routes.map((route) => ({
+    route,
+    remote: remoteOriginFor(route, site) != null,
+    firstLoad: null,
+    lighthouse: null,
+    error: null,
+  }));
+  let navigation: NavigationResult | null = null;
+  let phone: PhoneResult | null = null;
+  let browserVersion: string | null = null;
+
+  if (args.only.has('bytes') || args.only.has('navigation') || args.only.has('phone')) {
+    const browser = await chromium.launch({ ...chromiumLaunchOptions(), timeout: 30_000 });
+    browserVersion = browser.version();
+    try {
+      if (args.only.has('bytes'))
+        for (const r of results) {
+          try {
+            r.firstLoad = await withTimeout(
+              measureFirstLoad(browser, r.route, site),
+              75_000,
+              `first load of ${r.route}`,
+            );
+            log(
+              `first load ${r.route}: HTML ${kb(r.firstLoad.html)} KB, JS ${kb(r.firstLoad.js)} KB, fonts ${kb(r.firstLoad.fonts)} KB; warming ${kb(r.firstLoad.warming.bytes)} KB`,
+            );
+          } catch (error) {
+            r.error = errorMessage(error);
+            log(`first load ${r.route}: FAILED ${r.error}`);
+          }
+        }
+      if (args.only.has('phone')) phone = await measurePhone(browser, site, args.runs);
+      if (args.only.has('navigation'))
+        navigation = await measureNavigation(browser, site, args.runs);
+    } finally {
+      await browser.close().catch(() => {});
+    }
+  }
+
+  let userAgent: string | null = null;
+  if (args.only.has('lighthouse')) {
+    const lh = await runLighthouse(routes, args.runs, executablePath);
+    userAgent = lh.userAgent;
+    for (const r of results) r.lighthouse = lh.results[r.route] ?? null;
+  }
+
+  // The site server's own answer times, on its own ports, with the browser work done.
+  const server = args.only.has('server') ? await measureSiteServer() : null;
+
+  const problems = [...site.problems];
+  for (const r of results) {
+    if (r.error) problems.push(`${r.route}: first load not measured: ${r.error}`);
+    if (!r.firstLoad) continue;
+    if (!r.firstLoad.appReady) problems.push(`${r.route}: the app did not report ready`);
+    if (!r.firstLoad.networkIdle) problems.push(`${r.route}: the network never went idle`);
+    if (r.firstLoad.heading !== site.headings[r.route])
+      problems.push(
+        `${r.route}: heading "${r.firstLoad.heading}" differs from the served "${site.headings[r.route]}"`,
+      );
+  }
+  const data: BenchData = {
+    date: new Date().toISOString(),
+    durationS: 0,
+    options: {
+      routes: args.routes ?? (args.quick ? 'quick' : 'all'),
+      runs: args.runs,
+      only: [...args.only],
+    },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? null,
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))),
+      node: process.version,
+      chromium: browserVersion,
+      lighthouseUserAgent: userAgent,
+      lighthouse: LIGHTHOUSE_VERSION,
+    },
+    build: site.build,
+    budgets: BUDGET,
+    routes: results,
+    navigation,
+    phone,
+    problems,
+  };
+  data.summary = summarize(results);
+  data.durationS = elapsedS();
+  console.log(`\n${report(data)}`);
+  if (server) printSiteServer(server);
+
+  const outDir = path.join(
+    path.dirname(fileURLToPath(import.meta.url)),
+    '..',
+    '..',
+    'bench-results',
+  );
+  await fs.mkdir(outDir, { recursive: true });
+  const json = `${JSON.stringify(data, null, 2)}\n`;
+  await fs.writeFile(path.join(outDir, 'latest.json'), json);
+  await fs.writeFile(path.join(outDir, `${data.date.replace(/[:.]/g, '-')}.json`), json);
+  console.log(`\nwritten: bench-results/latest.json (and a dated copy); ${data.durationS} s`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+main()
+  .then(() => cleanup())
+  .then(() => process.exit(0))
+  .catch(async (error: unknown) => {
+    console.error(
+      `bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    await cleanup();
+    process.exit(1);
+  });
