@@ -454,4 +454,10 @@ function remoteBrowserConfig({ dir, production, standaloneHtml }) {
   };
 }
 
-module.exports = { shellConfig, shellServerConfig, remoteConfig, RouteTablePlugin, ShareCardPlugin };
+module.exports = {
+  shellConfig,
+  shellServerConfig,
+  remoteConfig,
+  RouteTablePlugin,
+  ShareCardPlugin,
+};

@@ -1,0 +1,190 @@
+/**
+ * @jest-environment node
+ */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { History, rollbackTarget, type HistoryEntry } from '../deploy/history';
+import { RefusedError, patchManifest } from '../deploy/patch';
+import { newestVersion, sortVersions } from '../deploy/versions';
+
+const route = (p: string) => ({
+  path: p,
+  title: `Title of ${p}`,
+  description: 'A description that is long enough to pass the fifty character minimum.',
+  group: 'Group',
+  navLabel: 'Label',
+});
+
+const live = () => ({
+  schemaVersion: 1,
+  generatedAt: '2026-01-01T00:00:00.000Z',
+  remotes: [
+    {
+      name: 'custom_dev',
+      entry: 'https://cdn.example.com/custom-dev/1.0.0/remoteEntry.js',
+      version: '1.0.0',
+      prefixes: ['/services/custom-dev'],
+      routes: [route('/services/custom-dev/a')],
+    },
+    {
+      name: 'data',
+      entry: 'https://cdn.example.com/data/1.0.0/remoteEntry.js',
+      version: '1.0.0',
+      prefixes: ['/services/data'],
+      routes: [route('/services/data/x')],
+    },
+  ],
+});
+
+const published = {
+  name: 'data',
+  entry: 'https://cdn.example.com/data/1.1.0/remoteEntry.js',
+  version: '1.1.0',
+};
+const table = (routes = [route('/services/data/x'), route('/services/data/y')]) => ({
+  remote: 'data',
+  prefixes: ['/services/data'],
+  routes,
+});
+const SHELL = ['/', '/about', '/contact'];
+
+describe('patchManifest', () => {
+  it('replaces only the published entry and keeps every other entry exactly as it was', () => {
+    const before = live();
+    const { json, remote } = patchManifest(
+      before,
+      published,
+      table(),
+      SHELL,
+      new Date('2026-11-23T10:00:00Z'),
+    );
+    const remotes = json.remotes as typeof before.remotes;
+    expect(remotes[0]).toEqual(before.remotes[0]);
+    expect(remotes[1]).toMatchObject({ name: 'data', version: '1.1.0', entry: published.entry });
+    expect(remote.routes.map((r) => r.path)).toEqual(['/services/data/x', '/services/data/y']);
+    expect(json.generatedAt).toBe('2026-11-23T10:00:00.000Z');
+  });
+
+  it('adds a group that is not live yet at the end', () => {
+    const { json } = patchManifest(
+      live(),
+      {
+        name: 'public_health',
+        entry: 'https://cdn.example.com/ph/1.0.0/remoteEntry.js',
+        version: '1.0.0',
+      },
+      {
+        remote: 'public_health',
+        prefixes: ['/public-health'],
+        routes: [route('/public-health/a')],
+      },
+      SHELL,
+    );
+    expect((json.remotes as { name: string }[]).map((r) => r.name)).toEqual([
+      'custom_dev',
+      'data',
+      'public_health',
+    ]);
+  });
+
+  const refusals: [string, () => unknown, RegExp][] = [
+    [
+      'a path outside its prefixes',
+      () => patchManifest(live(), published, table([route('/elsewhere')]), SHELL),
+      /outside/,
+    ],
+    [
+      'a path another group owns',
+      () =>
+        patchManifest(
+          live(),
+          published,
+          {
+            ...table([route('/services/custom-dev/a')]),
+            prefixes: ['/services/data', '/services/custom-dev'],
+          },
+          SHELL,
+        ),
+      /overlaps/,
+    ],
+    [
+      'one of the shell’s own pages',
+      () =>
+        patchManifest(
+          live(),
+          published,
+          { ...table([route('/about')]), prefixes: ['/about'] },
+          SHELL,
+        ),
+      /shell's own pages/,
+    ],
+    [
+      'a route table of another remote',
+      () => patchManifest(live(), published, { ...table(), remote: 'other' }, SHELL),
+      /belongs to "other"/,
+    ],
+  ];
+  it.each(refusals)('refuses %s with the reason', (_name, act, reason) => {
+    expect(act).toThrow(RefusedError);
+    expect(act).toThrow(reason);
+  });
+
+  it('lets a team deploy while another group’s entry is broken, and leaves that entry alone', () => {
+    const before = live();
+    (before.remotes[0] as Record<string, unknown>).routes = 'broken';
+    const { json } = patchManifest(before, published, table(), SHELL);
+    expect((json.remotes as unknown[])[0]).toEqual(before.remotes[0]);
+  });
+});
+
+describe('version order', () => {
+  it('sorts by semver: pre-releases below their release, 1.10 above 1.9', () => {
+    expect(
+      sortVersions(['1.10.0', '1.0.0', '1.0.0-rc.1', '1.9.0', '1.0.0-beta.2', 'notes']),
+    ).toEqual(['1.0.0-beta.2', '1.0.0-rc.1', '1.0.0', '1.9.0', '1.10.0']);
+    expect(newestVersion(['1.0.0-rc.1', '1.0.0'])).toBe('1.0.0');
+    expect(newestVersion(['2.0.0-rc.1', '1.0.0'])).toBe('2.0.0-rc.1');
+    expect(newestVersion([])).toBeUndefined();
+  });
+});
+
+describe('history', () => {
+  const change = (
+    from: string | null,
+    to: string,
+    action: HistoryEntry['action'] = 'deploy',
+  ): HistoryEntry => ({
+    at: '2026-11-23T10:00:00.000Z',
+    by: 'data-team',
+    action,
+    remote: 'data',
+    from: from
+      ? { version: from, entry: `https://cdn.example.com/data/${from}/remoteEntry.js` }
+      : null,
+    to: { version: to, entry: `https://cdn.example.com/data/${to}/remoteEntry.js` },
+    reason: `to ${to}`,
+    manifestVersion: `m-${to}`,
+  });
+
+  it('keeps every change on disk, in order, and reads them back by remote', async () => {
+    const history = new History(
+      path.join(mkdtempSync(path.join(os.tmpdir(), 'history-')), 'history.jsonl'),
+    );
+    await history.append(change(null, '1.0.0'));
+    await history.append({ ...change('1.0.0', '1.1.0'), remote: 'data' });
+    await history.append({ ...change(null, '1.0.0'), remote: 'custom_dev' });
+    expect((await history.read('data')).map((e) => e.to.version)).toEqual(['1.0.0', '1.1.0']);
+    expect(await history.read()).toHaveLength(3);
+  });
+
+  it('rolls back to the version live before the current one, or to a named earlier one', () => {
+    const changes = [change(null, '1.0.0'), change('1.0.0', '1.1.0'), change('1.1.0', '1.2.0')];
+    expect(rollbackTarget(changes, '1.2.0')?.version).toBe('1.1.0');
+    expect(rollbackTarget(changes, '1.2.0', '1.0.0')?.entry).toBe(
+      'https://cdn.example.com/data/1.0.0/remoteEntry.js',
+    );
+    expect(rollbackTarget(changes, '1.2.0', '0.9.0')).toBeUndefined();
+    expect(rollbackTarget([change(null, '1.0.0')], '1.0.0')).toBeUndefined();
+  });
+});
