@@ -97,18 +97,20 @@ export async function writeManifest(file: string, manifest: unknown): Promise<vo
   await fs.rename(tmp, file);
 }
 
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const manifest = await buildManifest({ versions: args.versions, dists: args.dists });
+  await writeManifest(args.out, manifest);
+  console.log(
+    `deployment manifest: ${path.relative(process.cwd(), args.out)} (${manifest.remotes
+      .map((r) => `${r.name}@${r.version} ${r.routes.length} pages`)
+      .join(', ')})`,
+  );
+}
+
 if (require.main === module) {
-  try {
-    const args = parseArgs(process.argv.slice(2));
-    const manifest = await buildManifest({ versions: args.versions, dists: args.dists });
-    await writeManifest(args.out, manifest);
-    console.log(
-      `deployment manifest: ${path.relative(process.cwd(), args.out)} (${manifest.remotes
-        .map((r) => `${r.name}@${r.version} ${r.routes.length} pages`)
-        .join(', ')})`,
-    );
-  } catch (error) {
+  main().catch((error: unknown) => {
     console.error(`manifest: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
-  }
+  });
 }

@@ -21,7 +21,11 @@ export class TestDeployment {
    */
   async startSite(
     port: number,
-    options: { apiTarget?: string; renderTimeoutMs?: number } = {},
+    options: {
+      apiTarget?: string;
+      renderTimeoutMs?: number;
+      deploy?: { token: string; allowedOrigins: string[] };
+    } = {},
   ): Promise<string> {
     const url = `http://localhost:${port}`;
     await this.run(
@@ -33,6 +37,12 @@ export class TestDeployment {
         MAIL_SERVICE_URL: options.apiTarget ?? 'http://127.0.0.1:3005',
         RENDER_TIMEOUT_MS: String(options.renderTimeoutMs ?? 3000),
         RENDER_WORKERS: '1',
+        ...(options.deploy
+          ? {
+              DEPLOY_TOKEN: options.deploy.token,
+              DEPLOY_ALLOWED_ORIGINS: options.deploy.allowedOrigins.join(','),
+            }
+          : {}),
       },
       `${url}/favicon.svg`,
     );
