@@ -42,7 +42,9 @@ test('a first tap into a group fetches no remote code once warming has happened'
   page.on('request', (r) => REMOTE.test(r.url()) && afterTap.push(r.url()));
   await link.tap();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(TARGET.title);
-  expect(afterTap.filter((u) => u.endsWith('.js'))).toEqual([]);
+  // Nothing of the tapped group's code is fetched after the tap. (The new page's own links into
+  // other groups are warmed in turn once it is idle: that is warming, not this navigation.)
+  expect(afterTap.filter((u) => u.includes(':3001/') && u.endsWith('.js'))).toEqual([]);
 });
 
 test('warming never starts before the load event', async ({ page }) => {
