@@ -1,7 +1,9 @@
 const path = require('node:path');
 const CopyPlugin = require('./webpack/copy-public.cjs');
 const PreloadPlugin = require('./webpack/preload-plugin.cjs');
+const { DefinePlugin } = require('webpack');
 const { shellConfig, shellServerConfig } = require('@site/shared/webpack');
+const { TechMarksPlugin, techMarksSprite } = require('./webpack/tech-marks.cjs');
 
 /** The shell's own pages, for their share cards: titles from the same content as the pages. */
 function shareCards() {
@@ -31,8 +33,17 @@ module.exports = (env, argv) => {
       proxy: [{ context: ['/api'], target: 'http://localhost:3005' }],
     },
   });
-  config.plugins.push(new CopyPlugin(path.join(__dirname, 'public')), new PreloadPlugin());
+  const sprite = techMarksSprite();
+  const spriteUrl = new DefinePlugin({ __TECH_MARKS__: JSON.stringify(`/${sprite.file}`) });
+  config.plugins.push(
+    new CopyPlugin(path.join(__dirname, 'public')),
+    new PreloadPlugin(),
+    new TechMarksPlugin(sprite),
+    spriteUrl,
+  );
   // `npm run dev` renders in the browser only; a build also makes the server render (dist/server/).
   if (env.WEBPACK_SERVE) return config;
-  return [config, shellServerConfig({ dir: __dirname, production })];
+  const server = shellServerConfig({ dir: __dirname, production });
+  server.plugins.push(spriteUrl);
+  return [config, server];
 };

@@ -1,43 +1,16 @@
-import {
-  siAngular,
-  siApachespark,
-  siDotnet,
-  siFlutter,
-  siGooglecloud,
-  siKotlin,
-  siNodedotjs,
-  siPostgresql,
-  siPython,
-  siReact,
-  siSwift,
-  siTypescript,
-} from 'simple-icons';
+import marks from '../content/technology-marks.json';
 
-/** A mark from Simple Icons: one path on a 24×24 grid. */
-interface Mark {
-  path: string;
-}
+/** The URL of the marks' sprite, fixed at build time (shell/webpack/tech-marks.cjs). */
+declare const __TECH_MARKS__: string | undefined;
+const SPRITE = typeof __TECH_MARKS__ === 'string' ? __TECH_MARKS__ : '/assets/tech-marks.svg';
 
 /**
- * Marks by technology name, from Simple Icons. Only the icons named here are imported, so the
- * page carries a dozen paths rather than the whole set. Technologies whose owners asked for their
- * marks to be withdrawn from the set (Microsoft's products, Amazon Web Services, Oracle's Java) are
- * shown as a wordmark instead: their name, set in type, never a made-up symbol.
+ * Marks by technology name: Simple Icons slugs, drawn from one sprite made at build time, so the
+ * page's JavaScript carries a dozen names rather than a dozen paths. Technologies whose owners asked
+ * for their marks to be withdrawn from the set (Microsoft's products, Amazon Web Services, Oracle's
+ * Java) are shown as a wordmark instead: their name, set in type, never a made-up symbol.
  */
-export const TECHNOLOGY_MARKS: Readonly<Record<string, Mark>> = {
-  React: siReact,
-  Angular: siAngular,
-  TypeScript: siTypescript,
-  '.NET': siDotnet,
-  'Node.js': siNodedotjs,
-  Python: siPython,
-  Kotlin: siKotlin,
-  Swift: siSwift,
-  Flutter: siFlutter,
-  'Google Cloud': siGooglecloud,
-  PostgreSQL: siPostgresql,
-  'Apache Spark': siApachespark,
-};
+export const TECHNOLOGY_MARKS: Readonly<Record<string, string>> = marks;
 
 /**
  * A wall of technology marks. Each mark is drawn in one colour, as every brand's guidelines
@@ -63,7 +36,7 @@ export function TechnologyLogos({ names }: { names: readonly string[] }) {
                     aria-label={name}
                     focusable="false"
                   >
-                    <path d={mark.path} fill="currentColor" />
+                    <use href={`${SPRITE}#${mark}`} fill="currentColor" />
                   </svg>
                   <span aria-hidden="true">{name}</span>
                 </>
