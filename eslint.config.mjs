@@ -6,7 +6,7 @@ import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 import globals from 'globals';
 
 /**
- * Import boundaries (../shared/STYLE.md, enforced here rather than written in a wiki):
+ * Import boundaries, enforced here rather than written in a wiki:
  * `shared` imports no other workspace; a remote imports only `shared` and its own files; the shell
  * reaches a remote only through the federated contract (never by import); the mail-service imports
  * only the shared contact schema.

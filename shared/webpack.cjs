@@ -337,6 +337,8 @@ function shellConfig({ dir, production, port = 3000, devProxy, shareCards = [] }
       new ChunkGroupsPlugin(),
       new HtmlWebpackPlugin({
         template: './src/index.html',
+        // Copied into the build and linked from the page.
+        favicon: './public/favicon.svg',
         scriptLoading: 'defer',
         inject: 'body',
       }),

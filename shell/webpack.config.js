@@ -1,5 +1,4 @@
 const path = require('node:path');
-const CopyPlugin = require('./webpack/copy-public.cjs');
 const PreloadPlugin = require('./webpack/preload-plugin.cjs');
 const { DefinePlugin } = require('webpack');
 const { shellConfig, shellServerConfig } = require('@site/shared/webpack');
@@ -35,12 +34,7 @@ module.exports = (env, argv) => {
   });
   const sprite = techMarksSprite();
   const spriteUrl = new DefinePlugin({ __TECH_MARKS__: JSON.stringify(`/${sprite.file}`) });
-  config.plugins.push(
-    new CopyPlugin(path.join(__dirname, 'public')),
-    new PreloadPlugin(),
-    new TechMarksPlugin(sprite),
-    spriteUrl,
-  );
+  config.plugins.push(new PreloadPlugin(), new TechMarksPlugin(sprite), spriteUrl);
   // `npm run dev` renders in the browser only; a build also makes the server render (dist/server/).
   if (env.WEBPACK_SERVE) return config;
   const server = shellServerConfig({ dir: __dirname, production });

@@ -12,12 +12,3 @@ export function countWords(value: unknown): number {
   }
   return 0;
 }
-
-/** A stable id fragment from a heading, for anchors and aria references. */
-export const slugify = (text: string): string =>
-  text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');

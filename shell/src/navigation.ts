@@ -1,4 +1,4 @@
-import type { DeploymentManifest, RouteMeta } from '@site/shared';
+import type { DeploymentManifest } from '@site/shared';
 
 export interface NavLink {
   to: string;
@@ -25,6 +25,3 @@ export function navGroups(manifest: DeploymentManifest): NavGroup[] {
   }
   return [...groups].map(([label, links]) => ({ label, links }));
 }
-
-export const allRemoteRoutes = (manifest: DeploymentManifest): RouteMeta[] =>
-  manifest.remotes.flatMap((r) => r.routes);

@@ -1,4 +1,4 @@
-import { countWords, slugify } from '../text';
+import { countWords } from '../text';
 import { company, yearsSinceFounding } from '../company';
 
 describe('countWords', () => {
@@ -10,12 +10,6 @@ describe('countWords', () => {
         dash: '—',
       }),
     ).toBe(5);
-  });
-});
-
-describe('slugify', () => {
-  it('makes a stable id from a heading', () => {
-    expect(slugify('Vision & Focus: Ünïcode')).toBe('vision-focus-unicode');
   });
 });
 

@@ -10,7 +10,3 @@ export type PageLoader = () => Promise<{ default: ComponentType }>;
 export interface RemotePagesModule {
   pages: Record<string, PageLoader>;
 }
-
-/** The module name every remote exposes. */
-export const REMOTE_EXPOSE = './pages';
-export const REMOTE_EXPOSE_REQUEST = 'pages';

@@ -134,5 +134,3 @@ export function preloadPath(path: string): void {
     // A failed preload is not an error the visitor sees; the navigation itself will retry.
   });
 }
-
-export const remoteNames = (): string[] => [...remotesByName.keys()];
