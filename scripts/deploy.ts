@@ -21,6 +21,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SITE_REMOTES } from '../shared/src/site';
 
 const root = path.join(__dirname, '..');
 
@@ -74,11 +75,7 @@ async function main(): Promise<void> {
   }
   const { version } = JSON.parse(readFileSync(pkgFile, 'utf8')) as { version: string };
   const { remote: name } = JSON.parse(readFileSync(tableFile, 'utf8')) as { remote: string };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the list of remotes is CommonJS
-  const { REMOTES } = require('../shared/federation.cjs') as {
-    REMOTES: Record<string, { name: string; port: number }>;
-  };
-  const port = Object.values(REMOTES).find((r) => r.name === name)?.port;
+  const port = SITE_REMOTES.find((r) => r.name === name)?.port;
   const origin = (
     process.env[`REMOTE_${name.toUpperCase()}_URL`] ?? `http://localhost:${port ?? 3010}`
   ).replace(/\/+$/, '');

@@ -14,13 +14,10 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { SITE_REMOTES } from '../shared/src/site';
 import { newestVersion as newest } from '../shell/server/deploy/versions';
 
 const rootDir = path.join(__dirname, '..');
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the list of remotes is CommonJS
-const { REMOTES } = require('../shared/federation.cjs') as {
-  REMOTES: Record<string, { name: string; port: number }>;
-};
 
 interface Args {
   out: string;
@@ -62,7 +59,7 @@ export async function buildManifest({
   env?: Record<string, string | undefined>;
 } = {}) {
   const remotes = [];
-  for (const [folder, { name, port }] of Object.entries(REMOTES)) {
+  for (const { folder, name, port } of SITE_REMOTES) {
     const pkg = JSON.parse(await fs.readFile(path.join(rootDir, folder, 'package.json'), 'utf8'));
     const dist = dists[name];
     const version: string = versions[name] ?? (dist ? await newestVersion(dist) : pkg.version);

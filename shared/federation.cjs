@@ -41,12 +41,9 @@ function sharedModules(appPkg) {
  */
 const PROVIDED = ['react', 'react/jsx-runtime', 'react-dom', '@site/shared'];
 
-/** Federation names of the remotes, by workspace folder. */
-const REMOTES = {
-  'mfe-custom-dev': { name: 'custom_dev', port: 3001 },
-  'mfe-data': { name: 'data', port: 3002 },
-  'mfe-enterprise-education': { name: 'enterprise_education', port: 3003 },
-  'mfe-public-health': { name: 'public_health', port: 3004 },
-};
+/** Federation names and local ports of the remotes, by workspace folder (from `site.json`). */
+const REMOTES = Object.fromEntries(
+  require('./site.json').remotes.map((r) => [r.folder, { name: r.name, port: r.port }]),
+);
 
 module.exports = { sharedModules, REMOTES, PROVIDED };

@@ -10,6 +10,7 @@ import { promises as fs } from 'node:fs';
 import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { SITE_REMOTES } from '../../shared/src/site';
 import { createRemoteServer } from '../serve-remote';
 import { createSite } from '../../shell/server/site';
 
@@ -39,15 +40,11 @@ export async function measureSiteServer({
   requests = 40,
   port = 3190,
 } = {}): Promise<SiteServerFigures> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the list of remotes is CommonJS
-  const { REMOTES } = require('../../shared/federation.cjs') as {
-    REMOTES: Record<string, { name: string; port: number }>;
-  };
   const deployDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-site-'));
   const remotes: Server[] = [];
   const remoteList: unknown[] = [];
   let i = 1;
-  for (const [folder, { name }] of Object.entries(REMOTES)) {
+  for (const { folder, name } of SITE_REMOTES) {
     const remotePort = port + i++;
     const server = createRemoteServer(path.join(root, folder, 'dist'));
     await new Promise<void>((resolve) => server.listen(remotePort, '127.0.0.1', resolve));

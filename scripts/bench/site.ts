@@ -4,6 +4,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { SHELL_PATHS } from '../../shared/src/site';
 import { log, onCleanup } from './util';
 
 /**
@@ -19,7 +20,6 @@ const rootDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 export const SITE = 'http://localhost:3000';
 export const STATIC_ORIGIN = 'http://localhost:3100';
 export const STATIC_PREFIX = '/__static';
-const SHELL_PATHS = ['/', '/about', '/contact'];
 
 interface ManifestRemote {
   name: string;

@@ -14,6 +14,7 @@
 import { promises as fs } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
+import { SITE_REMOTES } from '@site/shared/site';
 import { createRemoteServer } from '../../scripts/serve-remote';
 import { createSite } from './site';
 import { robotsTxt, sitemapXml } from './seo-files';
@@ -32,16 +33,12 @@ async function reachable(url: string): Promise<boolean> {
 async function serveLocalRemotes(
   remotes: { name: string; entry: string; version: string }[],
 ): Promise<Server[]> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the list of remotes is CommonJS
-  const { REMOTES } = require('../../shared/federation.cjs') as {
-    REMOTES: Record<string, { name: string; port: number }>;
-  };
   const servers: Server[] = [];
   for (const remote of remotes) {
     const entry = new URL(remote.entry);
     if (!['localhost', '127.0.0.1'].includes(entry.hostname)) continue;
     if (await reachable(new URL('routes.json', entry).href)) continue;
-    const folder = Object.entries(REMOTES).find(([, r]) => r.name === remote.name)?.[0];
+    const folder = SITE_REMOTES.find((r) => r.name === remote.name)?.folder;
     if (!folder) continue;
     const server = createRemoteServer(path.join(root, folder, 'dist'));
     await new Promise<void>((resolve, reject) => {

@@ -5,7 +5,7 @@ import type { PageMeta } from '../src/content/shell-routes';
 export interface ShellServerBuild {
   provided: Record<string, unknown>;
   providedVersions: Record<string, string>;
-  shellPaths: string[];
+  shellPaths: readonly string[];
   renderPage(request: RenderRequest): Promise<RenderResult>;
   renderUnavailable(request: RenderRequest, reason: string): Promise<RenderResult>;
   renderHead(meta: PageMeta, siteUrl: string, image?: string): string;

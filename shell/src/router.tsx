@@ -56,7 +56,7 @@ export function createRoutes(manifest: DeploymentManifest, pages: PageSource): R
       children: [
         { index: true, element: <HomePage />, handle: handle(shellRoutes.home) },
         {
-          path: 'about',
+          path: shellRoutes.about.path.slice(1),
           caseSensitive: true,
           handle: handle(shellRoutes.about),
           // Each page of the shell but home is a chunk of its own, loaded with the page.
@@ -66,7 +66,7 @@ export function createRoutes(manifest: DeploymentManifest, pages: PageSource): R
           }),
         },
         {
-          path: 'contact',
+          path: shellRoutes.contact.path.slice(1),
           caseSensitive: true,
           handle: handle(shellRoutes.contact),
           // The form and map libraries load only with the contact page.

@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { SITE_REMOTES } from '@site/shared/site';
 import { ready } from '../support/ready';
 import { ROOT, TestDeployment, copyWorkspace, fingerprint } from '../support/deployment';
 
@@ -10,12 +11,7 @@ import { ROOT, TestDeployment, copyWorkspace, fingerprint } from '../support/dep
  * (ports 3160-3169) with a deploy token, and its own remote hosts.
  */
 const TOKEN = 'test-deploy-token-0123456789';
-const LOCAL_REMOTES = [
-  'http://localhost:3001',
-  'http://localhost:3002',
-  'http://localhost:3003',
-  'http://localhost:3004',
-];
+const LOCAL_REMOTES = SITE_REMOTES.map((r) => `http://localhost:${r.port}`);
 
 async function api(site: string, method: string, route: string, body?: unknown, token = TOKEN) {
   const response = await fetch(`${site}${route}`, {

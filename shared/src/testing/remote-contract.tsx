@@ -11,12 +11,12 @@ import {
   type RemotePagesModule,
   type RouteTable,
 } from '../contracts';
+import { SHELL_PATHS, SITE_REMOTES } from '../site';
 import { countWords } from '../text';
 
 export const MIN_WORDS = 250;
 
 /** Paths the shell owns; other internal links must fall inside some remote's prefix. */
-const SHELL_PATHS = ['/', '/about', '/contact'];
 
 /** Words of the page a visitor reads as its content: hero lead and sections, not the closing CTA. */
 export function mainTextWords(container: HTMLElement): number {
@@ -69,16 +69,14 @@ export function runRemoteContractTests(
   table: RouteTable,
   pages: RemotePagesModule['pages'],
   /** Prefixes of the whole site's page groups, for checking links that leave this group. */
-  sitePrefixes: readonly string[] = [
-    '/services/custom-dev',
-    '/services/business-intelligence',
-    '/services/data-analytics',
-    '/services/enterprise',
-    '/services/education',
-    '/public-health',
-  ],
+  sitePrefixes: readonly string[] = SITE_REMOTES.flatMap((r) => r.prefixes),
 ): void {
   describe(`${table.remote}: route table`, () => {
+    it('claims the prefixes the site gives this group (shared/site.json)', () => {
+      const slot = SITE_REMOTES.find((r) => r.name === table.remote);
+      expect(slot?.prefixes).toEqual(table.prefixes);
+    });
+
     it('has unique paths and titles, inside its prefixes', () => {
       const paths = table.routes.map((r) => r.path);
       const titles = table.routes.map((r) => r.title);

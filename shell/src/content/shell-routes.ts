@@ -1,19 +1,20 @@
 import { company } from '@site/shared';
+import { SHELL_PAGES } from '@site/shared/site';
 
 /** Title, description and nav label of the pages the shell owns. */
 export const shellRoutes = {
   home: {
-    path: '/',
+    path: SHELL_PAGES.home,
     title: `${company.name}: IT solutions and consulting`,
     description: `Custom software, data and analytics, enterprise, education and public-health solutions, delivered across Africa and Europe since ${company.foundingYear}.`,
   },
   about: {
-    path: '/about',
+    path: SHELL_PAGES.about,
     title: 'About Us',
     description: `Who we are: an IT solutions and consulting company founded in ${company.foundingYear} in Centurion, serving 20+ industries on two continents.`,
   },
   contact: {
-    path: '/contact',
+    path: SHELL_PAGES.contact,
     title: 'Contact Us',
     description: `Send us a message, visit our Centurion office or call ${company.phone.display}, ${company.hours.label} ${company.timeZone.label}.`,
   },

@@ -16,6 +16,7 @@ import type { RouteHandle } from '../components/Layout';
 import { shellRoutes, type PageMeta } from '../content/shell-routes';
 import { RemoteUnavailableError } from '../federation/errors';
 import type { PageSource } from '../page-source';
+import { SHELL_PATHS } from '@site/shared/site';
 import { createRoutes } from '../router';
 
 export { renderHead } from './head';
@@ -40,11 +41,7 @@ export const providedVersions: Record<string, string> = Object.fromEntries(
 );
 
 /** The shell's own pages, for the sitemap and the static export. */
-export const shellPaths: string[] = [
-  shellRoutes.home.path,
-  shellRoutes.about.path,
-  shellRoutes.contact.path,
-];
+export const shellPaths: readonly string[] = SHELL_PATHS;
 
 export interface RenderRequest {
   manifest: DeploymentManifest;
