@@ -1,0 +1,68 @@
+import { promises as fs } from 'node:fs';
+
+/** One change of the live manifest: who, when, which remote, from which version to which, and why. */
+export interface HistoryEntry {
+  at: string;
+  by: string;
+  action: 'deploy' | 'rollback';
+  remote: string;
+  from: { version: string; entry: string } | null;
+  to: { version: string; entry: string };
+  reason: string;
+  /** The manifest version this change produced. */
+  manifestVersion: string;
+}
+
+/**
+ * The manifest's history: one JSON line per change, appended and flushed before the change is
+ * answered as done, so the record survives a crash. Kept beside the manifest.
+ */
+export class History {
+  constructor(readonly file: string) {}
+
+  async append(entry: HistoryEntry): Promise<void> {
+    const handle = await fs.open(this.file, 'a');
+    try {
+      await handle.appendFile(`${JSON.stringify(entry)}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async read(remote?: string): Promise<HistoryEntry[]> {
+    let text: string;
+    try {
+      text = await fs.readFile(this.file, 'utf8');
+    } catch {
+      return [];
+    }
+    return text
+      .split('\n')
+      .filter(Boolean)
+      .flatMap((line): HistoryEntry[] => {
+        try {
+          return [JSON.parse(line) as HistoryEntry];
+        } catch {
+          // A line cut short by a crash while it was written.
+          return [];
+        }
+      })
+      .filter((e) => remote === undefined || e.remote === remote);
+  }
+}
+
+/**
+ * The version a rollback goes back to: `to` when given (it must have been live before), else the
+ * version that was live before the current one.
+ */
+export function rollbackTarget(
+  history: readonly HistoryEntry[],
+  current: string | undefined,
+  to?: string,
+): { version: string; entry: string } | undefined {
+  const seen = history.flatMap((e) => [e.to, ...(e.from ? [e.from] : [])]);
+  if (to !== undefined) return [...seen].reverse().find((v) => v.version === to);
+  const last = [...history].reverse().find((e) => e.to.version === current);
+  return last?.from && last.from.version !== current ? last.from : undefined;
+}
