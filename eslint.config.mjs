@@ -103,6 +103,42 @@ export default tseslint.config(
     extra: ['react-router', 'react-router-dom'],
   }),
   boundary(['shell/**'], 'shell'),
+  {
+    // Layers inside the shell run one way: pages, the router and the entry points use components,
+    // hooks, content and the federation loader, never the reverse; the browser's code never
+    // imports the site server.
+    files: ['shell/src/**'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: [
+                './shell/src/components',
+                './shell/src/hooks',
+                './shell/src/content',
+                './shell/src/federation',
+              ],
+              from: [
+                './shell/src/pages',
+                './shell/src/router.tsx',
+                './shell/src/bootstrap.tsx',
+                './shell/src/server',
+              ],
+              message:
+                'Components, hooks, content and federation never import pages or the router.',
+            },
+            {
+              target: './shell/src',
+              from: './shell/server',
+              message: 'The browser never imports the site server.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // The mail-service takes only the contact schema and the company facts from shared, and nothing
   // of the browser's.
   boundary(['mail-service/**'], 'mail-service', {

@@ -1,29 +1,8 @@
-import type { DeploymentManifest, RemoteDeployment, RemotePagesModule } from '@site/shared';
+import type { DeploymentManifest } from '@site/shared';
 import type { PageMeta } from '../src/content/shell-routes';
 
-/** What the shell's Node build (dist/server/render.js, from src/server/render.tsx) exports. */
-export interface ShellServerBuild {
-  provided: Record<string, unknown>;
-  providedVersions: Record<string, string>;
-  shellPaths: readonly string[];
-  renderPage(request: RenderRequest): Promise<RenderResult>;
-  renderUnavailable(request: RenderRequest, reason: string): Promise<RenderResult>;
-  renderHead(meta: PageMeta, siteUrl: string, image?: string): string;
-}
-
-export interface RenderRequest {
-  manifest: DeploymentManifest;
-  path: string;
-  loadRemote: (remote: RemoteDeployment) => Promise<RemotePagesModule>;
-}
-
-export interface RenderResult {
-  status: number;
-  html: string;
-  meta: PageMeta;
-  remote?: RemoteDeployment;
-  failure?: string;
-}
+/** What the shell's Node build (dist/server/render.js, built from src/server/render.tsx) exports. */
+export type ShellServerBuild = typeof import('../src/server/render');
 
 export interface WorkerData {
   renderBundle: string;
