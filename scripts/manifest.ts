@@ -53,17 +53,24 @@ export async function buildManifest({
   versions = {},
   dists = {},
   env = process.env,
+  development = false,
 }: {
   versions?: Record<string, string>;
   dists?: Record<string, string>;
   env?: Record<string, string | undefined>;
+  /** For `npm run dev`: each remote's dev server and its route table as it is in the source. */
+  development?: boolean;
 } = {}) {
   const remotes = [];
   for (const { folder, name, port } of SITE_REMOTES) {
     const pkg = JSON.parse(await fs.readFile(path.join(rootDir, folder, 'package.json'), 'utf8'));
     const dist = dists[name];
-    const version: string = versions[name] ?? (dist ? await newestVersion(dist) : pkg.version);
-    const tableFile = path.join(dist ?? path.join(rootDir, folder, 'dist'), version, 'routes.json');
+    const version: string = development
+      ? 'dev'
+      : (versions[name] ?? (dist ? await newestVersion(dist) : pkg.version));
+    const tableFile = development
+      ? path.join(rootDir, folder, 'src', 'routes.json')
+      : path.join(dist ?? path.join(rootDir, folder, 'dist'), version, 'routes.json');
     let table: { prefixes: string[]; routes: unknown[] };
     try {
       table = JSON.parse(await fs.readFile(tableFile, 'utf8'));
@@ -78,7 +85,7 @@ export async function buildManifest({
     );
     remotes.push({
       name,
-      entry: `${base}/${version}/remoteEntry.js`,
+      entry: development ? `${base}/remoteEntry.js` : `${base}/${version}/remoteEntry.js`,
       version,
       prefixes: table.prefixes,
       routes: table.routes,

@@ -8,7 +8,7 @@ import { SHELL_PATHS } from '../../shared/src/site';
 import { log, onCleanup } from './util';
 
 /**
- * The site under measurement, started the way `npm start` starts it (scripts/start.mjs: the site on
+ * The site under measurement, started the way `npm start` starts it (scripts/start.ts: the site on
  * 3000, the remotes on 3001..3004, the mail-service on 3005), so the benchmark measures whatever
  * serves the site today without knowing its internals. Beside it, on 3100, a small server of its
  * own answers /__static/<route> with the static copies and passes everything else to the site.
@@ -75,15 +75,19 @@ async function waitFor(url: string, ms: number): Promise<void> {
   throw new Error(`${url} did not come up within ${ms / 1000} s`);
 }
 
-/** Starts the site with scripts/start.mjs and waits until the site and every remote answer. */
+/** Starts the site with scripts/start.ts and waits until the site and every remote answer. */
 async function startSite(): Promise<void> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'site-bench-'));
   onCleanup(() => fs.rm(dataDir, { recursive: true, force: true }));
-  const child = spawn(process.execPath, [path.join(rootDir, 'scripts', 'start.mjs')], {
-    cwd: rootDir,
-    env: { ...process.env, DATA_DIR: dataDir, MAILBOX_DIR: path.join(dataDir, 'mailbox') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(rootDir, 'scripts', 'start.ts')],
+    {
+      cwd: rootDir,
+      env: { ...process.env, DATA_DIR: dataDir, MAILBOX_DIR: path.join(dataDir, 'mailbox') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const keep = (d: Buffer) => (output = (output + String(d)).slice(-4000));
   child.stdout.on('data', keep);
@@ -98,7 +102,7 @@ async function startSite(): Promise<void> {
   );
   const exited = new Promise<never>((_, reject) =>
     child.once('exit', (code) =>
-      reject(new Error(`scripts/start.mjs stopped (exit ${code}):\n${output.trim()}`)),
+      reject(new Error(`scripts/start.ts stopped (exit ${code}):\n${output.trim()}`)),
     ),
   );
   await Promise.race([waitFor(`${SITE}/remotes.json`, 180_000), exited]);
@@ -155,7 +159,7 @@ async function startStaticServer(staticDir: string): Promise<void> {
 
 /** Starts everything and reads what the site serves: its routes, headings and remotes. */
 export async function prepareSite(): Promise<Site> {
-  log('starting the site with scripts/start.mjs');
+  log('starting the site with scripts/start.ts');
   await startSite();
   const manifest = (await (await fetch(`${SITE}/remotes.json`)).json()) as {
     remotes: ManifestRemote[];

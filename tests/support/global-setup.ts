@@ -37,7 +37,7 @@ async function waitFor(url: string, child: ChildProcess, ms = 60_000): Promise<v
 
 /**
  * Starts what the browser tests run against: a real SMTP server standing in for the company's
- * mailbox, and the whole site (`scripts/start.mjs`: site, four remotes, mail-service) delivering to it.
+ * mailbox, and the whole site (`scripts/start.ts`: site, four remotes, mail-service) delivering to it.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   for (const port of [PORTS.site, ...PORTS.remotes, PORTS.mail, SMTP_PORT]) {
@@ -55,7 +55,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   const site = spawn(
     process.execPath,
-    [path.join(ROOT, 'scripts', 'start.mjs'), '--fresh-manifest'],
+    ['--import', 'tsx', path.join(ROOT, 'scripts', 'start.ts'), '--fresh-manifest'],
     {
       cwd: ROOT,
       env: {

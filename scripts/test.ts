@@ -1,15 +1,13 @@
-#!/usr/bin/env node
 /**
  * `npm test`: the whole suite, runnable right after `npm install`. Unit and component tests of
  * every workspace, then a production build of everything, then the browser tests against it.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.join(__dirname, '..');
 
-function step(title, command, args, cwd = root) {
+function step(title: string, command: string, args: string[], cwd = root): void {
   console.log(`\n=== ${title}`);
   const result = spawnSync(command, args, { cwd, stdio: 'inherit', env: process.env });
   if (result.status !== 0) {

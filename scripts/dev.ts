@@ -1,0 +1,54 @@
+/**
+ * `npm run dev`: the whole site with hot reload. Each remote runs its own webpack dev server on its
+ * port (3001..3004), the shell's dev server on 3000 reads a development manifest that points at
+ * them (`deploy/dev/remotes.json`, written again whenever a route table changes), and the
+ * mail-service runs in watch mode on 3005. Ctrl-C stops everything.
+ *
+ * One remote alone, without the shell: `npm run dev -w mfe-data`.
+ */
+import { watch } from 'node:fs';
+import path from 'node:path';
+import { SITE_REMOTES } from '../shared/src/site';
+import { runTogether } from './lib/processes';
+import { buildManifest, writeManifest } from './manifest';
+
+const root = path.join(__dirname, '..');
+const manifestFile = path.join(root, 'deploy', 'dev', 'remotes.json');
+
+async function writeDevManifest(): Promise<void> {
+  await writeManifest(manifestFile, await buildManifest({ development: true }));
+}
+
+async function main(): Promise<void> {
+  await writeDevManifest();
+  for (const { folder } of SITE_REMOTES) {
+    watch(path.join(root, folder, 'src', 'routes.json'), () => {
+      writeDevManifest().then(
+        () =>
+          console.log(`[dev] ${folder}'s route table changed: manifest written, reload the page`),
+        (error: unknown) => console.error(`[dev] ${folder}/src/routes.json: ${String(error)}`),
+      );
+    });
+  }
+  const webpackCli = require.resolve('webpack-cli/bin/cli.js');
+  const serve = [webpackCli, 'serve', '--mode', 'development'];
+  runTogether([
+    ...SITE_REMOTES.map(({ folder }) => ({
+      name: folder,
+      cwd: path.join(root, folder),
+      args: serve,
+    })),
+    { name: 'shell', cwd: path.join(root, 'shell'), args: serve },
+    {
+      name: 'mail-service',
+      cwd: path.join(root, 'mail-service'),
+      args: ['--watch', '--import', 'tsx', 'src/server.ts'],
+    },
+  ]);
+  console.log('\nDevelopment site: http://localhost:3000/ (hot reload; Ctrl-C stops everything)\n');
+}
+
+main().catch((error: unknown) => {
+  console.error(`dev: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
