@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ready } from '../support/ready';
+import { saveData } from '../support/save-data';
 import { remotes } from '../support/site';
 
 test.describe('module federation', () => {
@@ -7,6 +8,8 @@ test.describe('module federation', () => {
     test(`${remote.name}'s code is fetched from its own origin, only on its pages`, async ({
       page,
     }) => {
+      // Warming off: only what each page itself loads is counted.
+      await saveData(page);
       const requests: string[] = [];
       page.on('request', (req) => requests.push(req.url()));
       await page.goto('/about');

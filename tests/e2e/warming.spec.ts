@@ -1,4 +1,5 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
+import { saveData } from '../support/save-data';
 
 /**
  * Warming: on a phone (touch, no hover) the page groups linked from the viewport are fetched once
@@ -64,12 +65,7 @@ test('warming never starts before the load event', async ({ page }) => {
 });
 
 test('with Save-Data on, nothing is warmed', async ({ page }) => {
-  await page.addInitScript(() => {
-    Object.defineProperty(navigator, 'connection', {
-      configurable: true,
-      get: () => ({ saveData: true, effectiveType: '4g' }),
-    });
-  });
+  await saveData(page);
   const requests = recordRemoteRequests(page);
   await page.goto('/');
   await ready(page);
