@@ -19,6 +19,12 @@ export function warmLinksInView(root: ParentNode = document): () => void {
   if (typeof IntersectionObserver === 'undefined') return () => {};
   const warmed = new Set<string>();
   const watched = new WeakSet<Element>();
+  // Links that come into view during a navigation are warmed once the browser is idle again, so
+  // warming never competes with the page being shown.
+  const idle = (work: () => void) =>
+    'requestIdleCallback' in window
+      ? requestIdleCallback(work, { timeout: 2000 })
+      : setTimeout(work, 300);
   const observer = new IntersectionObserver((entries) => {
     for (const entry of entries) {
       if (!entry.isIntersecting) continue;
@@ -26,7 +32,7 @@ export function warmLinksInView(root: ParentNode = document): () => void {
       const path = remotePathOf(entry.target);
       if (!path || warmed.has(path)) continue;
       warmed.add(path);
-      preloadPath(path);
+      idle(() => preloadPath(path));
     }
   });
   const scan = () => {
