@@ -136,3 +136,28 @@ test.describe('service pages', () => {
     }
   });
 });
+
+test.describe("what a client reads about today's Microsoft estate", () => {
+  test('the EPM page does not offer Project Online as a product to buy: it sells the move off it', async ({
+    page,
+  }) => {
+    await page.goto('/services/enterprise/epm');
+    await ready(page);
+    const main = page.getByRole('main');
+    // No platform on offer is Project Online.
+    for (const heading of await main.getByRole('heading').allTextContents()) {
+      expect(heading.trim()).not.toMatch(/^(Microsoft )?Project Online$/);
+    }
+    const text = (await main.locator('h1, h2, h3, p, li').allTextContents()).join('\n');
+    expect(text).toContain('30 September 2026');
+    const naming = text
+      .split(/(?<=[.!?:])\s+|\n/)
+      .filter((sentence) => sentence.includes('Project Online'));
+    expect(naming.length).toBeGreaterThan(0);
+    for (const sentence of naming) {
+      expect(sentence).toMatch(
+        /retired|stopped selling|switched it off|move|moving|migration|did|can go now|after/i,
+      );
+    }
+  });
+});
