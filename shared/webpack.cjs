@@ -128,13 +128,14 @@ class RouteTablePlugin {
 
 /**
  * Writes which files each page of a remote needs in the browser (`page-assets.json`: path -> the
- * page chunk's files), so the site server can preload them in the page it composes. Pages are found
- * in the exposed module's `'<path>': () => import('./SomePage')` loaders; a page written some
- * other way is simply not preloaded (the browser still loads it when the page starts).
+ * page chunk's files), so the site server can preload them in the page it composes. A page is drawn
+ * from its content module, `src/content/<last path segment, lower case>.ts` (the rule of
+ * `contentModule` in src/components/ServicePage.tsx), which `src/pages/index.ts` imports lazily: the
+ * page's files are those of the chunk groups holding that module.
  */
 class PageAssetsPlugin {
-  constructor(exposedFile) {
-    this.exposedFile = exposedFile;
+  constructor(dir) {
+    this.dir = dir;
   }
   apply(compiler) {
     compiler.hooks.thisCompilation.tap('PageAssetsPlugin', (compilation) => {
@@ -145,24 +146,20 @@ class PageAssetsPlugin {
           stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_SUMMARIZE,
         },
         () => {
-          const exposed = [...compilation.modules].find((m) => m.resource === this.exposedFile);
+          const table = JSON.parse(
+            fs.readFileSync(path.join(this.dir, 'src', 'routes.json'), 'utf8'),
+          );
+          const byResource = new Map([...compilation.modules].map((m) => [m.resource, m]));
           const pages = {};
-          if (exposed) {
-            const source = String(exposed.originalSource()?.source() ?? '');
-            const pathByRequest = new Map();
-            const loader = /["'](\/[^"']*)["']\s*:\s*\(\)\s*=>\s*import\(\s*["']([^"']+)["']\s*\)/g;
-            for (const [, pagePath, request] of source.matchAll(loader)) {
-              pathByRequest.set(request, pagePath);
-            }
-            for (const block of exposed.blocks) {
-              const request = block.dependencies[0]?.request;
-              const pagePath = request && pathByRequest.get(request);
-              const group = compilation.chunkGraph.getBlockChunkGroup(block);
-              if (!pagePath || !group) continue;
-              pages[pagePath] = [...new Set(group.chunks.flatMap((c) => [...c.files]))].filter(
-                (f) => /\.(js|css)$/.test(f),
-              );
-            }
+          for (const { path: pagePath } of table.routes) {
+            const name = pagePath.slice(pagePath.lastIndexOf('/') + 1).toLowerCase();
+            const module = byResource.get(path.join(this.dir, 'src', 'content', `${name}.ts`));
+            if (!module) continue;
+            const chunks = [...compilation.chunkGraph.getModuleChunksIterable(module)];
+            const groups = chunks.flatMap((c) => [...c.groupsIterable]);
+            pages[pagePath] = [
+              ...new Set(groups.flatMap((g) => g.chunks.flatMap((c) => [...c.files]))),
+            ].filter((f) => /\.(js|css)$/.test(f));
           }
           compilation.emitAsset(
             'page-assets.json',
@@ -435,7 +432,7 @@ function remoteBrowserConfig({ dir, production, standaloneHtml }) {
         },
       }),
       new RouteTablePlugin(path.join(dir, 'src', 'routes.json'), { shareCards: production }),
-      new PageAssetsPlugin(path.join(dir, EXPOSED_PAGES)),
+      new PageAssetsPlugin(dir),
       ...(standaloneHtml
         ? [
             new HtmlWebpackPlugin({

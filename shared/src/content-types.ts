@@ -1,6 +1,6 @@
 /**
- * The shapes of page content. Pages keep their words in content files typed with these, and map
- * them onto the sections in `components/`.
+ * The shapes of page content. Pages keep their words and sections in content files typed with these;
+ * `SectionList` draws the sections with the components in `components/`.
  */
 
 /** Paragraphs of running text. */
@@ -61,4 +61,51 @@ export interface CallToActionContent {
   heading: string;
   text: string;
   action: LinkAction;
+}
+
+export interface SkillItem {
+  label: string;
+  /** Percent, 0 to 100. */
+  value: number;
+}
+
+/**
+ * What a band of a page holds, drawn by `SectionList` with the component of the same name: `prose`
+ * with `Prose`, `features` with `FeatureList`, and so on. `split` sets two blocks side by side.
+ */
+export type SectionBlock =
+  | { kind: 'prose'; paragraphs: Paragraphs }
+  | { kind: 'features'; items: readonly FeatureItem[]; columns?: 2 | 3 | 4 }
+  | { kind: 'checks'; items: readonly string[]; columns?: 1 | 2 | 3 }
+  | { kind: 'accordion'; items: readonly AccordionItemData[] }
+  | { kind: 'stats'; items: readonly StatItem[] }
+  | { kind: 'counters'; items: readonly CounterItem[]; speed?: number }
+  | { kind: 'skills'; items: readonly SkillItem[] }
+  /** The company's approach, or the steps given. */
+  | { kind: 'steps'; steps?: readonly StepItem[] }
+  | { kind: 'links'; items: readonly LinkCardItem[] }
+  | { kind: 'quotes'; items: readonly QuoteItem[] }
+  | { kind: 'action'; action: LinkAction }
+  /** A short titled check list beside the main block. */
+  | { kind: 'side-list'; heading: string; items: readonly string[] }
+  /** Blocks one under the other, as one side of a `split`. */
+  | { kind: 'stack'; blocks: readonly SectionBlock[] }
+  | { kind: 'split'; start: SectionBlock; end: SectionBlock };
+
+/** A titled band of a page: its heading, intro paragraphs and tone, and what it holds. */
+export type SectionContent = SectionBlock & {
+  heading: string;
+  intro?: Paragraphs;
+  tone?: 'plain' | 'muted' | 'dark';
+  /** False for a band seen on arrival, which must not fade in. */
+  animate?: false;
+};
+
+/** A service page as data: the sentence under its title, its sections in order, its closing. */
+export interface ServicePageContent {
+  lead: string;
+  /** The first band, under the hero: what the service is. */
+  intro: { heading: string; paragraphs: Paragraphs };
+  sections: readonly SectionContent[];
+  cta?: Partial<CallToActionContent>;
 }

@@ -21,7 +21,13 @@ export { Logo } from './components/Logo';
 export { Prose } from './components/Prose';
 export { QuoteGrid } from './components/QuoteGrid';
 export { Section, type SectionProps } from './components/Section';
-export { ServicePage, type ServicePageProps } from './components/ServicePage';
+export { SectionList } from './components/SectionList';
+export {
+  ServicePage,
+  servicePages,
+  contentModule,
+  type ServicePageProps,
+} from './components/ServicePage';
 export { SkillBar, SkillBars, type SkillBarProps } from './components/SkillBar';
 export { StatGrid } from './components/StatGrid';
 // The router API for remote pages: one copy of React Router, the shell's (see federation.cjs).

@@ -1,14 +1,12 @@
-import type { RemotePagesModule } from '@site/shared';
+import { servicePages, type RemotePagesModule } from '@site/shared';
+import { routeTable } from '../routes';
 
 /**
- * What this remote exposes as `./pages`: one loader per route, so each page is its own chunk and a
- * visitor downloads only the page they open.
+ * What this remote exposes as `./pages`: one loader per route of the table, each drawing its page
+ * from `src/content/<last path segment, lower case>.ts`. Each content module is a chunk of its own,
+ * so a visitor downloads only the page they open. Adding a page: a route and a content file.
  */
-export const pages: RemotePagesModule['pages'] = {
-  '/services/business-intelligence/bi': () => import('./BiPage'),
-  '/services/business-intelligence/bi-process-control': () => import('./BiProcessControlPage'),
-  '/services/data-analytics/big-data': () => import('./BigDataPage'),
-  '/services/data-analytics/data-science': () => import('./DataSciencePage'),
-  '/services/data-analytics/data-engineering': () => import('./DataEngineeringPage'),
-  '/services/data-analytics/data-analysis': () => import('./DataAnalysisPage'),
-};
+export const pages: RemotePagesModule['pages'] = servicePages(
+  routeTable,
+  (module) => import(`../content/${module}.ts`),
+);

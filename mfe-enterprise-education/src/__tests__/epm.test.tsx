@@ -1,17 +1,20 @@
 import { screen, within } from '@testing-library/react';
 import { renderPage } from '@site/shared/testing';
-import EpmPage from '../pages/EpmPage';
+import { pages } from '../pages';
 import { route } from '../routes';
 
-const renderEpm = () => renderPage(<EpmPage />, '/services/enterprise/epm');
+const renderEpm = async () => {
+  const { default: EpmPage } = await pages['/services/enterprise/epm']!();
+  return renderPage(<EpmPage />, '/services/enterprise/epm');
+};
 
 /** The page's sentences that name Project Online. */
 const sentencesNaming = (text: string, name: string) =>
   text.split(/(?<=[.!?:])\s+|\n/).filter((sentence) => sentence.includes(name));
 
 describe('the EPM page, now that Project Online is retired', () => {
-  it('does not offer Project Online among the platforms to choose', () => {
-    renderEpm();
+  it('does not offer Project Online among the platforms to choose', async () => {
+    await renderEpm();
     const platforms = screen.getByRole('heading', {
       level: 2,
       name: /Project Online portfolio can go/,
@@ -30,8 +33,8 @@ describe('the EPM page, now that Project Online is retired', () => {
     }
   });
 
-  it('names Project Online only as something to move off, with its retirement date', () => {
-    const { container } = renderEpm();
+  it('names Project Online only as something to move off, with its retirement date', async () => {
+    const { container } = await renderEpm();
     // Each paragraph, heading and list item on its own, as a reader meets them.
     const text = Array.from(container.querySelectorAll('h1, h2, h3, p, li'))
       .map((el) => el.textContent ?? '')

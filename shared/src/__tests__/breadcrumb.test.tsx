@@ -33,10 +33,12 @@ describe('ServicePage', () => {
             navLabel: 'Big Data',
             description: 'd'.repeat(60),
           }}
-          lead="Data at scale."
-        >
-          <p>Body</p>
-        </ServicePage>
+          content={{
+            lead: 'Data at scale.',
+            intro: { heading: 'What it is', paragraphs: ['Body'] },
+            sections: [],
+          }}
+        />
       </MemoryRouter>,
     );
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Big Data');

@@ -1,21 +1,24 @@
-import type { ReactNode } from 'react';
-import type { CallToActionContent } from '../content-types';
-import type { RouteMeta } from '../contracts/routes';
+import type { ComponentType } from 'react';
+import type { ServicePageContent } from '../content-types';
+import type { PageLoader } from '../contracts/remote';
+import type { RouteMeta, RouteTable } from '../contracts/routes';
 import { CallToAction } from './CallToAction';
 import { HeroBanner } from './HeroBanner';
+import { SectionList } from './SectionList';
 
 export interface ServicePageProps {
   /** The page's entry in its remote's route table: title, group, description. */
   route: RouteMeta;
-  /** The sentence under the title. */
-  lead: string;
-  /** The page's sections. */
-  children: ReactNode;
-  cta?: Partial<CallToActionContent>;
+  /** The page's words and sections. */
+  content: ServicePageContent;
 }
 
-/** The frame of every service page: hero with breadcrumb, the page's sections, a call to action. */
-export function ServicePage({ route, lead, children, cta }: ServicePageProps) {
+/**
+ * Every service page: hero with breadcrumb, the intro (already in view on arrival, so it does not
+ * fade in), the page's sections, a call to action.
+ */
+export function ServicePage({ route, content }: ServicePageProps) {
+  const { lead, intro, sections, cta } = content;
   return (
     <>
       <HeroBanner
@@ -24,8 +27,38 @@ export function ServicePage({ route, lead, children, cta }: ServicePageProps) {
         eyebrow={route.group}
         breadcrumb={{ group: route.group, page: route.title }}
       />
-      {children}
+      <SectionList sections={[{ kind: 'prose', animate: false, ...intro }, ...sections]} />
       <CallToAction {...cta} />
     </>
+  );
+}
+
+/**
+ * The content module of the page at `path`: its last segment in lower case, so
+ * `/public-health/MandE-solutions` reads `src/content/mande-solutions.ts`. The path is written once,
+ * in the route table; `PageAssetsPlugin` in webpack.cjs follows the same rule.
+ */
+export const contentModule = (path: string) => path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+
+/**
+ * A remote's `./pages`: a loader for each route of its table, drawing the page from its content
+ * module. `load` imports that module; each is a chunk of its own, so a visitor downloads only the
+ * page they open.
+ */
+export function servicePages(
+  table: RouteTable,
+  load: (module: string) => Promise<{ default: ServicePageContent }>,
+): Record<string, PageLoader> {
+  return Object.fromEntries(
+    table.routes.map((route) => {
+      // One component per page, so loading a page again does not remount it.
+      let Page: ComponentType | undefined;
+      const loader: PageLoader = async () => {
+        const { default: content } = await load(contentModule(route.path));
+        Page ??= () => <ServicePage route={route} content={content} />;
+        return { default: Page };
+      };
+      return [route.path, loader];
+    }),
   );
 }
