@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { renderPage } from '@site/shared/testing';
 import { pages } from '../pages';
-import { route } from '../routes';
+import { routeTable } from '../routes';
 
 const renderEpm = async () => {
   const { default: EpmPage } = await pages['/services/enterprise/epm']!();
@@ -48,7 +48,7 @@ describe('the EPM page, now that Project Online is retired', () => {
       );
     }
     for (const sentence of sentencesNaming(
-      route('/services/enterprise/epm').description,
+      routeTable.routes.find((r) => r.path === '/services/enterprise/epm')?.description ?? '',
       'Project Online',
     )) {
       expect(sentence).toMatch(/moving off|migration/i);
