@@ -93,26 +93,17 @@ test.describe('a team deploys and rolls back its group on its own', () => {
       navLabel: 'Field Training',
     });
     writeFileSync(routesFile, JSON.stringify(table));
+    // A page is a route-table entry and a content file.
     writeFileSync(
-      path.join(work, 'src', 'pages', 'FieldTrainingPage.tsx'),
-      `import { Prose, Section, ServicePage } from '@site/shared';
-import { route } from '../routes';
-export default function FieldTrainingPage() {
-  return (
-    <ServicePage route={route('/public-health/field-training')} lead="Training that sticks.">
-      <Section heading="How we train"><Prose paragraphs={['Supervisors first, then their teams.']} /></Section>
-    </ServicePage>
-  );
-}
+      path.join(work, 'src', 'content', 'field-training.ts'),
+      `import type { ServicePageContent } from '@site/shared';
+
+export default {
+  lead: 'Training that sticks.',
+  intro: { heading: 'How we train', paragraphs: ['Supervisors first, then their teams.'] },
+  sections: [],
+} satisfies ServicePageContent;
 `,
-    );
-    const indexFile = path.join(work, 'src', 'pages', 'index.ts');
-    writeFileSync(
-      indexFile,
-      readFileSync(indexFile, 'utf8').replace(
-        '};',
-        "  '/public-health/field-training': () => import('./FieldTrainingPage'),\n};",
-      ),
     );
     execFileSync(
       process.execPath,
