@@ -181,6 +181,11 @@ export class TestSmtp {
           .catch((error: Error) => callback(error));
       },
     });
+    // A client that dies mid-session (the service SIGKILLed by a test) resets its connection; a
+    // relay carries on, and without a listener the reset would be thrown as an uncaught error.
+    server.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') throw error;
+    });
     await new Promise<void>((resolve, reject) => {
       server.server.once('error', reject);
       server.listen(port, '127.0.0.1', () => resolve());
