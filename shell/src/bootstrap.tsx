@@ -1,9 +1,10 @@
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { RouterProvider, createBrowserRouter } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { StrictMode, startTransition } from 'react';
 import { ManifestError } from '@site/shared';
 import { loadManifest } from './federation/manifest';
 import { loadPage, loadedPage, registerManifest } from './federation/remotes';
+import { Layout } from './components/Layout';
 import { createRoutes } from './router';
 
 async function start(): Promise<void> {
@@ -12,24 +13,18 @@ async function start(): Promise<void> {
   try {
     const manifest = await loadManifest();
     registerManifest(manifest);
-    const router = createBrowserRouter(
-      createRoutes(manifest, { load: loadPage, loaded: loadedPage }),
-    );
-    // Take over only once the first route's code is loaded, so the first client render is the page
-    // the server rendered: no loading state in between, no layout shift.
-    if (!router.state.initialized) {
-      await new Promise<void>((resolve) => {
-        const unsubscribe = router.subscribe((state) => {
-          if (state.initialized) {
-            unsubscribe();
-            resolve();
-          }
-        });
-      });
-    }
+    const routes = createRoutes(manifest, { load: loadPage, loaded: loadedPage });
+    // Take over only once the first page's code is loaded (or has failed to), so the first client
+    // render is the page the server rendered: no loading state in between, no layout shift.
+    const { page } = routes(window.location.pathname);
+    // The router keys the entry it starts on by the key in `history.state`, or "default".
+    const entry = (window.history.state as { key?: string } | null)?.key ?? 'default';
+    if (page.kind === 'lazy') await page.page.load(entry);
     const app = (
       <StrictMode>
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          <Layout manifest={manifest} routes={routes} />
+        </BrowserRouter>
       </StrictMode>
     );
     // A server-rendered page is hydrated: React adopts the HTML already on screen instead of

@@ -1,14 +1,10 @@
-import type { RouteObject } from 'react-router';
+import type { ComponentType } from 'react';
 import type { DeploymentManifest } from '@site/shared';
-import { Layout, type RouteHandle } from './components/Layout';
-import { RemotePage } from './components/RemotePage';
-import { RemoteUnavailable } from './components/RemoteUnavailable';
+import { LazyPage, type MatchRoute, type PageRef, type SiteRoute } from './page-ref';
 import { RemoteUnavailableError } from './federation/errors';
 import { shellRoutes } from './content/shell-routes';
 import type { PageSource } from './page-source';
 import HomePage from './pages/HomePage';
-
-const handle = (meta: RouteHandle['meta']): RouteHandle => ({ meta });
 
 const unavailableMeta = {
   title: 'Temporarily unavailable',
@@ -16,77 +12,105 @@ const unavailableMeta = {
   noindex: true,
 };
 
+/** A shell page in a chunk of its own. */
+const chunk = (id: string, load: () => Promise<{ default: ComponentType }>): PageRef => ({
+  kind: 'lazy',
+  page: new LazyPage(id, async () => (await load()).default),
+});
+
+/** A path as the routes see it: decoded, and without trailing slashes (`/about/` is `/about`). */
+function normalise(pathname: string): string {
+  let path = pathname;
+  try {
+    path = decodeURI(pathname);
+  } catch {
+    // A malformed escape is matched as written, and so falls through to the 404 page.
+  }
+  return path.length > 1 ? path.replace(/\/+$/, '') || '/' : path;
+}
+
 /**
  * The site's routes: the shell's own pages, one route per page in the remotes' route tables (from
- * the deployment manifest), and a catch-all 404. Because every remote path is listed, an unknown
- * path inside a remote's prefix falls through to the 404 page without loading the remote.
+ * the deployment manifest), and a 404 for everything else. Because every remote path is listed, an
+ * unknown path inside a remote's prefix is the 404 page without loading the remote. Paths match
+ * exactly and case-sensitively.
  */
-export function createRoutes(manifest: DeploymentManifest, pages: PageSource): RouteObject[] {
-  const remoteRoutes: RouteObject[] = manifest.remotes.flatMap((remote) =>
-    remote.routes.map((route): RouteObject => ({
-      path: route.path,
-      caseSensitive: true,
-      handle: handle(route),
-      loader: async () => {
-        await pages.load(route.path);
-        return null;
+export function createRoutes(manifest: DeploymentManifest, pages: PageSource): MatchRoute {
+  const byPath = new Map<string, SiteRoute>([
+    [
+      shellRoutes.home.path,
+      { meta: shellRoutes.home, status: 200, page: { kind: 'ready', Component: HomePage } },
+    ],
+    [
+      shellRoutes.about.path,
+      {
+        meta: shellRoutes.about,
+        status: 200,
+        // Each page of the shell but home is a chunk of its own, loaded with the page.
+        page: chunk(
+          'page-about',
+          () => import(/* webpackChunkName: "page-about" */ './pages/AboutPage'),
+        ),
       },
-      element: <RemotePage path={route.path} source={pages} />,
-      errorElement: <RemoteUnavailable />,
-    })),
-  );
+    ],
+    [
+      shellRoutes.contact.path,
+      {
+        meta: shellRoutes.contact,
+        status: 200,
+        // The form and map libraries load only with the contact page.
+        page: chunk(
+          'page-contact',
+          () => import(/* webpackChunkName: "page-contact" */ './pages/ContactPage'),
+        ),
+      },
+    ],
+  ]);
+  for (const remote of manifest.remotes) {
+    for (const route of remote.routes) {
+      byPath.set(route.path, {
+        meta: route,
+        status: 200,
+        page: {
+          kind: 'lazy',
+          page: new LazyPage(
+            route.path,
+            () => pages.load(route.path),
+            () => pages.loaded(route.path),
+          ),
+        },
+      });
+    }
+  }
 
   // A group whose manifest entry could not be read: its pages show the notice, with status 503.
-  const unavailableRoutes: RouteObject[] = (manifest.unavailable ?? []).flatMap((remote) =>
-    remote.prefixes.map((prefix): RouteObject => ({
-      path: `${prefix}/*`,
-      caseSensitive: true,
-      handle: handle({ ...unavailableMeta, path: prefix }),
-      loader: () => {
-        throw new RemoteUnavailableError(remote.name, remote.reason);
-      },
-      element: null,
-      errorElement: <RemoteUnavailable />,
-    })),
-  );
+  const unavailable = (manifest.unavailable ?? []).map((remote) => ({
+    prefixes: remote.prefixes,
+    error: new RemoteUnavailableError(remote.name, remote.reason),
+  }));
 
-  return [
-    {
-      element: <Layout manifest={manifest} />,
-      children: [
-        { index: true, element: <HomePage />, handle: handle(shellRoutes.home) },
-        {
-          path: shellRoutes.about.path.slice(1),
-          caseSensitive: true,
-          handle: handle(shellRoutes.about),
-          // Each page of the shell but home is a chunk of its own, loaded with the page.
-          lazy: async () => ({
-            Component: (await import(/* webpackChunkName: "page-about" */ './pages/AboutPage'))
-              .default,
-          }),
-        },
-        {
-          path: shellRoutes.contact.path.slice(1),
-          caseSensitive: true,
-          handle: handle(shellRoutes.contact),
-          // The form and map libraries load only with the contact page.
-          lazy: async () => ({
-            Component: (await import(/* webpackChunkName: "page-contact" */ './pages/ContactPage'))
-              .default,
-          }),
-        },
-        ...remoteRoutes,
-        ...unavailableRoutes,
-        {
-          path: '*',
-          lazy: async () => ({
-            Component: (
-              await import(/* webpackChunkName: "page-not-found" */ './pages/NotFoundPage')
-            ).default,
-          }),
-          handle: handle({ ...shellRoutes.notFound, noindex: true }),
-        },
-      ],
-    },
-  ];
+  const notFound: SiteRoute = {
+    meta: { ...shellRoutes.notFound, noindex: true },
+    status: 404,
+    page: chunk(
+      'page-not-found',
+      () => import(/* webpackChunkName: "page-not-found" */ './pages/NotFoundPage'),
+    ),
+  };
+
+  return (pathname) => {
+    const path = normalise(pathname);
+    const exact = byPath.get(path);
+    if (exact) return exact;
+    for (const group of unavailable) {
+      const prefix = group.prefixes.find((p) => path === p || path.startsWith(`${p}/`));
+      if (prefix)
+        return {
+          meta: { ...unavailableMeta, path: prefix },
+          status: 503,
+          page: { kind: 'unavailable', error: group.error },
+        };
+    }
+    return notFound;
+  };
 }

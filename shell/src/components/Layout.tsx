@@ -1,38 +1,29 @@
-import { useEffect } from 'react';
-import { Outlet, ScrollRestoration, useMatches, useNavigation, type Location } from 'react-router';
+import { Suspense, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useLocation } from 'react-router';
 import type { DeploymentManifest } from '@site/shared';
-import { shellRoutes, type PageMeta } from '../content/shell-routes';
+import { pageLoading, type MatchRoute } from '../page-ref';
 import { useAnimateOnScroll } from '../hooks/use-animate-on-scroll';
 import { useDocumentMeta } from '../hooks/use-document-meta';
 import { useFocusOnNavigate } from '../hooks/use-focus-on-navigate';
 import { useLinkPreload } from '../hooks/use-link-preload';
+import { useScrollRestoration } from '../hooks/use-scroll-restoration';
 import { navGroups } from '../navigation';
 import { Footer } from './Footer';
 import { Navbar } from './Navbar';
+import { PageSlot } from './PageSlot';
 
-/**
- * Every freshly loaded document starts with the location key "default"; keyed by that alone, the
- * scroll position saved on one page would be restored on the next page loaded afresh (and win over
- * its #anchor). Fresh loads are keyed by their URL instead.
- */
-const scrollKey = (location: Location): string =>
-  location.key === 'default' ? `load:${location.pathname}${location.hash}` : location.key;
-
-export interface RouteHandle {
-  meta: PageMeta;
-}
-
-const notFoundMeta: PageMeta = { ...shellRoutes.notFound, noindex: true };
+const serverSnapshot = () => false;
 
 /** The frame around every page: skip link, navbar, the page, footer; and the per-page duties. */
-export function Layout({ manifest }: { manifest: DeploymentManifest }) {
-  const matches = useMatches();
-  const navigation = useNavigation();
-  const handle = matches[matches.length - 1]?.handle as RouteHandle | undefined;
-  const groups = navGroups(manifest);
+export function Layout({ manifest, routes }: { manifest: DeploymentManifest; routes: MatchRoute }) {
+  const { pathname } = useLocation();
+  const route = routes(pathname);
+  const groups = useMemo(() => navGroups(manifest), [manifest]);
+  const loading = useSyncExternalStore(pageLoading.subscribe, pageLoading.active, serverSnapshot);
 
-  useDocumentMeta(handle?.meta ?? notFoundMeta);
+  useDocumentMeta(route.meta);
   useFocusOnNavigate();
+  useScrollRestoration();
   useLinkPreload();
   useAnimateOnScroll();
   useEffect(() => {
@@ -46,15 +37,14 @@ export function Layout({ manifest }: { manifest: DeploymentManifest }) {
         Skip to main content
       </a>
       <Navbar groups={groups} />
-      <div
-        className={navigation.state === 'idle' ? 'route-progress' : 'route-progress is-active'}
-        aria-hidden="true"
-      />
+      <div className={loading ? 'route-progress is-active' : 'route-progress'} aria-hidden="true" />
       <main id="main" tabIndex={-1}>
-        <Outlet />
+        {/* Navigations are transitions: the page on screen stays until the next one is ready. */}
+        <Suspense fallback={null}>
+          <PageSlot page={route.page} />
+        </Suspense>
       </main>
       <Footer groups={groups} />
-      <ScrollRestoration getKey={scrollKey} />
     </>
   );
 }

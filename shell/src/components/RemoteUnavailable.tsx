@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link, useRevalidator, useRouteError } from 'react-router';
+import { Link } from 'react-router';
 import { RemoteUnavailableError } from '../federation/errors';
 
 /**
@@ -7,16 +7,20 @@ import { RemoteUnavailableError } from '../federation/errors';
  * broken, a time-out) or whose page crashed while rendering. The rest of the site keeps working;
  * Retry loads the group afresh without reloading the page.
  */
-export function RemoteUnavailable() {
-  const error = useRouteError();
-  const revalidator = useRevalidator();
+export function RemoteUnavailable({
+  error,
+  retrying = false,
+  onRetry,
+}: {
+  error: unknown;
+  retrying?: boolean;
+  onRetry: () => void;
+}) {
   const unavailable = error instanceof RemoteUnavailableError;
 
   useEffect(() => {
     console.error(error);
   }, [error]);
-
-  const retrying = revalidator.state === 'loading';
   return (
     <div className="notice-page">
       <div className="container container--narrow">
@@ -33,7 +37,7 @@ export function RemoteUnavailable() {
             <button
               type="button"
               className="button button--primary"
-              onClick={() => revalidator.revalidate()}
+              onClick={onRetry}
               disabled={retrying}
             >
               {retrying ? 'Retrying…' : 'Retry'}

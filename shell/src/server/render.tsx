@@ -9,11 +9,11 @@ import * as JsxRuntime from 'react/jsx-runtime';
 import * as ReactDOM from 'react-dom';
 import { StrictMode, type ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
-import { StaticRouterProvider, createStaticHandler, createStaticRouter } from 'react-router';
+import { StaticRouter } from 'react-router';
 import * as Shared from '@site/shared';
 import type { DeploymentManifest, RemoteDeployment, RemotePagesModule } from '@site/shared';
-import type { RouteHandle } from '../components/Layout';
-import { shellRoutes, type PageMeta } from '../content/shell-routes';
+import { Layout } from '../components/Layout';
+import type { PageMeta } from '../content/shell-routes';
 import { RemoteUnavailableError } from '../federation/errors';
 import type { PageSource } from '../page-source';
 import { SHELL_PATHS } from '@site/shared/site';
@@ -63,8 +63,6 @@ export interface RenderResult {
   failure?: string;
 }
 
-const notFoundMeta: PageMeta = { ...shellRoutes.notFound, noindex: true };
-
 /** How the page's group failed: its code could not be loaded, or its page threw. */
 type Broken = { kind: 'unavailable' | 'crashed'; reason: string };
 
@@ -98,26 +96,25 @@ async function attempt(
   owner: RemoteDeployment | undefined,
   broken?: Broken,
 ): Promise<RenderResult> {
-  const handler = createStaticHandler(
-    createRoutes(request.manifest, pageSource(request, owner, broken)),
-  );
-  const context = await handler.query(new Request(`http://site${request.path}`));
-  if (context instanceof Response) throw new Error(`unexpected response ${context.status}`);
-  const leaf = context.matches[context.matches.length - 1];
-  const meta = (leaf?.route.handle as RouteHandle | undefined)?.meta ?? notFoundMeta;
-  const router = createStaticRouter(handler.dataRoutes, context);
+  const routes = createRoutes(request.manifest, pageSource(request, owner, broken));
+  const route = routes(request.path);
+  // The page's code is loaded before rendering, as the browser does before it takes the page over.
+  let failure: string | undefined = broken?.reason;
+  if (route.page.kind === 'lazy') {
+    const result = await route.page.page.load('default');
+    if (!result.ok) failure ??= String(result.error);
+  } else if (route.page.kind === 'unavailable') failure ??= String(route.page.error);
   const html = renderToString(
     <StrictMode>
-      <StaticRouterProvider router={router} context={context} hydrate={false} />
+      <StaticRouter location={request.path}>
+        <Layout manifest={request.manifest} routes={routes} />
+      </StaticRouter>
     </StrictMode>,
   );
-  const error = context.errors ? Object.values(context.errors)[0] : undefined;
-  const failure = broken?.reason ?? (error ? String(error) : undefined);
-  const status = error || broken ? 503 : meta.noindex ? 404 : 200;
   return {
-    status,
+    status: failure ? 503 : route.status,
     html,
-    meta,
+    meta: route.meta,
     ...(owner ? { remote: owner } : {}),
     ...(failure ? { failure } : {}),
   };
