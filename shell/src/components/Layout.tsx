@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router';
 import type { DeploymentManifest } from '@site/shared';
 import { pageLoading, type MatchRoute } from '../page-ref';
@@ -39,10 +39,9 @@ export function Layout({ manifest, routes }: { manifest: DeploymentManifest; rou
       <Navbar groups={groups} />
       <div className={loading ? 'route-progress is-active' : 'route-progress'} aria-hidden="true" />
       <main id="main" tabIndex={-1}>
-        {/* Navigations are transitions: the page on screen stays until the next one is ready. */}
-        <Suspense fallback={null}>
-          <PageSlot page={route.page} />
-        </Suspense>
+        {/* No Suspense boundary: navigations are transitions, so while a page's code loads the page
+            on screen stays, and on the server a page that throws fails the render (503). */}
+        <PageSlot page={route.page} />
       </main>
       <Footer groups={groups} />
     </>
