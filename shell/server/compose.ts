@@ -117,7 +117,7 @@ function shellChunksFor(template: ShellTemplate, reply: RenderReply): string[] {
     ? 'federation'
     : reply.status === 404
       ? 'page-not-found'
-      : `page-${reply.meta.path.slice(1)}`;
+      : `page-${reply.meta.path.slice(1) || 'home'}`;
   return (template.chunks[group] ?? []).filter((f) => f.endsWith('.js')).map((f) => `/${f}`);
 }
 

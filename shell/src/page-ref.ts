@@ -83,14 +83,11 @@ export class LazyPage {
 
 /**
  * What fills `<main>` for a path:
- * - `ready`: a component at hand (the home page, in the main bundle);
  * - `lazy`: a page whose code loads on demand (a shell page's chunk, or a page of a remote);
  * - `unavailable`: a group whose manifest entry could not be read.
  */
 export type PageRef =
-  | { kind: 'ready'; Component: ComponentType }
-  | { kind: 'lazy'; page: LazyPage }
-  | { kind: 'unavailable'; error: RemoteUnavailableError };
+  { kind: 'lazy'; page: LazyPage } | { kind: 'unavailable'; error: RemoteUnavailableError };
 
 /** A route of the site, as matched from a path. */
 export interface SiteRoute {

@@ -4,7 +4,6 @@ import { LazyPage, type MatchRoute, type PageRef, type SiteRoute } from './page-
 import { RemoteUnavailableError } from './federation/errors';
 import { shellRoutes } from './content/shell-routes';
 import type { PageSource } from './page-source';
-import HomePage from './pages/HomePage';
 
 const unavailableMeta = {
   title: 'Temporarily unavailable',
@@ -39,14 +38,21 @@ export function createRoutes(manifest: DeploymentManifest, pages: PageSource): M
   const byPath = new Map<string, SiteRoute>([
     [
       shellRoutes.home.path,
-      { meta: shellRoutes.home, status: 200, page: { kind: 'ready', Component: HomePage } },
+      {
+        meta: shellRoutes.home,
+        status: 200,
+        // Every page is a chunk of its own, loaded with the page: the entry holds only the frame.
+        page: chunk(
+          'page-home',
+          () => import(/* webpackChunkName: "page-home" */ './pages/HomePage'),
+        ),
+      },
     ],
     [
       shellRoutes.about.path,
       {
         meta: shellRoutes.about,
         status: 200,
-        // Each page of the shell but home is a chunk of its own, loaded with the page.
         page: chunk(
           'page-about',
           () => import(/* webpackChunkName: "page-about" */ './pages/AboutPage'),

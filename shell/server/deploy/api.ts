@@ -51,7 +51,8 @@ async function readJson(req: http.IncomingMessage): Promise<Record<string, unkno
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY) throw new RefusedError(413, 'too_large', `the request body is over ${MAX_BODY} bytes`);
+    if (size > MAX_BODY)
+      throw new RefusedError(413, 'too_large', `the request body is over ${MAX_BODY} bytes`);
     chunks.push(chunk);
   }
   let value: unknown;
@@ -70,7 +71,11 @@ const text = (body: Record<string, unknown>, key: string, max = 500): string | u
   const value = body[key];
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string' || value.length > max || /\p{Cc}/u.test(value)) {
-    throw new RefusedError(400, 'bad_field', `"${key}" must be a line of text of at most ${max} characters`);
+    throw new RefusedError(
+      400,
+      'bad_field',
+      `"${key}" must be a line of text of at most ${max} characters`,
+    );
   }
   return value;
 };
@@ -86,7 +91,11 @@ export function createDeployApi(options: DeployApiOptions) {
     const given = /^Bearer (.+)$/.exec(header)?.[1] ?? '';
     // Digests of equal length, compared in constant time: the answer's timing tells nothing.
     if (!given || !timingSafeEqual(digest(given), tokenDigest)) {
-      throw new RefusedError(401, 'unauthorized', 'a valid deploy token is needed (Authorization: Bearer <token>)');
+      throw new RefusedError(
+        401,
+        'unauthorized',
+        'a valid deploy token is needed (Authorization: Bearer <token>)',
+      );
     }
   }
 
@@ -95,10 +104,18 @@ export function createDeployApi(options: DeployApiOptions) {
     try {
       response = await fetch(url, { signal: AbortSignal.timeout(timeout) });
     } catch (error) {
-      throw new RefusedError(422, 'unreachable', `${what} could not be fetched from ${url} (${String(error)})`);
+      throw new RefusedError(
+        422,
+        'unreachable',
+        `${what} could not be fetched from ${url} (${String(error)})`,
+      );
     }
     if (!response.ok) {
-      throw new RefusedError(422, 'unreachable', `${what} at ${url} answered HTTP ${response.status}`);
+      throw new RefusedError(
+        422,
+        'unreachable',
+        `${what} at ${url} answered HTTP ${response.status}`,
+      );
     }
     try {
       return await response.json();
@@ -109,7 +126,10 @@ export function createDeployApi(options: DeployApiOptions) {
 
   /** The shared packages the new version needs that the live shell does not provide. */
   async function checkShared(entry: string): Promise<void> {
-    const manifest = (await fetchJson(new URL('mf-manifest.json', entry).href, 'the federation manifest')) as {
+    const manifest = (await fetchJson(
+      new URL('mf-manifest.json', entry).href,
+      'the federation manifest',
+    )) as {
       shared?: { name?: string; requiredVersion?: string }[];
     };
     const missing: string[] = [];
@@ -163,20 +183,39 @@ export function createDeployApi(options: DeployApiOptions) {
         `the live manifest is at version ${before.version}, not ${change.base}: read it again and retry`,
       );
     }
-    const table = (await fetchJson(new URL('routes.json', url).href, 'the route table')) as RouteTable;
-    const { json, remote } = patchManifest(JSON.parse(before.text), published, table, options.shellPaths);
+    const table = (await fetchJson(
+      new URL('routes.json', url).href,
+      'the route table',
+    )) as RouteTable;
+    const { json, remote } = patchManifest(
+      JSON.parse(before.text),
+      published,
+      table,
+      options.shellPaths,
+    );
     await checkShared(url.href);
-    const candidate = { ...before.manifest, remotes: [...before.manifest.remotes.filter((r) => r.name !== remote.name), remote] };
+    const candidate = {
+      ...before.manifest,
+      remotes: [...before.manifest.remotes.filter((r) => r.name !== remote.name), remote],
+    };
     for (const route of remote.routes) {
       const failure = await options.renderCheck(candidate, route.path);
       if (failure) {
-        throw new RefusedError(422, 'render_failed', `the page ${route.path} could not be rendered: ${failure}`);
+        throw new RefusedError(
+          422,
+          'render_failed',
+          `the page ${route.path} could not be rendered: ${failure}`,
+        );
       }
     }
     // Compare and swap: nothing else may have gone live while the checks ran.
     const now = await options.current();
     if (now.version !== before.version) {
-      throw new RefusedError(409, 'stale_base', `the live manifest changed to ${now.version} while this deploy was checked: retry`);
+      throw new RefusedError(
+        409,
+        'stale_base',
+        `the live manifest changed to ${now.version} while this deploy was checked: retry`,
+      );
     }
     const previous = before.manifest.remotes.find((r) => r.name === remote.name);
     const after = await options.publish(json);
@@ -205,10 +244,16 @@ export function createDeployApi(options: DeployApiOptions) {
     authorize(req);
     if (req.method === 'GET' && urlPath === '/_deploy/manifest') {
       const live = await options.current();
-      return { status: 200, body: { version: live.version, manifest: JSON.parse(live.text) as unknown } };
+      return {
+        status: 200,
+        body: { version: live.version, manifest: JSON.parse(live.text) as unknown },
+      };
     }
     if (req.method === 'GET' && urlPath === '/_deploy/history') {
-      return { status: 200, body: { history: await options.history.read(query.get('remote') ?? undefined) } };
+      return {
+        status: 200,
+        body: { history: await options.history.read(query.get('remote') ?? undefined) },
+      };
     }
     const match = /^\/_deploy\/remotes\/([^/]+)(\/rollback)?$/.exec(urlPath);
     if (match && ((req.method === 'PUT' && !match[2]) || (req.method === 'POST' && match[2]))) {
@@ -216,15 +261,25 @@ export function createDeployApi(options: DeployApiOptions) {
       const body = await readJson(req);
       const base = text(body, 'base', 100);
       if (!base) {
-        throw new RefusedError(428, 'base_required', '"base" (the manifest version this change was made against) is required');
+        throw new RefusedError(
+          428,
+          'base_required',
+          '"base" (the manifest version this change was made against) is required',
+        );
       }
       const by = text(body, 'by', 100) ?? 'unknown';
       const reason = text(body, 'reason') ?? '';
       if (!match[2]) {
         const entry = text(body, 'entry', 2000);
         const version = text(body, 'version', 100);
-        if (!entry || !version) throw new RefusedError(400, 'bad_field', '"entry" and "version" are required');
-        const done = await serialized(() => publish({ name, entry, version }, { base, reason: reason || `deploy ${version}`, by, action: 'deploy' }));
+        if (!entry || !version)
+          throw new RefusedError(400, 'bad_field', '"entry" and "version" are required');
+        const done = await serialized(() =>
+          publish(
+            { name, entry, version },
+            { base, reason: reason || `deploy ${version}`, by, action: 'deploy' },
+          ),
+        );
         return { status: 200, body: done };
       }
       const to = text(body, 'to', 100);
@@ -236,7 +291,9 @@ export function createDeployApi(options: DeployApiOptions) {
           throw new RefusedError(
             404,
             'no_such_version',
-            to ? `"${name}" has never been live at ${to}` : `"${name}" has no earlier version in the history`,
+            to
+              ? `"${name}" has never been live at ${to}`
+              : `"${name}" has no earlier version in the history`,
           );
         }
         return publish(

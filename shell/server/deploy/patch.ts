@@ -1,4 +1,10 @@
-import { ManifestError, parseManifest, readManifest, type RemoteDeployment, type RouteTable } from '@site/shared/contracts';
+import {
+  ManifestError,
+  parseManifest,
+  readManifest,
+  type RemoteDeployment,
+  type RouteTable,
+} from '@site/shared/contracts';
 
 /** One remote's entry as a team publishes it. */
 export interface PublishedEntry {
@@ -66,7 +72,11 @@ export function patchManifest(
   }
   for (const route of remote.routes) {
     if (shellPaths.includes(route.path)) {
-      throw new RefusedError(422, 'invalid_entry', `the path "${route.path}" is one of the shell's own pages`);
+      throw new RefusedError(
+        422,
+        'invalid_entry',
+        `the path "${route.path}" is one of the shell's own pages`,
+      );
     }
   }
   const index = liveRemotes.findIndex((r) => isObject(r) && r.name === published.name);
@@ -74,7 +84,12 @@ export function patchManifest(
   if (index === -1) remotes.push(raw);
   else remotes[index] = raw;
   return {
-    json: { ...(isObject(liveJson) ? liveJson : {}), schemaVersion: 1, generatedAt: now.toISOString(), remotes },
+    json: {
+      ...(isObject(liveJson) ? liveJson : {}),
+      schemaVersion: 1,
+      generatedAt: now.toISOString(),
+      remotes,
+    },
     remote,
   };
 }

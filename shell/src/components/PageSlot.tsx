@@ -11,7 +11,6 @@ import { RemoteUnavailable } from './RemoteUnavailable';
  */
 export function PageSlot({ page }: { page: PageRef }) {
   const location = useLocation();
-  if (page.kind === 'ready') return <page.Component />;
   if (page.kind === 'unavailable')
     // The manifest itself said the group is unavailable: Retry asks the server again.
     return <RemoteUnavailable error={page.error} onRetry={() => window.location.reload()} />;
