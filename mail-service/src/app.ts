@@ -22,7 +22,9 @@ import { csrfProtection, issueCsrfToken, tokensMatch } from './csrf';
 import type { DeliveryStatus } from './delivery';
 import { sendError } from './errors';
 import type { Metrics } from './metrics';
-import type { EnqueueResult, MessageCounts, Outbox } from './outbox';
+import type { EnqueueResult } from './outbox/intake';
+import type { Outbox } from './outbox/outbox';
+import type { MessageCounts } from './outbox/queries';
 
 export interface AppDeps {
   config: Pick<

@@ -6,7 +6,8 @@ import type { Logger } from 'pino';
 import { fromDomain, type Config } from './config';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { hasUtf8LocalPart } from '@site/shared/contact';
-import type { AttemptResult, Outbox, StoredMessage } from './outbox';
+import type { Outbox } from './outbox/outbox';
+import type { AttemptResult, StoredMessage } from './outbox/queue';
 
 /** What the relay said about each recipient of one send. */
 export interface SendOutcome {

@@ -13,7 +13,7 @@ import {
   type SmtpTimeouts,
 } from './delivery';
 import { createMetrics, type Metrics } from './metrics';
-import { Outbox } from './outbox';
+import { Outbox } from './outbox/outbox';
 
 export interface ServiceDeps {
   logger?: Logger;

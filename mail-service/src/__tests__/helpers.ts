@@ -9,7 +9,7 @@ import { SMTPServer, type SMTPServerEnvelope } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { loadConfig, type Config } from '../config';
 import type { Courier, DeliveryWorker } from '../delivery';
-import type { Outbox } from '../outbox';
+import type { Outbox } from '../outbox/outbox';
 import { createService, type Service } from '../service';
 
 export const ORIGIN = 'http://localhost:3000';

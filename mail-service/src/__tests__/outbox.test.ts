@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { Outbox } from '../outbox';
+import { Outbox } from '../outbox/outbox';
 import { tempDir, validMessage } from './helpers';
 
 describe('the outbox', () => {
