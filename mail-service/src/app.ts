@@ -19,7 +19,7 @@ import {
 } from '@site/shared/contact';
 import { BODY_LIMIT_BYTES, type Config } from './config';
 import { csrfProtection, issueCsrfToken, tokensMatch } from './csrf';
-import type { DeliveryStatus } from './delivery';
+import type { DeliveryStatus } from './delivery/worker';
 import { sendError } from './errors';
 import type { Metrics } from './metrics';
 import type { EnqueueResult } from './outbox/intake';

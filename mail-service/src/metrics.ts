@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { DeliveryObserver, DeliveryStatus } from './delivery';
+import type { DeliveryObserver, DeliveryStatus } from './delivery/worker';
 import type { Outbox } from './outbox/outbox';
 import { MESSAGE_STATUSES } from './outbox/schema';
 

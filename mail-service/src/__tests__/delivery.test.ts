@@ -3,7 +3,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { simpleParser } from 'mailparser';
 import type { AddressObject } from 'mailparser';
-import { backoffMs } from '../delivery';
+import { backoffMs } from '../delivery/failures';
 import {
   TestSmtp,
   closedPort,

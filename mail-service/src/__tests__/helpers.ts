@@ -8,7 +8,8 @@ import request from 'supertest';
 import { SMTPServer, type SMTPServerEnvelope } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { loadConfig, type Config } from '../config';
-import type { Courier, DeliveryWorker } from '../delivery';
+import type { Courier } from '../delivery/courier';
+import type { DeliveryWorker } from '../delivery/worker';
 import type { Outbox } from '../outbox/outbox';
 import { createService, type Service } from '../service';
 
