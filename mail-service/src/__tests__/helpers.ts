@@ -93,7 +93,12 @@ export function createHarness(
     service,
     dir,
     close() {
-      closed ??= service.stop().then(() => rmSync(dir, { recursive: true, force: true }));
+      // The start-up delivery check is not awaited by stop() and may still be creating
+      // MAILBOX_DIR while the folder is removed: removal is retried rather than failing the
+      // test with ENOTEMPTY.
+      closed ??= service
+        .stop()
+        .then(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5 }));
       return closed;
     },
   };
