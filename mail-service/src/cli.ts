@@ -4,7 +4,9 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config';
-import { MESSAGE_STATUSES, Outbox, type MessageStatus, type MessageSummary } from './outbox';
+import { Outbox } from './outbox/outbox';
+import type { MessageSummary } from './outbox/queries';
+import { MESSAGE_STATUSES, type MessageStatus } from './outbox/schema';
 
 const USAGE = `usage: npm run outbox -w mail-service -- <command>
 

@@ -1,3 +1,7 @@
+/**
+ * CSRF protection for state-changing requests: the origin check (Origin, else Fetch Metadata) and
+ * the double-submit token, compared in constant time.
+ */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { parse as parseCookie } from 'cookie';
 import type { Request, RequestHandler } from 'express';
@@ -61,17 +65,4 @@ const ORIGIN_MESSAGES: Record<Exclude<OriginVerdict, 'ok'>, string> = {
   'foreign-origin': 'Messages can only be sent from the website itself.',
   'cross-site': 'Messages can only be sent from the website itself.',
   'no-origin': 'This request did not say where it came from, so it was refused.',
-};
-
-/** GET /api/csrf: a fresh token, as a cookie the page can read and in the body. */
-export const issueCsrfToken: RequestHandler = (req, res) => {
-  const token = newCsrfToken();
-  res.cookie(CSRF_COOKIE, token, {
-    path: '/',
-    sameSite: 'strict',
-    // The page reads the cookie and echoes it in a header: that is the double submit.
-    httpOnly: false,
-    secure: req.secure,
-  });
-  res.json({ token });
 };

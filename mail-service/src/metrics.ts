@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { DeliveryObserver, DeliveryStatus } from './delivery';
-import { MESSAGE_STATUSES, type Outbox } from './outbox';
+import type { DeliveryObserver, DeliveryStatus } from './delivery/worker';
+import type { Outbox } from './outbox/outbox';
+import { MESSAGE_STATUSES } from './outbox/schema';
 
 export interface Metrics {
   readonly registry: Registry;

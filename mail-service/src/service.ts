@@ -3,17 +3,12 @@ import type { Store } from 'express-rate-limit';
 import pino, { type Logger } from 'pino';
 import { createApp } from './app';
 import type { Config } from './config';
-import {
-  DeliveryWorker,
-  cleanMailboxTemp,
-  createMailboxCourier,
-  createSmtpCourier,
-  type Courier,
-  type DeliveryStatus,
-  type SmtpTimeouts,
-} from './delivery';
+import type { Courier } from './delivery/courier';
+import { cleanMailboxTemp, createMailboxCourier } from './delivery/mailbox-courier';
+import { createSmtpCourier, type SmtpTimeouts } from './delivery/smtp-courier';
+import { DeliveryWorker, type DeliveryStatus } from './delivery/worker';
 import { createMetrics, type Metrics } from './metrics';
-import { Outbox } from './outbox';
+import { Outbox } from './outbox/outbox';
 
 export interface ServiceDeps {
   logger?: Logger;

@@ -2,26 +2,10 @@ import { readdirSync } from 'node:fs';
 import request from 'supertest';
 import { CONTACT_MESSAGES } from '@site/shared/contact';
 import { BODY_LIMIT_BYTES } from '../config';
-import {
-  ORIGIN,
-  createHarness,
-  getCsrf,
-  post,
-  validMessage,
-  waitFor,
-  type CsrfPair,
-  type Harness,
-} from './helpers';
+import { ORIGIN, createHarness, getCsrf, post, validMessage, waitFor, useHarness } from './helpers';
 
 describe('the HTTP API', () => {
-  let h: Harness;
-  let csrf: CsrfPair;
-
-  beforeEach(async () => {
-    h = createHarness({ RATE_LIMIT_MAX: '1000' });
-    csrf = await getCsrf(h.app);
-  });
-  afterEach(() => h.close());
+  const h = useHarness({ RATE_LIMIT_MAX: '1000' });
 
   test('GET /api/health answers 200 { status: ok }', async () => {
     const res = await request(h.app).get('/api/health').expect(200);
@@ -68,7 +52,7 @@ describe('the HTTP API', () => {
   });
 
   test('a valid message is answered 202 with a messageId and lands in the mailbox', async () => {
-    const res = await post(h.app, csrf, validMessage()).expect(202);
+    const res = await post(h.app, h.csrf, validMessage()).expect(202);
     const { messageId } = res.body as { messageId: string };
     expect(messageId).toMatch(/^[0-9a-f-]{36}$/);
     const files = await waitFor(() => {
@@ -79,7 +63,7 @@ describe('the HTTP API', () => {
   });
 
   test('invalid input: 400 with every field error, in the texts the form shows', async () => {
-    const res = await post(h.app, csrf, {
+    const res = await post(h.app, h.csrf, {
       user: { name: '', email: 'not-an-address' },
       message: { subject: '   ', body: 'x'.repeat(5001) },
     }).expect(400);
@@ -96,7 +80,7 @@ describe('the HTTP API', () => {
   });
 
   test('malformed JSON: 400 with a clear message', async () => {
-    const res = await post(h.app, csrf, '{"user": {"name": "Ann",').expect(400);
+    const res = await post(h.app, h.csrf, '{"user": {"name": "Ann",').expect(400);
     expect(res.body).toEqual({
       error: 'invalid_json',
       message: 'The request body is not valid JSON.',
@@ -109,7 +93,7 @@ describe('the HTTP API', () => {
       Buffer.from([0xc3, 0x28]),
       Buffer.from('","email":"ann@example.com"},"message":{"subject":"Hi","body":"Hello"}}'),
     ]);
-    const res = await post(h.app, csrf, raw)
+    const res = await post(h.app, h.csrf, raw)
       .serialize((b: unknown) => b as string)
       .expect(400);
     expect(res.body).toEqual({
@@ -120,13 +104,13 @@ describe('the HTTP API', () => {
 
   test('when the message cannot be stored: 503 with Retry-After, never a false 202', async () => {
     h.outbox.close();
-    const res = await post(h.app, csrf, validMessage()).expect(503);
+    const res = await post(h.app, h.csrf, validMessage()).expect(503);
     expect(res.headers['retry-after']).toBe('60');
     expect(res.body).toEqual({ error: 'storage_unavailable', message: expect.any(String) });
   });
 
   test('a body that is not JSON: 415', async () => {
-    const res = await post(h.app, csrf, 'name=Ann', {
+    const res = await post(h.app, h.csrf, 'name=Ann', {
       'Content-Type': 'application/x-www-form-urlencoded',
     }).expect(415);
     expect(res.body.error).toBe('unsupported_media_type');
@@ -138,7 +122,7 @@ describe('the HTTP API', () => {
       ...validMessage(),
       message: { subject: 'x', body: 'y'.repeat(BODY_LIMIT_BYTES) },
     };
-    const res = await post(h.app, csrf, big).expect(413);
+    const res = await post(h.app, h.csrf, big).expect(413);
     expect(res.body).toEqual({
       error: 'payload_too_large',
       message: 'The message is too large: at most 16 KB of JSON is accepted.',
@@ -154,7 +138,7 @@ describe('the HTTP API', () => {
       message: { subject: '題'.repeat(200), body: '文'.repeat(5000) },
     };
     expect(Buffer.byteLength(JSON.stringify(body))).toBeGreaterThan(16_000);
-    await post(h.app, csrf, body).expect(202);
+    await post(h.app, h.csrf, body).expect(202);
   });
 
   test('unknown paths and wrong methods answer JSON errors', async () => {
@@ -175,7 +159,7 @@ describe('the HTTP API', () => {
 
   describe('honeypot', () => {
     test('a filled-in website field is answered like any message, stored as spam, never delivered', async () => {
-      const res = await post(h.app, csrf, {
+      const res = await post(h.app, h.csrf, {
         ...validMessage(),
         website: 'http://spam.example',
       }).expect(202);
@@ -187,7 +171,7 @@ describe('the HTTP API', () => {
     });
 
     test('an empty website field is a normal message', async () => {
-      await post(h.app, csrf, { ...validMessage(), website: '' }).expect(202);
+      await post(h.app, h.csrf, { ...validMessage(), website: '' }).expect(202);
       const ready = await request(h.app).get('/api/ready');
       expect(ready.body.messages.spam).toBe(0);
     });
@@ -196,13 +180,19 @@ describe('the HTTP API', () => {
   describe('Idempotency-Key', () => {
     test('the same key returns the same messageId and stores and sends nothing twice', async () => {
       const key = 'form-7f9c2a1e-2b4d-4c55-9d11-0a7b3c6e8f21';
-      const first = await post(h.app, csrf, validMessage(), { 'Idempotency-Key': key }).expect(202);
-      const again = await post(h.app, csrf, validMessage(), { 'Idempotency-Key': key }).expect(202);
+      const first = await post(h.app, h.csrf, validMessage(), { 'Idempotency-Key': key }).expect(
+        202,
+      );
+      const again = await post(h.app, h.csrf, validMessage(), { 'Idempotency-Key': key }).expect(
+        202,
+      );
       expect(again.body.messageId).toBe(first.body.messageId);
       await waitFor(
         async () => (await request(h.app).get('/api/ready')).body.messages.delivered === 1,
       );
-      const third = await post(h.app, csrf, validMessage(), { 'Idempotency-Key': key }).expect(202);
+      const third = await post(h.app, h.csrf, validMessage(), { 'Idempotency-Key': key }).expect(
+        202,
+      );
       expect(third.body.messageId).toBe(first.body.messageId);
       await new Promise((r) => setTimeout(r, 100));
       const ready = await request(h.app).get('/api/ready');
@@ -213,7 +203,7 @@ describe('the HTTP API', () => {
     test('concurrent requests with one key get one message', async () => {
       const key = 'double-click';
       const answers = await Promise.all(
-        [1, 2, 3].map(() => post(h.app, csrf, validMessage(), { 'Idempotency-Key': key })),
+        [1, 2, 3].map(() => post(h.app, h.csrf, validMessage(), { 'Idempotency-Key': key })),
       );
       expect(answers.map((a) => a.status)).toEqual([202, 202, 202]);
       expect(new Set(answers.map((a) => a.body.messageId)).size).toBe(1);
@@ -227,29 +217,22 @@ describe('the HTTP API', () => {
       ['a control character', 'a\tb'],
       ['a non-ASCII character', 'cl\u00e9'],
     ])('a key with %s is refused with 400', async (_what, key) => {
-      const res = await post(h.app, csrf, validMessage(), { 'Idempotency-Key': key }).expect(400);
+      const res = await post(h.app, h.csrf, validMessage(), { 'Idempotency-Key': key }).expect(400);
       expect(res.body.error).toBe('invalid_idempotency_key');
     });
 
     test('a key of exactly 200 printable characters is fine', async () => {
-      await post(h.app, csrf, validMessage(), { 'Idempotency-Key': '~'.repeat(200) }).expect(202);
+      await post(h.app, h.csrf, validMessage(), { 'Idempotency-Key': '~'.repeat(200) }).expect(202);
     });
   });
 });
 
 describe('rate limiting', () => {
-  let h: Harness;
-  let csrf: CsrfPair;
-
-  beforeEach(async () => {
-    h = createHarness({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '600', TRUST_PROXY: 'loopback' });
-    csrf = await getCsrf(h.app);
-  });
-  afterEach(() => h.close());
+  const h = useHarness({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '600', TRUST_PROXY: 'loopback' });
 
   test('after RATE_LIMIT_MAX messages a client gets 429 with Retry-After in seconds', async () => {
-    for (let i = 0; i < 3; i++) await post(h.app, csrf, validMessage()).expect(202);
-    const res = await post(h.app, csrf, validMessage()).expect(429);
+    for (let i = 0; i < 3; i++) await post(h.app, h.csrf, validMessage()).expect(202);
+    const res = await post(h.app, h.csrf, validMessage()).expect(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(590);
     expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(600);
     expect(res.body).toEqual({
@@ -261,21 +244,21 @@ describe('rate limiting', () => {
   test('clients behind the trusted proxy are told apart by X-Forwarded-For', async () => {
     const from = (ip: string) => ({ 'X-Forwarded-For': ip });
     for (let i = 0; i < 3; i++)
-      await post(h.app, csrf, validMessage(), from('203.0.113.7')).expect(202);
-    await post(h.app, csrf, validMessage(), from('203.0.113.7')).expect(429);
-    await post(h.app, csrf, validMessage(), from('198.51.100.20')).expect(202);
+      await post(h.app, h.csrf, validMessage(), from('203.0.113.7')).expect(202);
+    await post(h.app, h.csrf, validMessage(), from('203.0.113.7')).expect(429);
+    await post(h.app, h.csrf, validMessage(), from('198.51.100.20')).expect(202);
   });
 
   test('an idempotent repeat does not count against the limit', async () => {
     for (let i = 0; i < 3; i++) {
-      await post(h.app, csrf, validMessage(), { 'Idempotency-Key': 'same' }).expect(202);
+      await post(h.app, h.csrf, validMessage(), { 'Idempotency-Key': 'same' }).expect(202);
     }
-    await post(h.app, csrf, validMessage()).expect(202);
+    await post(h.app, h.csrf, validMessage()).expect(202);
   });
 
   test('invalid messages do not use up the allowance', async () => {
-    for (let i = 0; i < 5; i++) await post(h.app, csrf, { user: {} }).expect(400);
-    await post(h.app, csrf, validMessage()).expect(202);
+    for (let i = 0; i < 5; i++) await post(h.app, h.csrf, { user: {} }).expect(400);
+    await post(h.app, h.csrf, validMessage()).expect(202);
   });
 });
 
@@ -293,14 +276,7 @@ describe('rate limiting without a trusted proxy', () => {
 });
 
 describe('CSRF and CORS', () => {
-  let h: Harness;
-  let csrf: CsrfPair;
-
-  beforeEach(async () => {
-    h = createHarness({ RATE_LIMIT_MAX: '1000' });
-    csrf = await getCsrf(h.app);
-  });
-  afterEach(() => h.close());
+  const h = useHarness({ RATE_LIMIT_MAX: '1000' });
 
   const send = (headers: Record<string, string | undefined>) => {
     let req = request(h.app).post('/api/sendmail').set('Content-Type', 'application/json');
@@ -346,7 +322,7 @@ describe('CSRF and CORS', () => {
       'invalid_csrf_token',
     ],
   ])('403 for %s, and nothing is stored', async (_what, headers, error) => {
-    const defaults = { Cookie: csrf.cookie, 'X-XSRF-TOKEN': csrf.token };
+    const defaults = { Cookie: h.csrf.cookie, 'X-XSRF-TOKEN': h.csrf.token };
     const res = await send({ ...defaults, ...headers }).expect(403);
     expect(res.body).toEqual({ error, message: expect.any(String) });
     const ready = await request(h.app).get('/api/ready');
@@ -356,8 +332,8 @@ describe('CSRF and CORS', () => {
   test('Sec-Fetch-Site: same-origin without Origin is accepted', async () => {
     await send({
       'Sec-Fetch-Site': 'same-origin',
-      Cookie: csrf.cookie,
-      'X-XSRF-TOKEN': csrf.token,
+      Cookie: h.csrf.cookie,
+      'X-XSRF-TOKEN': h.csrf.token,
     }).expect(202);
   });
 

@@ -1,13 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
-import {
-  ORIGIN,
-  createHarness,
-  getCsrf,
-  validMessage,
-  type CsrfPair,
-  type Harness,
-} from './helpers';
+import { ORIGIN, useHarness, validMessage } from './helpers';
 
 /**
  * Hostile and broken requests. Every one must get a 4xx with a JSON `{ error, message }`: never a
@@ -25,6 +18,13 @@ const withMessage = (message: Record<string, unknown>) => ({
 const nest = (depth: number, inner: string) => '{"a":'.repeat(depth) + inner + '}'.repeat(depth);
 const bytes = (...parts: (string | number[])[]) =>
   Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+/** A message whose name is `text` followed by the raw bytes given. */
+const nameWithBytes = (text: string, raw: number[]) =>
+  bytes(
+    `{"user":{"name":"${text}`,
+    raw,
+    '","email":"a@example.com"},"message":{"subject":"s","body":"b"}}',
+  );
 
 interface Case {
   name: string;
@@ -33,6 +33,14 @@ interface Case {
   /** The expected status, 400 unless said. */
   status?: 413 | 415;
 }
+
+/** A body (a valid message unless given) sent as `contentType` ('' sends none): a 415. */
+const sentAs = (name: string, contentType: string, body: unknown = JSON.stringify(v)): Case => ({
+  name,
+  body,
+  headers: { 'Content-Type': contentType },
+  status: 415,
+});
 
 const cases: Case[] = [
   // wrong types
@@ -119,22 +127,8 @@ const cases: Case[] = [
   { name: 'an escape character in the body', body: withMessage({ body: 'Hello \u001b[31mred' }) },
   { name: 'a form feed in the body', body: withMessage({ body: 'page\u000cbreak' }) },
   // invalid UTF-8
-  {
-    name: 'a 0xFF byte in the name',
-    body: bytes(
-      '{"user":{"name":"Ann',
-      [0xff],
-      '","email":"a@example.com"},"message":{"subject":"s","body":"b"}}',
-    ),
-  },
-  {
-    name: 'an overlong encoding of "/"',
-    body: bytes(
-      '{"user":{"name":"',
-      [0xc0, 0xaf],
-      '","email":"a@example.com"},"message":{"subject":"s","body":"b"}}',
-    ),
-  },
+  { name: 'a 0xFF byte in the name', body: nameWithBytes('Ann', [0xff]) },
+  { name: 'an overlong encoding of "/"', body: nameWithBytes('', [0xc0, 0xaf]) },
   {
     name: 'a truncated multi-byte sequence',
     body: bytes(
@@ -143,14 +137,7 @@ const cases: Case[] = [
       '"}}',
     ),
   },
-  {
-    name: 'a UTF-8-encoded surrogate',
-    body: bytes(
-      '{"user":{"name":"',
-      [0xed, 0xa0, 0x80],
-      '","email":"a@example.com"},"message":{"subject":"s","body":"b"}}',
-    ),
-  },
+  { name: 'a UTF-8-encoded surrogate', body: nameWithBytes('', [0xed, 0xa0, 0x80]) },
   {
     name: 'Latin-1 bytes declared as JSON',
     body: Buffer.from(JSON.stringify(withUser({ name: 'Zoë' })), 'latin1'),
@@ -182,54 +169,14 @@ const cases: Case[] = [
   { name: 'two JSON values', body: JSON.stringify(v) + JSON.stringify(v) },
   { name: 'a JavaScript object literal', body: '{user:{name:"Ann"}}' },
   // wrong content types and encodings
-  {
-    name: 'text/plain',
-    body: JSON.stringify(v),
-    headers: { 'Content-Type': 'text/plain' },
-    status: 415,
-  },
-  {
-    name: 'a form post',
-    body: 'user[name]=Ann',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    status: 415,
-  },
-  {
-    name: 'multipart',
-    body: '--x\r\n\r\nhi\r\n--x--',
-    headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
-    status: 415,
-  },
-  {
-    name: 'XML',
-    body: '<user><name>Ann</name></user>',
-    headers: { 'Content-Type': 'application/xml' },
-    status: 415,
-  },
-  {
-    name: 'JSON declared as UTF-16',
-    body: JSON.stringify(v),
-    headers: { 'Content-Type': 'application/json; charset=utf-16' },
-    status: 415,
-  },
-  {
-    name: 'JSON declared as Latin-1',
-    body: JSON.stringify(v),
-    headers: { 'Content-Type': 'application/json; charset=iso-8859-1' },
-    status: 415,
-  },
-  {
-    name: 'a JSON Patch media type',
-    body: JSON.stringify(v),
-    headers: { 'Content-Type': 'application/json-patch+json' },
-    status: 415,
-  },
-  {
-    name: 'no content type',
-    body: JSON.stringify(v),
-    headers: { 'Content-Type': '' },
-    status: 415,
-  },
+  sentAs('text/plain', 'text/plain'),
+  sentAs('a form post', 'application/x-www-form-urlencoded', 'user[name]=Ann'),
+  sentAs('multipart', 'multipart/form-data; boundary=x', '--x\r\n\r\nhi\r\n--x--'),
+  sentAs('XML', 'application/xml', '<user><name>Ann</name></user>'),
+  sentAs('JSON declared as UTF-16', 'application/json; charset=utf-16'),
+  sentAs('JSON declared as Latin-1', 'application/json; charset=iso-8859-1'),
+  sentAs('a JSON Patch media type', 'application/json-patch+json'),
+  sentAs('no content type', ''),
   {
     name: 'a gzipped body',
     body: gzipSync(JSON.stringify(v)),
@@ -247,14 +194,7 @@ const cases: Case[] = [
 ];
 
 describe('bad inputs', () => {
-  let h: Harness;
-  let csrf: CsrfPair;
-
-  beforeAll(async () => {
-    h = createHarness({ RATE_LIMIT_MAX: '1000' });
-    csrf = await getCsrf(h.app);
-  });
-  afterAll(() => h.close());
+  const h = useHarness({ RATE_LIMIT_MAX: '1000' }, { shared: true });
 
   test('the table is big enough', () => {
     expect(cases.length).toBeGreaterThanOrEqual(50);
@@ -263,8 +203,8 @@ describe('bad inputs', () => {
   test.each(cases.map((c) => [c.name, c] as const))('%s: a 4xx JSON error', async (_name, c) => {
     const headers: Record<string, string> = {
       Origin: ORIGIN,
-      Cookie: csrf.cookie,
-      'X-XSRF-TOKEN': csrf.token,
+      Cookie: h.csrf.cookie,
+      'X-XSRF-TOKEN': h.csrf.token,
       'Content-Type': 'application/json',
       ...c.headers,
     };

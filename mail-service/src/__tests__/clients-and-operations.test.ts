@@ -1,28 +1,13 @@
 import request from 'supertest';
-import {
-  TestSmtp,
-  createHarness,
-  getCsrf,
-  post,
-  validMessage,
-  waitFor,
-  type Harness,
-} from './helpers';
+import { getCsrf, post, startPerTest, validMessage, waitFor } from './helpers';
 
-let h: Harness | undefined;
-let smtp: TestSmtp | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  await smtp?.close();
-  smtp = undefined;
-});
+const start = startPerTest();
 
 const from = (ip: string) => ({ 'X-Forwarded-For': ip });
 
 describe('client identity', () => {
   test('by default X-Forwarded-For is not believed: 20 forged addresses get 5 messages, not 20', async () => {
-    h = createHarness({ RATE_LIMIT_MAX: '5' });
+    const h = start.harness({ RATE_LIMIT_MAX: '5' });
     const csrf = await getCsrf(h.app);
     const statuses: number[] = [];
     for (let i = 0; i < 20; i++) {
@@ -34,7 +19,7 @@ describe('client identity', () => {
   });
 
   test('IPv6 clients are counted by their /64', async () => {
-    h = createHarness({ RATE_LIMIT_MAX: '1', TRUST_PROXY: 'loopback' });
+    const h = start.harness({ RATE_LIMIT_MAX: '1', TRUST_PROXY: 'loopback' });
     const csrf = await getCsrf(h.app);
     await post(h.app, csrf, validMessage(), from('2001:db8:1:2::1')).expect(202);
     await post(h.app, csrf, validMessage(), from('2001:db8:1:2::ffff')).expect(429);
@@ -44,7 +29,7 @@ describe('client identity', () => {
 
 describe('Idempotency-Key bound to the client and the message', () => {
   test('the same key with a different message is a 422 that says so, and stores nothing', async () => {
-    h = createHarness({ RATE_LIMIT_MAX: '100' });
+    const h = start.harness({ RATE_LIMIT_MAX: '100' });
     const csrf = await getCsrf(h.app);
     const key = { 'Idempotency-Key': 'k-1' };
     const first = await post(h.app, csrf, validMessage(), key).expect(202);
@@ -60,7 +45,7 @@ describe('Idempotency-Key bound to the client and the message', () => {
   });
 
   test('another client using the same key gets a message of its own', async () => {
-    h = createHarness({ RATE_LIMIT_MAX: '100', TRUST_PROXY: 'loopback' });
+    const h = start.harness({ RATE_LIMIT_MAX: '100', TRUST_PROXY: 'loopback' });
     const csrf = await getCsrf(h.app);
     const key = { 'Idempotency-Key': 'shared-key' };
     const a = await post(h.app, csrf, validMessage(), { ...key, ...from('198.51.100.1') });
@@ -73,9 +58,9 @@ describe('Idempotency-Key bound to the client and the message', () => {
 
 describe('fair delivery', () => {
   test('a message from a new client is delivered ahead of a flood from another', async () => {
-    smtp = await TestSmtp.start();
+    const smtp = await start.relay();
     smtp.delayMs = 20;
-    h = createHarness({
+    const h = start.harness({
       SMTP_URL: smtp.url,
       RATE_LIMIT_MAX: '1000',
       TRUST_PROXY: 'loopback',
@@ -86,7 +71,7 @@ describe('fair delivery', () => {
       ...validMessage(),
       message: { subject: `flood ${i}`, body: 'x' },
     }));
-    await Promise.all(flood.map((m) => post(h!.app, csrf, m, from('203.0.113.66')).expect(202)));
+    await Promise.all(flood.map((m) => post(h.app, csrf, m, from('203.0.113.66')).expect(202)));
     await post(
       h.app,
       csrf,
@@ -94,21 +79,21 @@ describe('fair delivery', () => {
       from('198.51.100.7'),
     ).expect(202);
     const position = await waitFor(() => {
-      const i = smtp!.received.findIndex((r) => r.mail.subject?.endsWith('A real enquiry'));
+      const i = smtp.received.findIndex((r) => r.mail.subject?.endsWith('A real enquiry'));
       return i >= 0 ? i : undefined;
     });
     expect(position).toBeLessThan(25);
   });
 
   test('deliveries go on while requests keep arriving', async () => {
-    smtp = await TestSmtp.start();
-    h = createHarness({ SMTP_URL: smtp.url, RATE_LIMIT_MAX: '100000' });
+    const smtp = await start.relay();
+    const h = start.harness({ SMTP_URL: smtp.url, RATE_LIMIT_MAX: '100000' });
     const csrf = await getCsrf(h.app);
     const end = Date.now() + 2000;
     let accepted = 0;
     const lane = async () => {
       while (Date.now() < end) {
-        if ((await post(h!.app, csrf, validMessage())).status === 202) accepted += 1;
+        if ((await post(h.app, csrf, validMessage())).status === 202) accepted += 1;
       }
     };
     const before = smtp.received.length;
@@ -123,14 +108,14 @@ describe('fair delivery', () => {
 describe('retention', () => {
   test('delivered messages lose their personal data after RETENTION_DAYS, spam is deleted sooner', async () => {
     let now = Date.now();
-    h = createHarness(
+    const h = start.harness(
       { RATE_LIMIT_MAX: '100', RETENTION_DAYS: '30', SPAM_RETENTION_DAYS: '2' },
       { now: () => now },
     );
     const csrf = await getCsrf(h.app);
     const res = await post(h.app, csrf, validMessage()).expect(202);
     await post(h.app, csrf, { ...validMessage(), website: 'spam' }).expect(202);
-    await waitFor(() => h?.outbox.counts().delivered === 1);
+    await waitFor(() => h.outbox.counts().delivered === 1);
 
     now += 3 * 86_400_000;
     expect(h.service.applyRetention()).toEqual({ redacted: 0, deleted: 1 });
@@ -147,15 +132,15 @@ describe('metrics', () => {
   const TOKEN = 'metrics-token-0123456789';
 
   test('there is no metrics endpoint unless METRICS_TOKEN is set', async () => {
-    h = createHarness();
+    const h = start.harness();
     await request(h.app).get('/api/metrics').expect(404);
   });
 
   test('with the token: counts by state, oldest queued age, delivery latency', async () => {
-    h = createHarness({ METRICS_TOKEN: TOKEN });
+    const h = start.harness({ METRICS_TOKEN: TOKEN });
     const csrf = await getCsrf(h.app);
     await post(h.app, csrf, validMessage()).expect(202);
-    await waitFor(() => h?.outbox.counts().delivered === 1);
+    await waitFor(() => h.outbox.counts().delivered === 1);
     await request(h.app).get('/api/metrics').set('Authorization', 'Bearer wrong').expect(404);
     const res = await request(h.app)
       .get('/api/metrics')

@@ -2,19 +2,20 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import request from 'supertest';
 import { CONTACT_MESSAGES } from '@site/shared/contact';
 import { runOutboxCommand } from '../cli';
 import {
-  TestSmtp,
+  accept,
   closedPort,
-  createHarness,
   getCsrf,
   post,
+  ready,
+  sleep,
+  startPerTest,
   tempDir,
   validMessage,
   waitFor,
-  type Harness,
+  type TestSmtp,
 } from './helpers';
 
 /**
@@ -23,33 +24,9 @@ import {
  * small filesystem.
  */
 
-async function accept(h: Harness, body: unknown = validMessage(), headers = {}): Promise<string> {
-  const csrf = await getCsrf(h.app);
-  const res = await post(h.app, csrf, body, headers).expect(202);
-  return (res.body as { messageId: string }).messageId;
-}
-
-interface Ready {
-  status: string;
-  problems: string[];
-  delivery: { working: boolean | null; recording: boolean; lastError: string | null };
-  messages: Record<string, number>;
-}
-const ready = async (h: Harness) => {
-  const res = await request(h.app).get('/api/ready');
-  return { code: res.status, ...(res.body as Ready) };
-};
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const idsOf = (smtp: TestSmtp) => smtp.received.map((r) => r.mail.messageId);
 
-let smtp: TestSmtp | undefined;
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  await smtp?.close();
-  smtp = undefined;
-});
+const start = startPerTest();
 
 describe('a full disk while results are recorded', () => {
   const mountPoint = tempDir('small-disk');
@@ -63,12 +40,12 @@ describe('a full disk while results are recorded', () => {
 
   test('each message is sent once; delivery waits, readiness is red until the disk has room', async () => {
     const port = await closedPort();
-    h = createHarness(
+    const h = start.harness(
       { SMTP_URL: `smtp://127.0.0.1:${port}`, RETRY_BASE_MS: '100', RETRY_MAX_MS: '200' },
       { dataDir: path.join(mountPoint, 'data') },
     );
     const ids = [await accept(h), await accept(h), await accept(h)];
-    await waitFor(async () => (await ready(h as Harness)).delivery.working === false);
+    await waitFor(async () => (await ready(h)).delivery.working === false);
 
     // Empty the write-ahead log first, so that the next write has to grow it on the full disk.
     const db = new Database(h.outbox.file);
@@ -94,10 +71,10 @@ describe('a full disk while results are recorded', () => {
       }
     }
 
-    smtp = await TestSmtp.start(port);
-    await waitFor(() => (smtp?.received.length ?? 0) >= 1, { what: 'a delivery' });
+    const smtp = await start.relay(port);
+    await waitFor(() => smtp.received.length >= 1, { what: 'a delivery' });
     const halted = await waitFor(async () => {
-      const r = await ready(h as Harness);
+      const r = await ready(h);
       return r.delivery.recording === false && r;
     });
     expect(halted.code).toBe(503);
@@ -110,7 +87,7 @@ describe('a full disk while results are recorded', () => {
     rmSync(filler);
     const recovered = await waitFor(
       async () => {
-        const r = await ready(h as Harness);
+        const r = await ready(h);
         return r.code === 200 && r.messages.delivered === 3 && r;
       },
       { what: 'recovery after freeing the disk' },
@@ -125,7 +102,7 @@ describe('relay configuration errors are retried, not failed', () => {
     ['530 authentication required at MAIL FROM', 'mail'],
     ['550 relaying denied at RCPT TO', 'rcpt'],
   ])('%s: messages stay queued and arrive once the relay is fixed', async (_what, where) => {
-    smtp = await TestSmtp.start();
+    const smtp = await start.relay();
     let broken = true;
     if (where === 'mail') {
       smtp.mailFromReply = () =>
@@ -133,53 +110,53 @@ describe('relay configuration errors are retried, not failed', () => {
     } else {
       smtp.rcptReply = () => (broken ? { code: 550, message: '5.7.1 Relaying denied' } : undefined);
     }
-    h = createHarness({ SMTP_URL: smtp.url, RETRY_BASE_MS: '50', RETRY_MAX_MS: '100' });
+    const h = start.harness({ SMTP_URL: smtp.url, RETRY_BASE_MS: '50', RETRY_MAX_MS: '100' });
     const id = await accept(h);
     const r = await waitFor(async () => {
-      const x = await ready(h as Harness);
+      const x = await ready(h);
       return x.delivery.working === false && x;
     });
     await sleep(300);
     expect(h.outbox.statusOf(id)?.status).toBe('queued');
     expect(r.messages.failed).toBe(0);
     broken = false;
-    await waitFor(() => smtp?.received.length === 1);
-    await waitFor(async () => (await ready(h as Harness)).messages.delivered === 1);
+    await waitFor(() => smtp.received.length === 1);
+    await waitFor(async () => (await ready(h)).messages.delivered === 1);
     expect(idsOf(smtp)).toEqual([`<${id}@highveld-digital.co.za>`]);
   });
 });
 
 describe('retry horizon and visible failures', () => {
   test('by default a message is retried for days, with at most an hour between attempts', () => {
-    const c = createHarness().config;
+    const c = start.harness().config;
     expect(c.queueLifetimeSeconds).toBeGreaterThanOrEqual(4 * 86_400);
     expect(c.retryMaxMs).toBeLessThanOrEqual(3_600_000);
   });
 
   test('after a permanent failure /api/ready stays red until an operator acknowledges it', async () => {
-    smtp = await TestSmtp.start();
+    const smtp = await start.relay();
     smtp.reply = () => ({ code: 550, message: '5.7.1 Message rejected' });
-    h = createHarness({ SMTP_URL: smtp.url }, { pollMs: 50 });
+    const h = start.harness({ SMTP_URL: smtp.url }, { pollMs: 50 });
     const id = await accept(h);
-    await waitFor(async () => (await ready(h as Harness)).messages.failed === 1);
+    await waitFor(async () => (await ready(h)).messages.failed === 1);
     await sleep(800);
     const red = await ready(h);
     expect(red.code).toBe(503);
     expect(red.problems).toEqual(['failed_messages']);
 
     const out = captureStdout(() =>
-      runOutboxCommand(['list', 'failed'], { DATA_DIR: h?.config.dataDir }),
+      runOutboxCommand(['list', 'failed'], { DATA_DIR: h.config.dataDir }),
     );
     expect(out).toContain(id);
     expect(out).toContain('550');
     expect(out).not.toContain('thandi@example.co.za');
-    captureStdout(() => runOutboxCommand(['ack', id], { DATA_DIR: h?.config.dataDir }));
+    captureStdout(() => runOutboxCommand(['ack', id], { DATA_DIR: h.config.dataDir }));
     expect((await ready(h)).code).toBe(200);
   });
 
   test('undelivered messages older than READY_MAX_QUEUE_AGE turn readiness red', async () => {
     const port = await closedPort();
-    h = createHarness(
+    const h = start.harness(
       {
         SMTP_URL: `smtp://127.0.0.1:${port}`,
         READY_MAX_QUEUE_AGE: '1',
@@ -190,7 +167,7 @@ describe('retry horizon and visible failures', () => {
     );
     await accept(h);
     const r = await waitFor(async () => {
-      const x = await ready(h as Harness);
+      const x = await ready(h);
       return x.problems.includes('messages_waiting_too_long') && x;
     });
     expect(r.code).toBe(503);
@@ -199,18 +176,18 @@ describe('retry horizon and visible failures', () => {
 
 describe('recipients the relay refuses', () => {
   test('a refused recipient is not marked delivered; the others get it once, and a requeue sends only to the refused one', async () => {
-    smtp = await TestSmtp.start();
+    const smtp = await start.relay();
     let refuse = true;
     smtp.rcptReply = (address) =>
       refuse && address === 'sales@highveld-digital.co.za'
         ? { code: 550, message: '5.1.1 No such user' }
         : undefined;
-    h = createHarness({
+    const h = start.harness({
       SMTP_URL: smtp.url,
       MAIL_TO: 'hello@highveld-digital.co.za, sales@highveld-digital.co.za',
     });
     const id = await accept(h);
-    await waitFor(async () => (await ready(h as Harness)).messages.failed === 1);
+    await waitFor(async () => (await ready(h)).messages.failed === 1);
     expect(smtp.received.map((r) => r.envelope.rcptTo.map((x) => x.address))).toEqual([
       ['hello@highveld-digital.co.za'],
     ]);
@@ -218,9 +195,9 @@ describe('recipients the relay refuses', () => {
     expect(row?.lastError).toMatch(/550.*sales@highveld-digital\.co\.za/);
 
     refuse = false;
-    captureStdout(() => runOutboxCommand(['requeue', id], { DATA_DIR: h?.config.dataDir }));
+    captureStdout(() => runOutboxCommand(['requeue', id], { DATA_DIR: h.config.dataDir }));
     h.worker.kick();
-    await waitFor(async () => (await ready(h as Harness)).messages.delivered === 1);
+    await waitFor(async () => (await ready(h)).messages.delivered === 1);
     expect(smtp.received.map((r) => r.envelope.rcptTo.map((x) => x.address))).toEqual([
       ['hello@highveld-digital.co.za'],
       ['sales@highveld-digital.co.za'],
@@ -230,7 +207,7 @@ describe('recipients the relay refuses', () => {
 
 describe('encoded words and international addresses', () => {
   test('an RFC 2047 encoded word in the subject is refused at the door', async () => {
-    h = createHarness();
+    const h = start.harness();
     const csrf = await getCsrf(h.app);
     const res = await post(h.app, csrf, {
       ...validMessage(),
@@ -242,34 +219,34 @@ describe('encoded words and international addresses', () => {
   });
 
   test('an encoded word stored under older rules reaches the inbox as plain text', async () => {
-    smtp = await TestSmtp.start();
-    h = createHarness({ SMTP_URL: smtp.url });
+    const smtp = await start.relay();
+    const h = start.harness({ SMTP_URL: smtp.url });
     const payload = {
       user: { name: '=?UTF-8?Q?Eve=0D=0ABcc:_x@evil.test?=', email: 'eve@example.com' },
       message: { subject: '=?UTF-8?Q?a=0D=0ABcc:_evil@example.com?=', body: 'Hi' },
     };
     await h.outbox.enqueue({ payload, spam: false, client: 'legacy' });
     h.worker.kick();
-    const { mail } = await waitFor(() => smtp?.received[0]);
+    const { mail } = await waitFor(() => smtp.received[0]);
     expect(mail.subject).not.toMatch(/[\r\n]/);
     expect(mail.headers.has('bcc')).toBe(false);
     expect(mail.subject).toBe('Website enquiry: = ?UTF-8?Q?a=0D=0ABcc:_evil@example.com?=');
   });
 
   test('an IDN domain is accepted and reaches the relay in ASCII', async () => {
-    smtp = await TestSmtp.start();
-    h = createHarness({ SMTP_URL: smtp.url });
+    const smtp = await start.relay();
+    const h = start.harness({ SMTP_URL: smtp.url });
     await accept(h, { ...validMessage(), user: { name: 'Jürgen', email: 'user@münchen.de' } });
-    const { mail } = await waitFor(() => smtp?.received[0]);
+    const { mail } = await waitFor(() => smtp.received[0]);
     const line = mail.headerLines.find((l) => l.key === 'reply-to')?.line ?? '';
     expect(line).toContain('user@xn--mnchen-3ya.de');
   });
 
   test('a UTF-8 local part: accepted when the relay offers SMTPUTF8, refused clearly when not', async () => {
     const body = { ...validMessage(), user: { name: 'José', email: 'josé@example.com' } };
-    smtp = await TestSmtp.start(0, { smtpUtf8: false });
-    h = createHarness({ SMTP_URL: smtp.url });
-    await waitFor(() => h?.courier.smtpUtf8() === false);
+    let smtp = await start.relay(0, { smtpUtf8: false });
+    let h = start.harness({ SMTP_URL: smtp.url });
+    await waitFor(() => h.courier.smtpUtf8() === false);
     const csrf = await getCsrf(h.app);
     const refused = await post(h.app, csrf, body).expect(400);
     expect(refused.body.fields).toEqual([
@@ -278,11 +255,11 @@ describe('encoded words and international addresses', () => {
     await h.close();
     await smtp.close();
 
-    smtp = await TestSmtp.start(0, { smtpUtf8: true });
-    h = createHarness({ SMTP_URL: smtp.url });
-    await waitFor(() => h?.courier.smtpUtf8() === true);
+    smtp = await start.relay(0, { smtpUtf8: true });
+    h = start.harness({ SMTP_URL: smtp.url });
+    await waitFor(() => h.courier.smtpUtf8() === true);
     await accept(h, body);
-    const { mail } = await waitFor(() => smtp?.received[0]);
+    const { mail } = await waitFor(() => smtp.received[0]);
     expect(mail.text).toContain('josé@example.com');
   });
 });

@@ -3,50 +3,30 @@ import path from 'node:path';
 import request from 'supertest';
 import { simpleParser } from 'mailparser';
 import type { AddressObject } from 'mailparser';
-import { backoffMs } from '../delivery';
+import { backoffMs } from '../delivery/failures';
 import {
-  TestSmtp,
+  accept,
   closedPort,
   createHarness,
-  getCsrf,
-  post,
-  validMessage,
+  ready,
+  startPerTest,
   waitFor,
-  type Harness,
+  type TestSmtp,
 } from './helpers';
 
 const one = (a: AddressObject | AddressObject[] | undefined) =>
   (Array.isArray(a) ? a : a ? [a] : []).flatMap((x) => x.value);
 
-/** Accepts a message through the API, as the site's form would. */
-async function accept(h: Harness, body: unknown = validMessage()): Promise<string> {
-  const csrf = await getCsrf(h.app);
-  const res = await post(h.app, csrf, body).expect(202);
-  return (res.body as { messageId: string }).messageId;
-}
-
-const ready = async (h: Harness) =>
-  (await request(h.app).get('/api/ready')).body as {
-    status: string;
-    delivery: { working: boolean | null; lastError: string | null };
-    messages: Record<string, number>;
-  };
-
 describe('delivery over SMTP', () => {
+  const start = startPerTest();
   let smtp: TestSmtp;
-  let h: Harness | undefined;
 
   beforeEach(async () => {
-    smtp = await TestSmtp.start();
-  });
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-    await smtp.close();
+    smtp = await start.relay();
   });
 
   test('the message arrives with the right From, To, Reply-To, Subject, Message-ID and body', async () => {
-    h = createHarness({ SMTP_URL: smtp.url });
+    const h = start.harness({ SMTP_URL: smtp.url });
     const body = {
       user: { name: 'Zoë "Z" <O\'Neill>', email: 'zoe@example.org' },
       message: {
@@ -93,7 +73,7 @@ describe('delivery over SMTP', () => {
 
   test('SMTP down when the message is accepted, then up: it arrives', async () => {
     const port = await closedPort();
-    h = createHarness({
+    const h = start.harness({
       SMTP_URL: `smtp://127.0.0.1:${port}`,
       RETRY_BASE_MS: '50',
       RETRY_MAX_MS: '200',
@@ -103,18 +83,18 @@ describe('delivery over SMTP', () => {
     const id = await accept(h);
 
     const down = await waitFor(async () => {
-      const r = await ready(h as Harness);
+      const r = await ready(h);
       return r.delivery.working === false && r;
     });
     expect(down.status).toBe('not_ready');
     expect(down.messages.queued).toBe(1);
     expect(down.delivery.lastError).toMatch(/^E[A-Z]+/);
 
-    smtp = await TestSmtp.start(port);
+    smtp = await start.relay(port);
     const { mail } = await waitFor(() => smtp.received[0]);
     expect(mail.messageId).toBe(`<${id}@highveld-digital.co.za>`);
     const up = await waitFor(async () => {
-      const r = await ready(h as Harness);
+      const r = await ready(h);
       return r.status === 'ready' && r;
     });
     expect(up.messages).toMatchObject({ queued: 0, delivered: 1 });
@@ -124,23 +104,21 @@ describe('delivery over SMTP', () => {
   test('with nothing queued, /api/ready notices the relay going down and coming back', async () => {
     const port = await closedPort();
     await smtp.close();
-    h = createHarness({ SMTP_URL: `smtp://127.0.0.1:${port}` }, { pollMs: 100 });
+    const h = start.harness({ SMTP_URL: `smtp://127.0.0.1:${port}` }, { pollMs: 100 });
     await h.worker.verify();
     const down = await request(h.app).get('/api/ready').expect(503);
     expect(down.body.delivery).toMatchObject({
       working: false,
       lastError: expect.stringMatching(/^E/),
     });
-    smtp = await TestSmtp.start(port);
-    await waitFor(
-      async () => (await request(h?.app as Harness['app']).get('/api/ready')).status === 200,
-    );
+    smtp = await start.relay(port);
+    await waitFor(async () => (await request(h.app).get('/api/ready')).status === 200);
   });
 
   test('a 4xx reply, then success: the message arrives once', async () => {
     smtp.reply = (attempt) =>
       attempt === 1 ? { code: 451, message: '4.3.0 Try again later' } : undefined;
-    h = createHarness({ SMTP_URL: smtp.url });
+    const h = start.harness({ SMTP_URL: smtp.url });
     const id = await accept(h);
     await waitFor(() => smtp.received.length > 0);
     await new Promise((r) => setTimeout(r, 300));
@@ -152,10 +130,10 @@ describe('delivery over SMTP', () => {
 
   test('a 5xx reply: the message is kept as failed, not retried, not deleted', async () => {
     smtp.reply = () => ({ code: 550, message: '5.7.1 Message rejected' });
-    h = createHarness({ SMTP_URL: smtp.url });
+    const h = start.harness({ SMTP_URL: smtp.url });
     const id = await accept(h);
     const r = await waitFor(async () => {
-      const x = await ready(h as Harness);
+      const x = await ready(h);
       return x.messages.failed === 1 && x;
     });
     expect(r.messages).toMatchObject({ failed: 1, queued: 0, delivered: 0 });
@@ -168,7 +146,7 @@ describe('delivery over SMTP', () => {
 
   test('transient failures are retried for QUEUE_LIFETIME, then the message is kept as failed', async () => {
     smtp.reply = () => ({ code: 452, message: '4.3.1 Insufficient system storage' });
-    h = createHarness({
+    const h = start.harness({
       SMTP_URL: smtp.url,
       QUEUE_LIFETIME: '1',
       RETRY_BASE_MS: '50',
@@ -176,7 +154,7 @@ describe('delivery over SMTP', () => {
     });
     const started = Date.now();
     const id = await accept(h);
-    await waitFor(async () => (await ready(h as Harness)).messages.failed === 1);
+    await waitFor(async () => (await ready(h)).messages.failed === 1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     expect(smtp.dataAttempts).toBeGreaterThan(3);
     expect(h.outbox.statusOf(id)?.status).toBe('failed');

@@ -1,3 +1,8 @@
+/**
+ * What the mail-service's tests share: the service in this process (a harness, per test or per
+ * describe block), requests the way the site's form sends them, and a real SMTP server standing
+ * in for the company's relay.
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -8,8 +13,9 @@ import request from 'supertest';
 import { SMTPServer, type SMTPServerEnvelope } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { loadConfig, type Config } from '../config';
-import type { Courier, DeliveryWorker } from '../delivery';
-import type { Outbox } from '../outbox';
+import type { Courier } from '../delivery/courier';
+import type { DeliveryWorker } from '../delivery/worker';
+import type { Outbox } from '../outbox/outbox';
 import { createService, type Service } from '../service';
 
 export const ORIGIN = 'http://localhost:3000';
@@ -40,6 +46,7 @@ export async function waitFor<T>(
   }
 }
 
+/** The service in this process; `close` stops it and removes its folder (once, however often called). */
 export interface Harness {
   app: Express;
   config: Config;
@@ -76,6 +83,7 @@ export function createHarness(
     ...(now ? { now } : {}),
   });
   void service.start();
+  let closed: Promise<void> | undefined;
   return {
     app: service.app,
     config,
@@ -84,9 +92,56 @@ export function createHarness(
     courier: service.courier,
     service,
     dir,
-    async close() {
-      await service.stop();
-      rmSync(dir, { recursive: true, force: true });
+    close() {
+      // The start-up delivery check is not awaited by stop() and may still be creating
+      // MAILBOX_DIR while the folder is removed: removal is retried rather than failing the
+      // test with ENOTEMPTY.
+      closed ??= service
+        .stop()
+        .then(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5 }));
+      return closed;
+    },
+  };
+}
+
+/**
+ * A harness with its CSRF token (`csrf`) for the tests of the enclosing describe block: a fresh
+ * one for each test, or with `shared` one for them all; closed after.
+ */
+export function useHarness(
+  env: Record<string, string> = {},
+  { shared = false }: { shared?: boolean } = {},
+): Harness & { csrf: CsrfPair } {
+  const current = {} as Harness & { csrf: CsrfPair };
+  (shared ? beforeAll : beforeEach)(async () => {
+    Object.assign(current, createHarness(env));
+    current.csrf = await getCsrf(current.app);
+  });
+  (shared ? afterAll : afterEach)(() => current.close());
+  return current;
+}
+
+/**
+ * Starts harnesses and test relays for the tests of the enclosing describe block (or file); once
+ * a test ends, whatever it started is closed, the harnesses first, then the relays.
+ */
+export function startPerTest() {
+  const harnesses: Harness[] = [];
+  const relays: TestSmtp[] = [];
+  afterEach(async () => {
+    for (const h of harnesses.splice(0)) await h.close();
+    for (const smtp of relays.splice(0)) await smtp.close();
+  });
+  return {
+    harness(...args: Parameters<typeof createHarness>): Harness {
+      const h = createHarness(...args);
+      harnesses.push(h);
+      return h;
+    },
+    async relay(...args: Parameters<typeof TestSmtp.start>): Promise<TestSmtp> {
+      const smtp = await TestSmtp.start(...args);
+      relays.push(smtp);
+      return smtp;
     },
   };
 }
@@ -96,7 +151,10 @@ export interface CsrfPair {
   cookie: string;
 }
 
-export async function getCsrf(app: Express): Promise<CsrfPair> {
+/** What a request goes to: the app in this process, or the URL of a service that listens. */
+export type Target = Express | string;
+
+export async function getCsrf(app: Target): Promise<CsrfPair> {
   const res = await request(app).get('/api/csrf').expect(200);
   const setCookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
   const cookie = setCookie.find((c) => c.startsWith('XSRF-TOKEN='));
@@ -106,7 +164,7 @@ export async function getCsrf(app: Express): Promise<CsrfPair> {
 
 /** POSTs a message the way the site's form does: same origin, cookie and header token. */
 export function post(
-  app: Express,
+  app: Target,
   csrf: CsrfPair,
   body: unknown,
   headers: Record<string, string> = {},
@@ -120,6 +178,32 @@ export function post(
     .set(headers)
     .send(typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body));
 }
+
+/** Accepts a message through the API, as the site's form would; resolves with its id. */
+export async function accept(
+  h: Harness,
+  body: unknown = validMessage(),
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const csrf = await getCsrf(h.app);
+  const res = await post(h.app, csrf, body, headers).expect(202);
+  return (res.body as { messageId: string }).messageId;
+}
+
+export interface Ready {
+  status: string;
+  problems: string[];
+  delivery: { working: boolean | null; recording: boolean; lastError: string | null };
+  messages: Record<string, number>;
+}
+
+/** GET /api/ready: the status code and the body. */
+export async function ready(h: Harness): Promise<Ready & { code: number }> {
+  const res = await request(h.app).get('/api/ready');
+  return { code: res.status, ...(res.body as Ready) };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface Received {
   mail: ParsedMail;
@@ -140,6 +224,7 @@ export class TestSmtp {
   /** Decides the reply to each RCPT TO: undefined accepts. */
   rcptReply: (address: string) => Reply = () => undefined;
   private attempts = 0;
+  private closed: Promise<void> | undefined;
 
   private constructor(
     private readonly server: SMTPServer,
@@ -203,8 +288,10 @@ export class TestSmtp {
     return this.attempts;
   }
 
+  /** Stops the server (once, however often called). */
   close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
+    this.closed ??= new Promise((resolve) => this.server.close(() => resolve()));
+    return this.closed;
   }
 }
 

@@ -1,6 +1,15 @@
 import { rmSync } from 'node:fs';
-import { Outbox } from '../outbox';
+import type { NewMessage } from '../outbox/intake';
+import { Outbox } from '../outbox/outbox';
 import { tempDir, validMessage } from './helpers';
+
+/** A valid message from one client, as the API hands it to the outbox. */
+const message = (extra: Partial<NewMessage> = {}): NewMessage => ({
+  payload: validMessage(),
+  spam: false,
+  client: '203.0.113.1',
+  ...extra,
+});
 
 describe('the outbox', () => {
   let dir: string;
@@ -11,11 +20,7 @@ describe('the outbox', () => {
 
   test('messages stored together (one commit) are all there after reopening', async () => {
     const outbox = Outbox.open(dir);
-    const results = await Promise.all(
-      Array.from({ length: 30 }, () =>
-        outbox.enqueue({ payload: validMessage(), spam: false, client: '203.0.113.1' }),
-      ),
-    );
+    const results = await Promise.all(Array.from({ length: 30 }, () => outbox.enqueue(message())));
     const ids = results.map((r) => (r.outcome === 'stored' ? r.messageId : ''));
     expect(new Set(ids).size).toBe(30);
     outbox.close();
@@ -30,20 +35,10 @@ describe('the outbox', () => {
 
   test('an idempotency key outlives a restart', async () => {
     const outbox = Outbox.open(dir);
-    const first = await outbox.enqueue({
-      payload: validMessage(),
-      spam: false,
-      client: '203.0.113.1',
-      idempotencyKey: 'k1',
-    });
+    const first = await outbox.enqueue(message({ idempotencyKey: 'k1' }));
     outbox.close();
     const reopened = Outbox.open(dir);
-    const again = await reopened.enqueue({
-      payload: validMessage(),
-      spam: false,
-      client: '203.0.113.1',
-      idempotencyKey: 'k1',
-    });
+    const again = await reopened.enqueue(message({ idempotencyKey: 'k1' }));
     expect(first.outcome).toBe('stored');
     expect(again).toEqual({
       outcome: 'replay',
@@ -55,12 +50,10 @@ describe('the outbox', () => {
 
   test('closing commits what is pending; a closed outbox refuses new messages', async () => {
     const outbox = Outbox.open(dir);
-    const pending = outbox.enqueue({ payload: validMessage(), spam: true, client: 'x' });
+    const pending = outbox.enqueue(message({ spam: true, client: 'x' }));
     outbox.close();
     await expect(pending).resolves.toEqual({ outcome: 'stored', messageId: expect.any(String) });
-    await expect(
-      outbox.enqueue({ payload: validMessage(), spam: false, client: '203.0.113.1' }),
-    ).rejects.toThrow(/closed/);
+    await expect(outbox.enqueue(message())).rejects.toThrow(/closed/);
     const reopened = Outbox.open(dir);
     expect(reopened.counts()).toEqual({ queued: 0, delivered: 0, failed: 0, spam: 1 });
     reopened.close();

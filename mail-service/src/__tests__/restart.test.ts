@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { SERVICE_DIR } from '../config';
-import { ORIGIN, TestSmtp, closedPort, tempDir, validMessage, waitFor } from './helpers';
+import { TestSmtp, closedPort, getCsrf, post, tempDir, validMessage, waitFor } from './helpers';
 
 interface Service {
   child: ChildProcess;
@@ -12,13 +12,17 @@ interface Service {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs `node --import tsx src/server.ts`, exactly as `npm start` does, and waits for its port. */
-async function startService(env: Record<string, string>): Promise<Service> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+/** Runs `node --import tsx src/server.ts`, exactly as `npm start` does, with these variables added. */
+const spawnServer = (env: Record<string, string>) =>
+  spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: SERVICE_DIR,
-    env: { ...process.env, MAIL_SERVICE_PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+
+/** Starts the service as `npm start` does, on a port of its own, and waits for it to listen. */
+async function startService(env: Record<string, string>): Promise<Service> {
+  const child = spawnServer({ MAIL_SERVICE_PORT: '0', LOG_LEVEL: 'info', ...env });
   const logs: string[] = [];
   let buffered = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -45,41 +49,55 @@ async function startService(env: Record<string, string>): Promise<Service> {
   return { child, url: `http://127.0.0.1:${port}`, logs, exited };
 }
 
-describe('a crash after 202', () => {
-  const dir = tempDir('restart');
+/**
+ * For one describe block: a folder for the outbox and the mailbox (`env`), and the services and
+ * the relay its test starts, all stopped and removed after it.
+ */
+function serviceRuns(prefix: string) {
+  const dir = tempDir(prefix);
   const children: ChildProcess[] = [];
   let smtp: TestSmtp | undefined;
-
   afterAll(async () => {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     await smtp?.close();
     rmSync(dir, { recursive: true, force: true });
   });
+  return {
+    env: { DATA_DIR: path.join(dir, 'data'), MAILBOX_DIR: path.join(dir, 'mailbox') },
+    async start(env: Record<string, string>): Promise<Service> {
+      const service = await startService(env);
+      children.push(service.child);
+      return service;
+    },
+    async relay(): Promise<TestSmtp> {
+      smtp = await TestSmtp.start();
+      return smtp;
+    },
+  };
+}
+
+/** POSTs a message to a started service the way the site's form does; resolves with its id. */
+async function send(url: string, body: unknown = validMessage()): Promise<string> {
+  const csrf = await getCsrf(url);
+  const res = await post(url, csrf, body).expect(202);
+  return (res.body as { messageId: string }).messageId;
+}
+
+describe('a crash after 202', () => {
+  const run = serviceRuns('restart');
 
   test('SIGKILL after answering 202, start again: the message arrives; SIGTERM stops cleanly', async () => {
-    const env = { DATA_DIR: path.join(dir, 'data'), MAILBOX_DIR: path.join(dir, 'mailbox') };
+    const env = run.env;
 
     // First run: the relay is unreachable, so the message can only be in the outbox.
     const down = await closedPort();
-    const first = await startService({
+    const first = await run.start({
       ...env,
       SMTP_URL: `smtp://127.0.0.1:${down}`,
       RETRY_BASE_MS: '60000',
       RETRY_MAX_MS: '60000',
     });
-    children.push(first.child);
-    const agent = request.agent(first.url);
-    const csrf = await agent.get('/api/csrf').expect(200);
-    const token = (csrf.body as { token: string }).token;
-    const accepted = await agent
-      .post('/api/sendmail')
-      .set('Origin', ORIGIN)
-      .set('X-XSRF-TOKEN', token)
-      .set('Cookie', `XSRF-TOKEN=${token}`)
-      .set('Content-Type', 'application/json')
-      .send(JSON.stringify(validMessage()))
-      .expect(202);
-    const { messageId } = accepted.body as { messageId: string };
+    const messageId = await send(first.url);
     // Let the first run try and fail, so the message waits for a retry a minute away.
     await waitFor(async () => {
       const r = await request(first.url).get('/api/ready');
@@ -90,10 +108,9 @@ describe('a crash after 202', () => {
     expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
 
     // Second run, same outbox, working relay: the message is picked up and delivered.
-    smtp = await TestSmtp.start();
-    const second = await startService({ ...env, SMTP_URL: smtp.url, RETRY_BASE_MS: '50' });
-    children.push(second.child);
-    const received = await waitFor(() => smtp?.received.length === 1 && smtp.received, {
+    const smtp = await run.relay();
+    const second = await run.start({ ...env, SMTP_URL: smtp.url, RETRY_BASE_MS: '50' });
+    const received = await waitFor(() => smtp.received.length === 1 && smtp.received, {
       timeoutMs: 15_000,
       what: 'the message to arrive after the restart',
     });
@@ -119,45 +136,22 @@ describe('a crash after 202', () => {
 });
 
 describe('graceful shutdown', () => {
-  const dir = tempDir('shutdown');
-  let smtp: TestSmtp | undefined;
-  const children: ChildProcess[] = [];
-
-  afterAll(async () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-    await smtp?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const run = serviceRuns('shutdown');
 
   test('SIGTERM during a send: the send finishes and is recorded, the process exits 0', async () => {
-    smtp = await TestSmtp.start();
+    const smtp = await run.relay();
     smtp.delayMs = 800;
-    const env = {
-      DATA_DIR: path.join(dir, 'data'),
-      MAILBOX_DIR: path.join(dir, 'mailbox'),
-      SMTP_URL: smtp.url,
-    };
-    const service = await startService(env);
-    children.push(service.child);
-    const agent = request.agent(service.url);
-    const token = ((await agent.get('/api/csrf')).body as { token: string }).token;
-    await agent
-      .post('/api/sendmail')
-      .set('Origin', ORIGIN)
-      .set('X-XSRF-TOKEN', token)
-      .set('Cookie', `XSRF-TOKEN=${token}`)
-      .set('Content-Type', 'application/json')
-      .send(JSON.stringify(validMessage()))
-      .expect(202);
-    await waitFor(() => smtp?.dataAttempts === 1);
+    const env = { ...run.env, SMTP_URL: smtp.url };
+    const service = await run.start(env);
+    await send(service.url);
+    await waitFor(() => smtp.dataAttempts === 1);
 
     service.child.kill('SIGTERM');
     expect(await service.exited).toEqual({ code: 0, signal: null });
     expect(smtp.received).toHaveLength(1);
 
     // Started again, it knows the message went out and does not send it twice.
-    const again = await startService(env);
-    children.push(again.child);
+    const again = await run.start(env);
     const r = await request(again.url).get('/api/ready').expect(200);
     expect(r.body.messages).toEqual({ queued: 0, delivered: 1, failed: 0, spam: 0 });
     again.child.kill('SIGTERM');
@@ -168,11 +162,7 @@ describe('graceful shutdown', () => {
 
 describe('start-up configuration', () => {
   test('a bad setting is a clear error that names it, and the process exits 1', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      cwd: SERVICE_DIR,
-      env: { ...process.env, RATE_LIMIT_MAX: 'lots', ALLOWED_ORIGINS: 'localhost:3000' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnServer({ RATE_LIMIT_MAX: 'lots', ALLOWED_ORIGINS: 'localhost:3000' });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -183,47 +173,22 @@ describe('start-up configuration', () => {
 });
 
 describe('a crash during delivery', () => {
-  const dir = tempDir('crash');
-  const children: ChildProcess[] = [];
-  let smtp: TestSmtp | undefined;
-
-  afterAll(async () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-    await smtp?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const run = serviceRuns('crash');
 
   test('SIGKILL with a slow relay after 12 accepted: only the sends in progress are repeated', async () => {
-    smtp = await TestSmtp.start();
+    const smtp = await run.relay();
     smtp.delayMs = 150;
-    const env = {
-      DATA_DIR: path.join(dir, 'data'),
-      MAILBOX_DIR: path.join(dir, 'mailbox'),
-      SMTP_URL: smtp.url,
-      SMTP_CONNECTIONS: '2',
-      RATE_LIMIT_MAX: '100',
-    };
-    const first = await startService(env);
-    children.push(first.child);
-    const agent = request.agent(first.url);
-    const token = ((await agent.get('/api/csrf')).body as { token: string }).token;
+    const env = { ...run.env, SMTP_URL: smtp.url, SMTP_CONNECTIONS: '2', RATE_LIMIT_MAX: '100' };
+    const first = await run.start(env);
     for (let i = 0; i < 12; i++) {
-      await agent
-        .post('/api/sendmail')
-        .set('Origin', ORIGIN)
-        .set('X-XSRF-TOKEN', token)
-        .set('Cookie', `XSRF-TOKEN=${token}`)
-        .set('Content-Type', 'application/json')
-        .send(JSON.stringify({ ...validMessage(), message: { subject: `m${i}`, body: 'x' } }))
-        .expect(202);
+      await send(first.url, { ...validMessage(), message: { subject: `m${i}`, body: 'x' } });
     }
-    await waitFor(() => (smtp?.received.length ?? 0) >= 5);
+    await waitFor(() => smtp.received.length >= 5);
     first.child.kill('SIGKILL');
     await first.exited;
 
     smtp.delayMs = 0;
-    const second = await startService(env);
-    children.push(second.child);
+    const second = await run.start(env);
     await waitFor(
       async () => (await request(second.url).get('/api/ready')).body.messages?.delivered === 12,
       { timeoutMs: 20_000, what: 'all 12 delivered' },

@@ -1,0 +1,151 @@
+/**
+ * The outbox: every accepted message, durably, in one SQLite file. The one object the API, the
+ * delivery worker and the outbox command hold; intake, the delivery queue, the queries and
+ * retention each live in a module of their own.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import type { ContactMessage } from '@site/shared/contact';
+import { Intake, type EnqueueResult, type NewMessage } from './intake';
+import {
+  OutboxQueries,
+  type ListOptions,
+  type MessageCounts,
+  type MessageSummary,
+} from './queries';
+import { DeliveryQueue, type AttemptResult, type StoredMessage } from './queue';
+import { Retention, type PurgeOptions, type RetentionPolicy } from './retention';
+import { openDatabase, type MessageStatus } from './schema';
+
+/**
+ * Every accepted message, durably, in SQLite (WAL, synchronous=FULL, so a commit has reached the
+ * disk when it returns). Inserts are group-committed (see Intake).
+ */
+export class Outbox {
+  private closed = false;
+  private readonly db: Database.Database;
+  private readonly intake: Intake;
+  private readonly queue: DeliveryQueue;
+  private readonly queries: OutboxQueries;
+  private readonly retention: Retention;
+
+  private constructor(
+    readonly file: string,
+    now: () => number,
+  ) {
+    this.db = openDatabase(file);
+    const outboxDb = { db: this.db, now };
+    this.intake = new Intake(outboxDb);
+    this.queue = new DeliveryQueue(outboxDb);
+    this.queries = new OutboxQueries(outboxDb);
+    this.retention = new Retention(outboxDb);
+  }
+
+  /** Opens (creating if needed) the outbox in `dir`. */
+  static open(dir: string, now: () => number = Date.now): Outbox {
+    mkdirSync(dir, { recursive: true });
+    return new Outbox(path.join(dir, 'outbox.sqlite'), now);
+  }
+
+  /** Stores a message; resolves once it is committed to disk (see Intake.enqueue). */
+  enqueue(message: NewMessage): Promise<EnqueueResult> {
+    if (this.closed) return Promise.reject(new Error('the outbox is closed'));
+    return this.intake.enqueue(message);
+  }
+
+  /** What an idempotency key of this client already stands for; undefined when it is new. */
+  replayOf(
+    client: string,
+    idempotencyKey: string,
+    payload: ContactMessage,
+  ): Promise<EnqueueResult> | undefined {
+    if (this.closed) return undefined;
+    return this.intake.replayOf(client, idempotencyKey, payload);
+  }
+
+  /** Commits the pending inserts now (also called on shutdown). */
+  flush(): void {
+    this.intake.flush();
+  }
+
+  /** Queued messages whose next attempt is due, in fair order. */
+  due(limit: number): StoredMessage[] {
+    return this.queue.due(limit);
+  }
+
+  /** When the next queued message is due (ms since the epoch), if any is queued. */
+  nextDueAt(): number | undefined {
+    return this.queue.nextDueAt();
+  }
+
+  /** Makes every queued message due now (at start-up); returns how many there are. */
+  retryQueuedNow(): number {
+    return this.queue.retryQueuedNow();
+  }
+
+  /** Records the result of one delivery attempt, right after the send. */
+  record(result: AttemptResult): void {
+    this.queue.record(result);
+  }
+
+  /** Queues failed messages again (all of them, or those named), due now. */
+  requeue(ids?: string[]): number {
+    return this.queue.requeue(ids);
+  }
+
+  /** Marks failed messages as seen by an operator: they no longer hold readiness red. */
+  acknowledge(ids?: string[]): number {
+    return this.queue.acknowledge(ids);
+  }
+
+  counts(): MessageCounts {
+    return this.queries.counts();
+  }
+
+  /** When the oldest undelivered message was accepted, if any is queued. */
+  oldestQueuedAt(): number | undefined {
+    return this.queries.oldestQueuedAt();
+  }
+
+  /** Failed messages no operator has looked at yet. */
+  unacknowledgedFailed(): number {
+    return this.queries.unacknowledgedFailed();
+  }
+
+  /** The status of one message, for operators and tests. */
+  statusOf(id: string): { status: MessageStatus; attempts: number } | undefined {
+    return this.queries.statusOf(id);
+  }
+
+  /** Messages by state, newest first; the content only when asked for. */
+  list(options: ListOptions): MessageSummary[] {
+    return this.queries.list(options);
+  }
+
+  /** Deletes messages for good: the ones named, or every one in a state older than `before`. */
+  purge(options: PurgeOptions): number {
+    return this.retention.purge(options);
+  }
+
+  /** Applies the retention policy (see Retention.apply). */
+  applyRetention(policy: RetentionPolicy): { redacted: number; deleted: number } {
+    return this.retention.apply(policy);
+  }
+
+  /** Whether a write reaches the disk right now (a real committed write, not a permission check). */
+  probeWritable(): boolean {
+    if (this.closed) return false;
+    return this.queries.probeWritable();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    try {
+      this.flush();
+    } finally {
+      this.closed = true;
+      this.db.close();
+    }
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * What the outbox holds, as /api/ready, the metrics and the outbox command read it: counts by
+ * state, the oldest undelivered message, failures nobody has looked at, and message summaries
+ * (personal data only when asked for). Also the write probe behind `outbox_not_writable`.
+ */
+import type Database from 'better-sqlite3';
+import type { ContactMessage } from '@site/shared/contact';
+import { readPayload, type MessageStatus, type OutboxDb } from './schema';
+
+export type MessageCounts = Record<MessageStatus, number>;
+
+/** One row as operators see it; personal data only when asked for. */
+export interface MessageSummary {
+  id: string;
+  status: MessageStatus;
+  createdAt: number;
+  updatedAt: number;
+  deliveredAt: number | null;
+  attempts: number;
+  nextAttemptAt: number | null;
+  lastError: string | null;
+  acknowledged: boolean;
+  redacted: boolean;
+  emailDomain: string | null;
+  payload?: ContactMessage | null;
+}
+
+export interface ListOptions {
+  status?: MessageStatus | undefined;
+  ids?: string[] | undefined;
+  limit?: number | undefined;
+  withContent?: boolean | undefined;
+}
+
+interface SummaryRow {
+  id: string;
+  status: MessageStatus;
+  payload: string | null;
+  email_domain: string | null;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  acknowledged_at: number | null;
+  redacted_at: number | null;
+}
+
+const SUMMARY_COLUMNS = `id, status, payload, email_domain, created_at, updated_at, delivered_at,
+  attempts, next_attempt_at, last_error, acknowledged_at, redacted_at`;
+
+function prepare(db: Database.Database) {
+  return {
+    counts: db.prepare<[], { status: MessageStatus; n: number }>(
+      'SELECT status, COUNT(*) AS n FROM messages GROUP BY status',
+    ),
+    oldestQueued: db.prepare<[], { at: number | null }>(
+      "SELECT MIN(created_at) AS at FROM messages WHERE status = 'queued'",
+    ),
+    unacknowledged: db.prepare<[], { n: number }>(
+      "SELECT COUNT(*) AS n FROM messages WHERE status = 'failed' AND acknowledged_at IS NULL",
+    ),
+    probe: db.prepare<[number]>('INSERT OR REPLACE INTO probe (id, at) VALUES (1, ?)'),
+    status: db.prepare<[string], { status: MessageStatus; attempts: number }>(
+      'SELECT status, attempts FROM messages WHERE id = ?',
+    ),
+  };
+}
+
+export class OutboxQueries {
+  private readonly statements: ReturnType<typeof prepare>;
+
+  constructor(private readonly o: OutboxDb) {
+    this.statements = prepare(o.db);
+  }
+
+  counts(): MessageCounts {
+    const counts: MessageCounts = { queued: 0, delivered: 0, failed: 0, spam: 0 };
+    for (const row of this.statements.counts.all()) counts[row.status] = row.n;
+    return counts;
+  }
+
+  /** When the oldest undelivered message was accepted, if any is queued. */
+  oldestQueuedAt(): number | undefined {
+    return this.statements.oldestQueued.get()?.at ?? undefined;
+  }
+
+  /** Failed messages no operator has looked at yet. */
+  unacknowledgedFailed(): number {
+    return this.statements.unacknowledged.get()?.n ?? 0;
+  }
+
+  /** The status of one message, for operators and tests. */
+  statusOf(id: string): { status: MessageStatus; attempts: number } | undefined {
+    return this.statements.status.get(id);
+  }
+
+  /** Messages by state, newest first; the content only when asked for. */
+  list(options: ListOptions): MessageSummary[] {
+    const where: string[] = [];
+    const args: (string | number)[] = [];
+    if (options.status) {
+      where.push('status = ?');
+      args.push(options.status);
+    }
+    if (options.ids && options.ids.length > 0) {
+      where.push(`id IN (${options.ids.map(() => '?').join(', ')})`);
+      args.push(...options.ids);
+    }
+    const sql = `SELECT ${SUMMARY_COLUMNS} FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY created_at DESC LIMIT ?`;
+    args.push(options.limit ?? 50);
+    return this.o.db
+      .prepare<(string | number)[], SummaryRow>(sql)
+      .all(...args)
+      .map((row) => ({
+        id: row.id,
+        status: row.status,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        deliveredAt: row.delivered_at,
+        attempts: row.attempts,
+        nextAttemptAt: row.status === 'queued' ? row.next_attempt_at : null,
+        lastError: row.last_error,
+        acknowledged: row.acknowledged_at !== null,
+        redacted: row.redacted_at !== null,
+        emailDomain: row.email_domain,
+        ...(options.withContent ? { payload: readPayload(row.payload) ?? null } : {}),
+      }));
+  }
+
+  /** Whether a write reaches the disk right now (a real committed write, not a permission check). */
+  probeWritable(): boolean {
+    try {
+      this.statements.probe.run(this.o.now());
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * The outbox as the delivery worker and operators change it: which queued messages are due, in
+ * fair order, the result of each delivery attempt, and requeueing or acknowledging failed ones.
+ */
+import type Database from 'better-sqlite3';
+import type { ContactMessage } from '@site/shared/contact';
+import { readPayload, type OutboxDb } from './schema';
+
+/** A message as the delivery worker reads it back. */
+export interface StoredMessage {
+  id: string;
+  payload: ContactMessage;
+  createdAt: number;
+  attempts: number;
+  /** Recipients the relay has already accepted this message for (a partial earlier attempt). */
+  doneRecipients: string[];
+}
+
+export type AttemptResult =
+  | { id: string; outcome: 'delivered'; attempts: number; recipients: string[] }
+  | {
+      id: string;
+      outcome: 'retry';
+      attempts: number;
+      nextAttemptAt: number;
+      error: string;
+      recipients: string[];
+    }
+  | { id: string; outcome: 'failed'; attempts: number; error: string; recipients: string[] };
+
+interface DueRow {
+  id: string;
+  payload: string | null;
+  created_at: number;
+  attempts: number;
+  done_rcpts: string | null;
+}
+
+function prepare(db: Database.Database) {
+  return {
+    // Fair order: a client's first waiting message (lane 1) goes before anyone's second, so one
+    // client's flood cannot hold back a message from someone else.
+    due: db.prepare<[number, number], DueRow>(
+      `SELECT id, payload, created_at, attempts, done_rcpts FROM messages
+       WHERE status = 'queued' AND next_attempt_at <= ? ORDER BY lane, created_at LIMIT ?`,
+    ),
+    nextDue: db.prepare<[], { at: number | null }>(
+      "SELECT MIN(next_attempt_at) AS at FROM messages WHERE status = 'queued'",
+    ),
+    delivered: db.prepare<[number, string, number, number, string]>(
+      `UPDATE messages SET status = 'delivered', attempts = ?, done_rcpts = ?, last_error = NULL,
+         delivered_at = ?, updated_at = ? WHERE id = ?`,
+    ),
+    retry: db.prepare<[number, number, string, string, number, string]>(
+      `UPDATE messages SET attempts = ?, next_attempt_at = ?, last_error = ?, done_rcpts = ?,
+         updated_at = ? WHERE id = ?`,
+    ),
+    failed: db.prepare<[number, string, string, number, string]>(
+      `UPDATE messages SET status = 'failed', attempts = ?, last_error = ?, done_rcpts = ?,
+         acknowledged_at = NULL, updated_at = ? WHERE id = ?`,
+    ),
+    retryNow: db.prepare<[number, number]>(
+      "UPDATE messages SET next_attempt_at = ? WHERE status = 'queued' AND next_attempt_at > ?",
+    ),
+  };
+}
+
+/** `AND id IN (?, ...)` for the ids given, or nothing when there are none (all of them). */
+const onlyIds = (ids: string[] | undefined) =>
+  ids && ids.length > 0 ? `AND id IN (${ids.map(() => '?').join(', ')})` : '';
+
+export class DeliveryQueue {
+  private readonly statements: ReturnType<typeof prepare>;
+
+  constructor(private readonly o: OutboxDb) {
+    this.statements = prepare(o.db);
+  }
+
+  /** Queued messages whose next attempt is due, in fair order (see `due` above). */
+  due(limit: number): StoredMessage[] {
+    const out: StoredMessage[] = [];
+    for (const row of this.statements.due.all(this.o.now(), limit)) {
+      const payload = readPayload(row.payload);
+      if (payload) {
+        out.push({
+          id: row.id,
+          payload,
+          createdAt: row.created_at,
+          attempts: row.attempts,
+          doneRecipients: row.done_rcpts ? (JSON.parse(row.done_rcpts) as string[]) : [],
+        });
+      } else {
+        // An unreadable row would otherwise come back first in every round and block the queue.
+        this.statements.failed.run(row.attempts, 'unreadable payload', '[]', this.o.now(), row.id);
+      }
+    }
+    return out;
+  }
+
+  /** When the next queued message is due (ms since the epoch), if any is queued. */
+  nextDueAt(): number | undefined {
+    return this.statements.nextDue.get()?.at ?? undefined;
+  }
+
+  /**
+   * Makes every queued message due now; returns how many there are. Used at start-up: whoever
+   * restarts the service (after fixing SMTP_URL, say) expects the queue to move at once, not
+   * after the backoff an earlier run had set.
+   */
+  retryQueuedNow(): number {
+    const now = this.o.now();
+    return this.statements.retryNow.run(now, now).changes;
+  }
+
+  /**
+   * Records the result of one delivery attempt. Called right after each send, so that a crash
+   * can repeat at most the sends that were in progress, never a whole batch.
+   */
+  record(r: AttemptResult): void {
+    const at = this.o.now();
+    const done = JSON.stringify(r.recipients);
+    // This commit does not wait for the disk. Losing it in a power cut only means the message is
+    // sent again (with the same Message-ID); a process crash loses nothing, and the next full
+    // commit makes it durable anyway, as the WAL is written in order. The fsync stays with the
+    // writes that a 202 stands for, where it matters.
+    this.o.db.pragma('synchronous = NORMAL');
+    try {
+      if (r.outcome === 'delivered') this.statements.delivered.run(r.attempts, done, at, at, r.id);
+      else if (r.outcome === 'retry')
+        this.statements.retry.run(r.attempts, r.nextAttemptAt, r.error, done, at, r.id);
+      else this.statements.failed.run(r.attempts, r.error, done, at, r.id);
+    } finally {
+      this.o.db.pragma('synchronous = FULL');
+    }
+  }
+
+  /**
+   * Queues failed messages again (all of them, or those named), due now, with a fresh retry
+   * horizon; recipients that already took a message are not sent it again.
+   */
+  requeue(ids?: string[]): number {
+    const at = this.o.now();
+    return this.o.db
+      .prepare<(string | number)[]>(
+        `UPDATE messages SET status = 'queued', attempts = 0, next_attempt_at = ?, created_at = ?,
+           acknowledged_at = NULL, updated_at = ? WHERE status = 'failed' AND redacted_at IS NULL ${onlyIds(ids)}`,
+      )
+      .run(at, at, at, ...(ids ?? [])).changes;
+  }
+
+  /** Marks failed messages as seen by an operator: they no longer hold readiness red. */
+  acknowledge(ids?: string[]): number {
+    const at = this.o.now();
+    return this.o.db
+      .prepare<(string | number)[]>(
+        `UPDATE messages SET acknowledged_at = ?, updated_at = ? WHERE status = 'failed'
+           AND acknowledged_at IS NULL ${onlyIds(ids)}`,
+      )
+      .run(at, at, ...(ids ?? [])).changes;
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * GET /api/metrics: the Prometheus metrics, for a scraper holding METRICS_TOKEN. Not public by
+ * default: without the token there is nothing here (the site forwards all of /api/* to this
+ * service).
+ */
+import type { RequestHandler } from 'express';
+import type { Config } from '../config';
+import { tokensMatch } from '../csrf';
+import { sendError } from '../errors';
+import type { Metrics } from '../metrics';
+
+export interface MetricsRouteDeps {
+  config: Pick<Config, 'metricsToken'>;
+  metrics?: Metrics | undefined;
+}
+
+export function metricsEndpoint({ config, metrics }: MetricsRouteDeps): RequestHandler {
+  return async (req, res) => {
+    const auth = req.get('authorization') ?? '';
+    const token = auth.startsWith('Bearer ') ? auth.slice('Bearer '.length) : '';
+    if (!config.metricsToken || !metrics || !tokensMatch(token, config.metricsToken)) {
+      return sendError(res, 404, 'not_found', 'There is nothing at this address.');
+    }
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  };
+}

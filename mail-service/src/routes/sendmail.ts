@@ -1,0 +1,142 @@
+/**
+ * POST /api/sendmail: a contact form message, validated with the shared schema, stored durably in
+ * the outbox and answered 202 only once it is on disk. The honeypot, Idempotency-Key replays and
+ * the relay's SMTPUTF8 support are decided here; body reading, CSRF and the rate limit are
+ * middleware in front of it.
+ */
+import type { Request, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import {
+  CONTACT_MESSAGES,
+  contactMessageSchema,
+  fieldErrors,
+  hasUtf8LocalPart,
+  type ContactMessage,
+} from '@site/shared/contact';
+import type { DeliveryStatus } from '../delivery/worker';
+import { sendError } from '../errors';
+import type { Metrics } from '../metrics';
+import { parseJson } from '../middleware/json-body';
+import type { EnqueueResult } from '../outbox/intake';
+import type { Outbox } from '../outbox/outbox';
+
+/** 1 to 200 printable ASCII characters. */
+const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,200}$/;
+
+const emailDomain = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+
+/** A valid message on its way from `validateMessage` to `storeMessage` (in res.locals). */
+interface Accepted {
+  payload: ContactMessage;
+  key: string | undefined;
+  client: string;
+  replay?: Promise<EnqueueResult>;
+}
+
+export interface ValidateDeps {
+  outbox: Outbox;
+  delivery: { status(): DeliveryStatus };
+  clientOf: (req: Request) => string;
+}
+
+/**
+ * Checks the Idempotency-Key and the message, and notes a replay of a stored message (which the
+ * rate limit then does not count). Comes before the rate limiter, so that invalid messages do
+ * not use up the allowance.
+ */
+export function validateMessage({ outbox, delivery, clientOf }: ValidateDeps): RequestHandler {
+  return (req, res, next) => {
+    const rawKey = req.get('idempotency-key');
+    if (rawKey !== undefined && !IDEMPOTENCY_KEY.test(rawKey)) {
+      return sendError(
+        res,
+        400,
+        'invalid_idempotency_key',
+        'The Idempotency-Key header must be 1 to 200 printable characters.',
+      );
+    }
+    const json = parseJson(req.body);
+    if (!json.ok) return sendError(res, 400, json.error, json.message);
+    const parsed = contactMessageSchema.safeParse(json.value);
+    if (!parsed.success) {
+      return sendError(res, 400, 'invalid_message', CONTACT_MESSAGES.fillMissing, {
+        fields: fieldErrors(parsed.error),
+      });
+    }
+    const payload = parsed.data;
+    // An address with a UTF-8 local part can only be put in the Reply-To when the relay takes
+    // SMTPUTF8; when it is known not to, the visitor is told now rather than never answered.
+    if (hasUtf8LocalPart(payload.user.email) && delivery.status().smtpUtf8 === false) {
+      return sendError(res, 400, 'invalid_message', CONTACT_MESSAGES.fillMissing, {
+        fields: [{ path: 'user.email', message: CONTACT_MESSAGES.emailNeedsAscii }],
+      });
+    }
+    const client = clientOf(req);
+    const accepted: Accepted = { payload, key: rawKey, client };
+    if (rawKey !== undefined) {
+      const replay = outbox.replayOf(client, rawKey, payload);
+      if (replay) {
+        accepted.replay = replay;
+        res.locals.replay = true;
+      }
+    }
+    res.locals.accepted = accepted;
+    next();
+  };
+}
+
+export interface StoreDeps {
+  outbox: Outbox;
+  delivery: { kick(): void; admit?(): Promise<void> | undefined };
+  logger: Logger;
+  metrics?: Metrics | undefined;
+}
+
+/** Stores the validated message (or answers the replay) and wakes delivery. */
+export function storeMessage({ outbox, delivery, logger, metrics }: StoreDeps): RequestHandler {
+  return async (_req, res) => {
+    const { payload, key, client, replay } = res.locals.accepted as Accepted;
+    const spam = (payload.website ?? '').trim() !== '';
+    if (!replay && !spam) await delivery.admit?.();
+    let result: EnqueueResult;
+    try {
+      result = await (replay ?? outbox.enqueue({ payload, spam, client, idempotencyKey: key }));
+    } catch (error) {
+      logger.error(
+        { err: error instanceof Error ? error.message : 'unknown' },
+        'could not store a message: check that DATA_DIR has space and is writable',
+      );
+      res.set('Retry-After', '60');
+      return sendError(
+        res,
+        503,
+        'storage_unavailable',
+        'Your message could not be saved just now. Please try again in a minute.',
+      );
+    }
+    if (result.outcome === 'conflict') {
+      return sendError(
+        res,
+        422,
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used for a different message. Send a new message with a new key.',
+      );
+    }
+    if (result.outcome === 'replay') {
+      logger.info({ messageId: result.messageId, replay: true }, 'message already stored');
+      return res.status(202).json({ messageId: result.messageId });
+    }
+    metrics?.stored(spam);
+    logger.info(
+      {
+        messageId: result.messageId,
+        emailDomain: emailDomain(payload.user.email),
+        bodyChars: payload.message.body.length,
+        spam,
+      },
+      spam ? 'message stored as spam (honeypot filled)' : 'message stored',
+    );
+    if (!spam) delivery.kick();
+    res.status(202).json({ messageId: result.messageId });
+  };
+}
