@@ -64,11 +64,12 @@ export function createRoutes(manifest: DeploymentManifest, pages: PageSource): M
       {
         meta: shellRoutes.contact,
         status: 200,
-        // The form and map libraries load only with the contact page.
-        page: chunk(
-          'page-contact',
-          () => import(/* webpackChunkName: "page-contact" */ './pages/ContactPage'),
-        ),
+        // The form and map libraries load only with the contact page (the form's after idle).
+        page: chunk('page-contact', async () => {
+          const page = await import(/* webpackChunkName: "page-contact" */ './pages/ContactPage');
+          await page.withFormCode();
+          return page;
+        }),
       },
     ],
   ]);

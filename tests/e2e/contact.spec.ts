@@ -111,6 +111,69 @@ test.describe('the contact page', () => {
     expect(mail!.text).toContain('Can we talk next week?');
   });
 
+  test("the form's code arrives after the page has loaded, and a message sent before it is held and then sent", async ({
+    page,
+  }) => {
+    // The form's code (its form and validation libraries) is held back until the test lets it go.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held: string[] = [];
+    await page.route(/\/assets\/[^/]+\.js$/, async (route) => {
+      const response = await route.fetch();
+      const body = await response.text();
+      if (/contact-form\./.test(route.request().url()) || body.includes('shouldUnregister')) {
+        held.push(route.request().url());
+        await released;
+      }
+      await route.fulfill({ response, body });
+    });
+    const before = receivedMessages().length;
+    const subject = `Typed before the form was ready ${Date.now()}`;
+    await page.goto('/contact');
+    await ready(page);
+    await page.getByRole('textbox', { name: 'Full name' }).fill('Pieter van Wyk');
+    await page.getByRole('textbox', { name: 'Email address' }).fill('pieter@example.co.za');
+    await page.getByRole('textbox', { name: 'Subject' }).fill(subject);
+    await page.getByRole('textbox', { name: 'Message' }).fill('Sent before the page was ready.');
+    await page.getByRole('button', { name: 'Send message' }).click();
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    // Not submitted by the browser as a bare form: still on the page, nothing in the address bar.
+    expect(new URL(page.url()).search).toBe('');
+    await expect(page.getByText('Your message has been sent..')).toHaveCount(0);
+
+    release();
+    await expect(page.getByText('Your message has been sent..')).toBeVisible();
+    await expect.poll(() => receivedMessages().length, { timeout: 20_000 }).toBeGreaterThan(before);
+    const parsed = await Promise.all(receivedMessages().map((raw) => simpleParser(raw)));
+    const mail = parsed.find((m) => m.subject?.includes(subject));
+    expect(mail?.text).toContain('Sent before the page was ready.');
+    expect(addresses(mail?.replyTo)).toEqual([
+      { address: 'pieter@example.co.za', name: 'Pieter van Wyk' },
+    ]);
+  });
+
+  test("the form's code is not part of the first load: it is fetched after the load event", async ({
+    page,
+  }) => {
+    await page.goto('/contact');
+    await ready(page);
+    const timing = () =>
+      page.evaluate(() => {
+        const [nav] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+        const form = performance
+          .getEntriesByType('resource')
+          .find((entry) => /\/assets\/contact-form\./.test(entry.name));
+        return form ? { loadEnd: nav!.loadEventEnd, formStart: form.startTime } : null;
+      });
+    await expect.poll(timing).not.toBeNull();
+    const { loadEnd, formStart } = (await timing())!;
+    expect(loadEnd).toBeGreaterThan(0);
+    expect(formStart).toBeGreaterThanOrEqual(loadEnd);
+    // Once here, the form validates as before.
+    await page.getByRole('button', { name: 'Send message' }).click();
+    await expect(page.getByText('Please enter your name..')).toBeVisible();
+  });
+
   test('with the mail-service down, the visitor sees that the message was not sent and keeps the input', async ({
     page,
   }) => {

@@ -1,38 +1,11 @@
 import { z } from 'zod';
+import { CONTACT_LIMITS, CONTACT_MESSAGES } from './limits';
 
 /**
  * The contact message: its rules, limits and texts, in one place. The contact form validates with
  * `contactFormSchema` (its field names), the mail-service with `contactMessageSchema` (the wire
  * shape); both are built from the same field rules, so they cannot drift apart.
  */
-
-export const CONTACT_LIMITS = {
-  name: 100,
-  email: 254,
-  subject: 200,
-  body: 5000,
-} as const;
-
-/** Texts shown to the visitor. The first eight are the spec's, word for word. */
-export const CONTACT_MESSAGES = {
-  nameRequired: 'Please enter your name..',
-  emailRequired: 'Please enter an email address..',
-  emailInvalid: 'Please enter a valid email address..',
-  subjectRequired: 'Please enter a subject..',
-  bodyRequired: 'Please enter your message..',
-  allRequired: 'All fields are required..',
-  fillMissing: 'Please fill in the missing fields..',
-  sent: 'Your message has been sent..',
-  nameTooLong: `Please keep your name to ${CONTACT_LIMITS.name} characters or fewer.`,
-  emailTooLong: `Please keep the email address to ${CONTACT_LIMITS.email} characters or fewer.`,
-  subjectTooLong: `Please keep the subject to ${CONTACT_LIMITS.subject} characters or fewer.`,
-  bodyTooLong: `Please keep your message to ${CONTACT_LIMITS.body} characters or fewer.`,
-  singleLine: 'Please keep this to a single line, without special control characters.',
-  bodyControl: 'Please remove special control characters from your message.',
-  encodedWord: 'Please write this as plain text, without =?...?= codes.',
-  emailNeedsAscii:
-    'Please use an email address without accented or non-Latin letters before the @: our mail server cannot accept such addresses yet.',
-} as const;
 
 // Name, e-mail and subject end up in mail headers (Reply-To, Subject): no line breaks or other
 // control characters, which is what header injection needs. U+2028/U+2029 are line breaks too.

@@ -1,4 +1,4 @@
-import { CONTACT_LIMITS as L } from '@site/shared/contact';
+import { CONTACT_LIMITS as L } from '@site/shared/contact/limits';
 
 export const contactContent = {
   hero: {

@@ -30,7 +30,7 @@ export function networkAllowsWarming(
 }
 
 /** Resolves once the page has loaded and the main thread has a quiet moment. */
-function afterLoadAndIdle(): Promise<void> {
+export function afterLoadAndIdle(): Promise<void> {
   const loaded =
     document.readyState === 'complete'
       ? Promise.resolve()

@@ -1,16 +1,74 @@
 import { HeroBanner, company, formatAddress, mapLink, phoneHref } from '@site/shared';
 import { contactContent as c } from '../content/contact';
 import { shellRoutes } from '../content/shell-routes';
-import { ContactForm } from './contact/ContactForm';
+import { Suspense, use, useCallback, useEffect, useRef, type RefObject } from 'react';
+import { afterLoadAndIdle } from '../hooks/use-link-preload';
+import { formCode, loadFormCode } from './contact/form-code';
 import { ContactMap } from './contact/ContactMap';
 
+/**
+ * On the server, and for a visit from another page of the site, the form's code comes with the
+ * page. The page a visitor enters by is adopted without it (see `form-code.ts`).
+ */
+export async function withFormCode(): Promise<void> {
+  if (typeof document === 'undefined' || document.documentElement.dataset.appReady === 'true')
+    await loadFormCode();
+}
+
+function Form({ onReady }: { onReady: () => void }) {
+  const { ContactForm } = use(formCode());
+  useEffect(onReady, [onReady]);
+  return <ContactForm />;
+}
+
+/**
+ * Fetches the form's code after load and idle, or as soon as the visitor focuses or presses inside
+ * the form. A message sent before the code is here (Enter in a field, or the button) is held and
+ * sent once it is, instead of the browser submitting the bare form.
+ */
+function useFormWhenWanted(container: RefObject<HTMLElement | null>): () => void {
+  const ready = useRef(false);
+  const held = useRef(false);
+  useEffect(() => {
+    const el = container.current;
+    if (!el) return;
+    const start = () => void loadFormCode();
+    const hold = (event: Event) => {
+      if (ready.current) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      held.current = true;
+      start();
+    };
+    void afterLoadAndIdle().then(start);
+    el.addEventListener('focusin', start);
+    el.addEventListener('pointerdown', start);
+    el.addEventListener('submit', hold, true);
+    return () => {
+      el.removeEventListener('focusin', start);
+      el.removeEventListener('pointerdown', start);
+      el.removeEventListener('submit', hold, true);
+    };
+  }, [container]);
+  return useCallback(() => {
+    ready.current = true;
+    if (!held.current) return;
+    held.current = false;
+    container.current?.querySelector('form')?.requestSubmit();
+  }, [container]);
+}
+
 export default function ContactPage() {
+  const layout = useRef<HTMLDivElement>(null);
+  const onFormReady = useFormWhenWanted(layout);
   return (
     <>
       <HeroBanner eyebrow={c.hero.eyebrow} title={shellRoutes.contact.title} lead={c.hero.lead} />
       <section className="section">
-        <div className="container contact-layout">
-          <ContactForm />
+        <div className="container contact-layout" ref={layout}>
+          <Suspense fallback={null}>
+            <Form onReady={onFormReady} />
+          </Suspense>
           <aside className="contact-details" aria-labelledby="contact-details">
             <h2 id="contact-details">{c.details.heading}</h2>
             <dl className="facts">
