@@ -10,62 +10,12 @@ const HtmlWebpackPlugin = require('html-webpack-plugin');
 const MiniCssExtractPlugin = require('mini-css-extract-plugin');
 const CssMinimizerPlugin = require('css-minimizer-webpack-plugin');
 const { sharedModules, REMOTES, PROVIDED } = require('./federation.cjs');
-const { shareCard, cardSlug } = require('./share-card.cjs');
-
-let companyFacts;
-/** The company's facts, read from their one source (a TypeScript file) through tsx. */
-const company = () =>
-  (companyFacts ??= require('tsx/cjs/api').require('./src/company.ts', __filename).company);
-
-/**
- * Renders a share card for each page and emits it as `share/<slug>.<hash>.png`, content-hashed so
- * it can be served with immutable caching. Returns each page's file by its path.
- */
-async function emitShareCards(compilation, pages) {
-  const { name, tagline, address } = company();
-  const footer = `${tagline.charAt(0).toUpperCase()}${tagline.slice(1)} · ${address.locality}, ${address.country}`;
-  const { createHash } = compilation.compiler.webpack.util;
-  const { RawSource } = compilation.compiler.webpack.sources;
-  const files = {};
-  for (const page of pages) {
-    const png = await shareCard({ title: page.title, group: page.group, company: name, footer });
-    const hash = createHash(compilation.outputOptions.hashFunction)
-      .update(png)
-      .digest('hex')
-      .slice(0, 10);
-    const file = `share/${cardSlug(page.slug ?? page.path)}.${hash}.png`;
-    compilation.emitAsset(file, new RawSource(png), { immutable: true });
-    files[page.path] = file;
-  }
-  return files;
-}
-
-/**
- * The shell's own pages' share cards, with `share/cards.json` mapping each page's path to its card
- * (the 404 page's path is `*`, the catch-all route's).
- */
-class ShareCardPlugin {
-  constructor(pages) {
-    this.pages = pages;
-  }
-  apply(compiler) {
-    compiler.hooks.thisCompilation.tap('ShareCardPlugin', (compilation) => {
-      compilation.hooks.processAssets.tapPromise(
-        {
-          name: 'ShareCardPlugin',
-          stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONS,
-        },
-        async () => {
-          const files = await emitShareCards(compilation, this.pages);
-          compilation.emitAsset(
-            'share/cards.json',
-            new compiler.webpack.sources.RawSource(`${JSON.stringify(files, null, 2)}\n`),
-          );
-        },
-      );
-    });
-  }
-}
+const {
+  shareCardPlugin,
+  routeTablePlugin,
+  pageAssetsPlugin,
+  chunkGroupsPlugin,
+} = require('./webpack/plugins.cjs');
 
 const rules = (production) => [
   {
@@ -87,118 +37,6 @@ const rules = (production) => [
   },
   { test: /\.(woff2?|png|svg|jpe?g|webp|ico)$/, type: 'asset/resource' },
 ];
-
-/**
- * Emits the remote's route table beside its remoteEntry.js, validated against the contract. With
- * `shareCards`, each route gets a share card in the version folder, named in its `image` field.
- */
-class RouteTablePlugin {
-  constructor(file, { shareCards = false } = {}) {
-    this.file = file;
-    this.shareCards = shareCards;
-  }
-  apply(compiler) {
-    compiler.hooks.thisCompilation.tap('RouteTablePlugin', (compilation) => {
-      compilation.hooks.processAssets.tapPromise(
-        {
-          name: 'RouteTablePlugin',
-          stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONS,
-        },
-        async () => {
-          compilation.fileDependencies.add(this.file);
-          const json = fs.readFileSync(this.file, 'utf8');
-          const table = JSON.parse(json);
-          if (!table.remote || !Array.isArray(table.routes) || !Array.isArray(table.prefixes)) {
-            compilation.errors.push(new Error(`${this.file}: not a route table`));
-            return;
-          }
-          if (this.shareCards) {
-            const images = await emitShareCards(compilation, table.routes);
-            for (const route of table.routes) route.image = images[route.path];
-          }
-          compilation.emitAsset(
-            'routes.json',
-            new compiler.webpack.sources.RawSource(`${JSON.stringify(table, null, 2)}\n`),
-          );
-        },
-      );
-    });
-  }
-}
-
-/**
- * Writes which files each page of a remote needs in the browser (`page-assets.json`: path -> the
- * page chunk's files), so the site server can preload them in the page it composes. A page is drawn
- * from its content module, `src/content/<last path segment, lower case>.ts` (the rule of
- * `contentModule` in src/components/ServicePage.tsx), which `src/pages/index.ts` imports lazily: the
- * page's files are those of the chunk groups holding that module.
- */
-class PageAssetsPlugin {
-  constructor(dir) {
-    this.dir = dir;
-  }
-  apply(compiler) {
-    compiler.hooks.thisCompilation.tap('PageAssetsPlugin', (compilation) => {
-      compilation.hooks.processAssets.tap(
-        {
-          name: 'PageAssetsPlugin',
-          // After content hashes are final, so the names written are the names served.
-          stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_SUMMARIZE,
-        },
-        () => {
-          const table = JSON.parse(
-            fs.readFileSync(path.join(this.dir, 'src', 'routes.json'), 'utf8'),
-          );
-          const byResource = new Map([...compilation.modules].map((m) => [m.resource, m]));
-          const pages = {};
-          for (const { path: pagePath } of table.routes) {
-            const name = pagePath.slice(pagePath.lastIndexOf('/') + 1).toLowerCase();
-            const module = byResource.get(path.join(this.dir, 'src', 'content', `${name}.ts`));
-            if (!module) continue;
-            const chunks = [...compilation.chunkGraph.getModuleChunksIterable(module)];
-            const groups = chunks.flatMap((c) => [...c.groupsIterable]);
-            pages[pagePath] = [
-              ...new Set(groups.flatMap((g) => g.chunks.flatMap((c) => [...c.files]))),
-            ].filter((f) => /\.(js|css)$/.test(f));
-          }
-          compilation.emitAsset(
-            'page-assets.json',
-            new compiler.webpack.sources.RawSource(JSON.stringify({ pages }, null, 2)),
-          );
-        },
-      );
-    });
-  }
-}
-
-/**
- * Writes the files of the shell's named chunk groups (`server/chunks.json`), e.g. the federation
- * runtime and each lazily loaded page, so the site server can preload what a page will need.
- */
-class ChunkGroupsPlugin {
-  apply(compiler) {
-    compiler.hooks.thisCompilation.tap('ChunkGroupsPlugin', (compilation) => {
-      compilation.hooks.processAssets.tap(
-        {
-          name: 'ChunkGroupsPlugin',
-          stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_SUMMARIZE,
-        },
-        () => {
-          const groups = {};
-          for (const [name, group] of compilation.namedChunkGroups) {
-            groups[name] = [...new Set(group.chunks.flatMap((c) => [...c.files]))].filter((f) =>
-              /\.(js|css)$/.test(f),
-            );
-          }
-          compilation.emitAsset(
-            'server/chunks.json',
-            new compiler.webpack.sources.RawSource(JSON.stringify(groups, null, 2)),
-          );
-        },
-      );
-    });
-  }
-}
 
 /**
  * The Node build of an app's pages, for rendering them on the server with React's own renderer.
@@ -331,7 +169,7 @@ function shellConfig({ dir, production, port = 3000, devProxy, shareCards = [] }
         ENV_TARGET: JSON.stringify('web'),
         FEDERATION_OPTIMIZE_NO_SNAPSHOT_PLUGIN: true,
       }),
-      new ChunkGroupsPlugin(),
+      chunkGroupsPlugin(),
       new HtmlWebpackPlugin({
         template: './src/index.html',
         // Copied into the build and linked from the page.
@@ -339,7 +177,7 @@ function shellConfig({ dir, production, port = 3000, devProxy, shareCards = [] }
         scriptLoading: 'defer',
         inject: 'body',
       }),
-      ...(production && shareCards.length > 0 ? [new ShareCardPlugin(shareCards)] : []),
+      ...(production && shareCards.length > 0 ? [shareCardPlugin(shareCards)] : []),
       new MiniCssExtractPlugin({
         filename: production ? 'assets/[name].[contenthash:10].css' : 'assets/[name].css',
         chunkFilename: production ? 'assets/[name].[contenthash:10].css' : 'assets/[name].css',
@@ -431,8 +269,8 @@ function remoteBrowserConfig({ dir, production, standaloneHtml }) {
           optimization: { disableSnapshot: true, target: 'web' },
         },
       }),
-      new RouteTablePlugin(path.join(dir, 'src', 'routes.json'), { shareCards: production }),
-      new PageAssetsPlugin(dir),
+      routeTablePlugin(path.join(dir, 'src', 'routes.json'), { shareCards: production }),
+      pageAssetsPlugin(dir),
       ...(standaloneHtml
         ? [
             new HtmlWebpackPlugin({
@@ -457,6 +295,4 @@ module.exports = {
   shellConfig,
   shellServerConfig,
   remoteConfig,
-  RouteTablePlugin,
-  ShareCardPlugin,
 };

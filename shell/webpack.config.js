@@ -2,7 +2,7 @@ const path = require('node:path');
 const PreloadPlugin = require('./webpack/preload-plugin.cjs');
 const { DefinePlugin } = require('webpack');
 const { shellConfig, shellServerConfig } = require('@site/shared/webpack');
-const { TechMarksPlugin, techMarksSprite } = require('./webpack/tech-marks.cjs');
+const { techMarksPlugin, techMarksSprite } = require('./webpack/tech-marks.cjs');
 
 /** The shell's own pages, for their share cards: titles from the same content as the pages. */
 function shareCards() {
@@ -34,7 +34,7 @@ module.exports = (env, argv) => {
   });
   const sprite = techMarksSprite();
   const spriteUrl = new DefinePlugin({ __TECH_MARKS__: JSON.stringify(`/${sprite.file}`) });
-  config.plugins.push(new PreloadPlugin(), new TechMarksPlugin(sprite), spriteUrl);
+  config.plugins.push(new PreloadPlugin(), techMarksPlugin(sprite), spriteUrl);
   // `npm run dev` renders in the browser only; a build also makes the server render (dist/server/).
   if (env.WEBPACK_SERVE) return config;
   const server = shellServerConfig({ dir: __dirname, production });

@@ -1,6 +1,6 @@
 import type { Browser } from '@playwright/test';
 import { SITE, remoteOriginFor, shortUrl, type Site } from './site';
-import { errorMessage, gzipSize, withTimeout } from './util';
+import { DESKTOP, errorMessage, gzipSize, withPage, withTimeout } from './util';
 
 /**
  * First-load bytes: Chromium (1280x720, empty cache) opens the route and waits for `load`, then for
@@ -66,13 +66,7 @@ export async function measureFirstLoad(
   route: string,
   site: Site,
 ): Promise<FirstLoad> {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 720 },
-    serviceWorkers: 'block',
-  });
-  context.setDefaultTimeout(TIMEOUT.goto);
-  try {
-    const page = await context.newPage();
+  return withPage(browser, { ...DESKTOP, timeout: TIMEOUT.goto }, async (page, context) => {
     const files: File[] = [];
     const pending: Promise<unknown>[] = [];
     const origins = new Set<string>();
@@ -186,7 +180,5 @@ export async function measureFirstLoad(
       otherOrigins: [...origins].filter((o) => o !== SITE && !remoteOrigins.has(o)),
       failures,
     };
-  } finally {
-    await context.close().catch(() => {});
-  }
+  });
 }

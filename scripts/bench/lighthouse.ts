@@ -38,7 +38,8 @@ interface Lhr {
   environment?: { hostUserAgent?: string };
 }
 
-export interface Digest {
+/** The category scores and the timings of one run, or their medians over runs. */
+interface Scores {
   performance: number | null;
   accessibility: number | null;
   bestPractices: number | null;
@@ -46,6 +47,9 @@ export interface Digest {
   lcp: number | null;
   cls: number | null;
   tbt: number | null;
+}
+
+export interface Digest extends Scores {
   lcpElement: string | null;
   lcpPhases: Record<string, number>;
   failing: string[];
@@ -53,16 +57,9 @@ export interface Digest {
   userAgent: string | null;
 }
 
-export interface LighthouseResult {
+export interface LighthouseResult extends Scores {
   runs: number;
   staticRuns: number;
-  performance: number | null;
-  accessibility: number | null;
-  bestPractices: number | null;
-  seo: number | null;
-  lcp: number | null;
-  cls: number | null;
-  tbt: number | null;
   staticLcp: number | null;
   lcpRatio: number | null;
   lcpElement: string | null;
@@ -70,7 +67,7 @@ export interface LighthouseResult {
   staticLcpElement: string | null;
   staticLcpPhases: Record<string, number> | null;
   failingAudits: Record<string, number>;
-  perRun: Omit<Digest, 'lcpElement' | 'lcpPhases' | 'failing' | 'warnings' | 'userAgent'>[];
+  perRun: Scores[];
   staticPerRun: { performance: number | null; lcp: number | null; cls: number | null }[];
   warnings: string[];
   errors: string[];
@@ -279,10 +276,7 @@ export async function runLighthouse(
   }
   const results: Record<string, LighthouseResult> = {};
   for (const [route, { page, static: stat, errors }] of perRoute) {
-    const m = (
-      key: 'performance' | 'accessibility' | 'bestPractices' | 'seo' | 'lcp' | 'cls' | 'tbt',
-      list = page,
-    ) => median(list.map((d) => d[key]));
+    const m = (key: keyof Scores, list = page) => median(list.map((d) => d[key]));
     const failing: Record<string, number> = {};
     for (const d of page) for (const id of d.failing) failing[id] = (failing[id] ?? 0) + 1;
     const lcp = m('lcp');

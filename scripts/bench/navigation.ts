@@ -1,7 +1,7 @@
 import type { Browser } from '@playwright/test';
 import { SITE, remoteOriginFor, type Site } from './site';
 import { PHONE_CONDITIONS, throttle, timeUntilHeading } from './throttle';
-import { errorMessage, log, median, withTimeout } from './util';
+import { DESKTOP, errorMessage, log, median, withPage, withTimeout } from './util';
 
 /**
  * First navigation into a group not loaded yet, on a desktop (1280x720) with the phone's CPU and
@@ -37,13 +37,7 @@ export interface NavigationResult {
 }
 
 async function navigationOnce(browser: Browser, site: Site, scenario: Scenario) {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 720 },
-    serviceWorkers: 'block',
-  });
-  context.setDefaultTimeout(NAV.timeout);
-  try {
-    const page = await context.newPage();
+  return withPage(browser, { ...DESKTOP, timeout: NAV.timeout }, async (page, context) => {
     const groupOrigin = remoteOriginFor(NAV.groupPath, site);
     let groupRequestsBeforeClick = 0;
     let clicked = false;
@@ -69,9 +63,7 @@ async function navigationOnce(browser: Browser, site: Site, scenario: Scenario) 
       page.$eval(selector, (a) => (a as HTMLElement).click()),
     );
     return { ms, groupRequestsBeforeClick: before };
-  } finally {
-    await context.close().catch(() => {});
-  }
+  });
 }
 
 export async function measureNavigation(

@@ -2,7 +2,7 @@ import type { Browser, Page } from '@playwright/test';
 import { WARMING_MARK } from './bytes';
 import { SITE, type Site } from './site';
 import { PHONE_CONDITIONS, throttle, timeUntilHeading } from './throttle';
-import { errorMessage, gzipSize, log, median, withTimeout } from './util';
+import { errorMessage, gzipSize, log, median, withPage, withTimeout } from './util';
 
 /**
  * The first tap into each page group on a phone: touch and no hover (a 390x844 mobile viewport),
@@ -17,6 +17,8 @@ import { errorMessage, gzipSize, log, median, withTimeout } from './util';
 const FROM = '/';
 const SHELL_TARGET = '/about';
 const TIMEOUT = 45_000;
+/** A phone's browser: touch and no hover, a 390x844 mobile viewport. */
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 const QUIET_MS = 700;
 
 export interface PhoneTarget {
@@ -63,16 +65,7 @@ function markTarget(page: Page, paths: string[]): Promise<string | null> {
 }
 
 async function tapOnce(browser: Browser, site: Site, paths: string[]) {
-  const viewport = { width: 390, height: 844 };
-  const context = await browser.newContext({
-    viewport,
-    hasTouch: true,
-    isMobile: true,
-    serviceWorkers: 'block',
-  });
-  context.setDefaultTimeout(TIMEOUT);
-  try {
-    const page = await context.newPage();
+  return withPage(browser, { ...PHONE, timeout: TIMEOUT }, async (page, context) => {
     await throttle(context, page);
     const remoteOrigins = site.remotes.map((r) => r.origin);
     let pending = 0;
@@ -118,9 +111,7 @@ async function tapOnce(browser: Browser, site: Site, paths: string[]) {
     const ms = await timeUntilHeading(page, expected, TIMEOUT, () => target.tap());
     await settle(page, () => pending, 5000);
     return { ms, path, warmedBytes, remoteRequestsAfterTap };
-  } finally {
-    await context.close().catch(() => {});
-  }
+  });
 }
 
 export async function measurePhone(

@@ -1,4 +1,5 @@
 import zlib from 'node:zlib';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from '@playwright/test';
 
 const t0 = Date.now();
 
@@ -35,6 +36,27 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
       timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms / 1000} s`)), ms);
     }),
   ]).finally(() => clearTimeout(timer));
+}
+
+/** A desktop browser window. */
+export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 720 } };
+
+/**
+ * Runs `run` on a page of a fresh browser context (empty cache, service workers blocked, `timeout`
+ * ms for each action and wait) and closes the context afterwards, whatever happens.
+ */
+export async function withPage<T>(
+  browser: Browser,
+  { timeout, ...options }: BrowserContextOptions & { timeout: number },
+  run: (page: Page, context: BrowserContext) => Promise<T>,
+): Promise<T> {
+  const context = await browser.newContext({ ...options, serviceWorkers: 'block' });
+  context.setDefaultTimeout(timeout);
+  try {
+    return await run(await context.newPage(), context);
+  } finally {
+    await context.close().catch(() => {});
+  }
 }
 
 // Clean-up: everything started is registered here and stopped on success, error or signal.

@@ -1,6 +1,11 @@
+/**
+ * The technology marks of the shell's pages, drawn from Simple Icons at build time into one sprite
+ * file the build emits.
+ */
 const fs = require('node:fs');
 const path = require('node:path');
 const { createHash } = require('node:crypto');
+const { assetsPlugin } = require('@site/shared/webpack/assets-plugin');
 
 /**
  * The technology marks as one SVG sprite file, made at build time from Simple Icons: a `<symbol>`
@@ -23,27 +28,9 @@ function techMarksSprite() {
 }
 
 /** Emits the sprite into the build. */
-class TechMarksPlugin {
-  constructor(sprite) {
-    this.sprite = sprite;
-  }
-  apply(compiler) {
-    compiler.hooks.thisCompilation.tap('TechMarksPlugin', (compilation) => {
-      compilation.hooks.processAssets.tap(
-        {
-          name: 'TechMarksPlugin',
-          stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL,
-        },
-        () => {
-          compilation.emitAsset(
-            this.sprite.file,
-            new compiler.webpack.sources.RawSource(this.sprite.source),
-            { immutable: true },
-          );
-        },
-      );
-    });
-  }
-}
+const techMarksPlugin = (sprite) =>
+  assetsPlugin('TechMarksPlugin', 'ADDITIONAL', ({ add }) =>
+    add(sprite.file, sprite.source, { immutable: true }),
+  );
 
-module.exports = { techMarksSprite, TechMarksPlugin };
+module.exports = { techMarksSprite, techMarksPlugin };

@@ -1,14 +1,20 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { expectNoViolations } from '../support/axe';
-import { ready as clientReady } from '../support/ready';
+import { ready } from '../support/ready';
 import { servicePages, shellPages } from '../support/site';
 
 const allPages = [{ path: '/' }, ...shellPages, ...servicePages, { path: '/no-such-page' }];
 
-/** Waits for the client to have taken over the prerendered page, and for its heading. */
-async function ready(page: import('@playwright/test').Page) {
-  await clientReady(page);
+/** Opens a page and waits for the client to have taken it over, and for its heading. */
+async function open(page: Page, path: string) {
+  await page.goto(path);
+  await ready(page);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+}
+
+/** Whether the element that has focus is inside one that matches `selector`. */
+function focusInside(page: Page, selector: string): Promise<boolean> {
+  return page.evaluate((s) => Boolean(document.activeElement?.closest(s)), selector);
 }
 
 test.describe('WCAG 2.2 AA (axe-core) on every page and state', () => {
@@ -19,8 +25,7 @@ test.describe('WCAG 2.2 AA (axe-core) on every page and state', () => {
     test(`${path}: no violations, with every accordion panel opened in turn`, async ({ page }) => {
       // A page with many panels runs one scan per panel.
       test.setTimeout(120_000);
-      await page.goto(path);
-      await ready(page);
+      await open(page, path);
       await expectNoViolations(page, { label: path });
       const buttons = page.locator('.accordion__button');
       const count = await buttons.count();
@@ -38,16 +43,14 @@ test.describe('WCAG 2.2 AA (axe-core) on every page and state', () => {
   }
 
   test('the services menu and the mobile menu, open', async ({ page }) => {
-    await page.goto('/');
-    await ready(page);
+    await open(page, '/');
     await page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('button', { name: 'Services' })
       .click();
     await expectNoViolations(page, { label: 'services menu open' });
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto('/about');
-    await ready(page);
+    await open(page, '/about');
     await page.getByRole('button', { name: 'Menu' }).click();
     await page
       .getByRole('navigation', { name: 'Main' })
@@ -57,8 +60,7 @@ test.describe('WCAG 2.2 AA (axe-core) on every page and state', () => {
   });
 
   test('the contact form with all its errors showing', async ({ page }) => {
-    await page.goto('/contact');
-    await ready(page);
+    await open(page, '/contact');
     await page.getByRole('button', { name: 'Send message' }).click();
     await expect(page.getByText('Please fill in the missing fields..')).toBeVisible();
     await expectNoViolations(page, { label: 'contact form errors' });
@@ -81,8 +83,7 @@ test.describe('WCAG 2.2 AA (axe-core) on every page and state', () => {
 
 test.describe('keyboard', () => {
   test('the skip link is the first stop and moves to the main content', async ({ page }) => {
-    await page.goto('/about');
-    await ready(page);
+    await open(page, '/about');
     await page.keyboard.press('Tab');
     const skip = page.getByRole('link', { name: 'Skip to main content' });
     await expect(skip).toBeFocused();
@@ -90,39 +91,26 @@ test.describe('keyboard', () => {
     await page.keyboard.press('Enter');
     await expect(page.locator('main')).toBeFocused();
     await page.keyboard.press('Tab');
-    const focusedInMain = await page.evaluate(
-      () => document.activeElement?.closest('main') !== null,
-    );
-    expect(focusedInMain).toBe(true);
+    expect(await focusInside(page, 'main')).toBe(true);
   });
 
   test('the navbar: open the services menu, move with arrows, follow a link, Escape returns focus', async ({
     page,
   }) => {
-    await page.goto('/');
-    await ready(page);
-    const services = page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('button', { name: 'Services' });
+    await open(page, '/');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const services = nav.getByRole('button', { name: 'Services' });
     await services.focus();
     await page.keyboard.press('Enter');
     await expect(services).toHaveAttribute('aria-expanded', 'true');
     await page.keyboard.press('ArrowDown');
-    await expect(
-      page
-        .getByRole('navigation', { name: 'Main' })
-        .getByRole('link', { name: 'Software Development' }),
-    ).toBeFocused();
+    await expect(nav.getByRole('link', { name: 'Software Development' })).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(services).toHaveAttribute('aria-expanded', 'false');
     await expect(services).toBeFocused();
     await page.keyboard.press('Space');
     await page.keyboard.press('End');
-    await expect(
-      page
-        .getByRole('navigation', { name: 'Main' })
-        .getByRole('link', { name: 'Analytics & Reporting' }),
-    ).toBeFocused();
+    await expect(nav.getByRole('link', { name: 'Analytics & Reporting' })).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Data Analytics & Reporting');
     await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
@@ -131,8 +119,7 @@ test.describe('keyboard', () => {
   test('an accordion page: Tab reaches the headers, arrows move, Enter and Space toggle, one panel open', async ({
     page,
   }) => {
-    await page.goto('/services/enterprise/enterprise-support');
-    await ready(page);
+    await open(page, '/services/enterprise/enterprise-support');
     const buttons = page.locator('.accordion').first().locator('.accordion__button');
     await buttons.first().focus();
     await expect(buttons.first()).toHaveAttribute('aria-expanded', 'true');
@@ -156,10 +143,8 @@ test.describe('keyboard', () => {
   test('the contact form by keyboard alone: focus goes to the first invalid field, labels and descriptions are tied', async ({
     page,
   }) => {
-    await page.goto('/contact');
-    await ready(page);
-    const name = page.getByRole('textbox', { name: 'Full name' });
-    await name.focus();
+    await open(page, '/contact');
+    await page.getByRole('textbox', { name: 'Full name' }).focus();
     await page.keyboard.type('Ada Lovelace');
     await page.keyboard.press('Tab');
     await expect(page.getByRole('textbox', { name: 'Email address' })).toBeFocused();
@@ -177,17 +162,13 @@ test.describe('keyboard', () => {
 
   test('the map is not a keyboard trap', async ({ page }) => {
     await page.route(/tile\.openstreetmap\.org/, (route) => route.fulfill({ status: 404 }));
-    await page.goto('/contact');
-    await ready(page);
+    await open(page, '/contact');
     const map = page.getByRole('region', { name: 'Map of our office in Centurion' });
     await map.scrollIntoViewIfNeeded();
     await expect(page.locator('.leaflet-container')).toBeAttached();
     await page.locator('.leaflet-container').focus();
     for (let i = 0; i < 12; i++) await page.keyboard.press('Tab');
-    const inMap = await page.evaluate(() =>
-      Boolean(document.activeElement?.closest('.leaflet-container')),
-    );
-    expect(inMap).toBe(false);
+    expect(await focusInside(page, '.leaflet-container')).toBe(false);
   });
 });
 
@@ -197,12 +178,10 @@ test.describe('reduced motion', () => {
   test('counters show their final values at once, nothing animates on scroll, no smooth scrolling', async ({
     page,
   }) => {
-    await page.goto('/services/custom-dev/frontend-dev');
-    await ready(page);
+    await open(page, '/services/custom-dev/frontend-dev');
     const values = await page.getByTestId('counter-value').allTextContents();
     expect(values).toEqual(['01', '02', '03', '04']);
-    await page.goto('/');
-    await ready(page);
+    await open(page, '/');
     await page.waitForTimeout(500);
     expect(await page.locator('.aos-init').count()).toBe(0);
     expect(
@@ -220,8 +199,7 @@ test.describe('reduced motion', () => {
   }) => {
     const context = await browser.newContext({ reducedMotion: 'no-preference' });
     const page = await context.newPage();
-    await page.goto('/services/custom-dev/backend-dev');
-    await ready(page);
+    await open(page, '/services/custom-dev/backend-dev');
     const counters = page.getByTestId('counter-value');
     await counters.first().scrollIntoViewIfNeeded();
     await expect(counters.last()).toHaveText('04', { timeout: 5_000 });
@@ -237,8 +215,7 @@ test.describe('reflow and zoom', () => {
       test.setTimeout(90_000);
       await page.setViewportSize({ width, height: 800 });
       for (const { path } of allPages) {
-        await page.goto(path);
-        await ready(page);
+        await open(page, path);
         const overflow = await page.evaluate(
           () => document.documentElement.scrollWidth - window.innerWidth,
         );
@@ -249,8 +226,7 @@ test.describe('reflow and zoom', () => {
 });
 
 test('the page language is set and images have text alternatives', async ({ page }) => {
-  await page.goto('/');
-  await ready(page);
+  await open(page, '/');
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   const unlabelled = await page.evaluate(
     () =>

@@ -1,12 +1,11 @@
 import { company } from '@site/shared/company';
-import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { watchConsole } from '../support/console';
 import { ready } from '../support/ready';
-import { ROOT, TestDeployment, copyWorkspace, fingerprint } from '../support/deployment';
+import { ROOT, buildPublicHealthNext, fingerprint, test } from '../support/deployment';
 
 /**
  * Independent deployment: each test runs its own site server (the same built shell, its own deploy
@@ -14,16 +13,9 @@ import { ROOT, TestDeployment, copyWorkspace, fingerprint } from '../support/dep
  * touching the site the other tests use.
  */
 test.describe('independent deployment', () => {
-  let deployment: TestDeployment;
-  test.beforeEach(() => {
-    deployment = new TestDeployment();
-  });
-  test.afterEach(async () => {
-    await deployment.close();
-  });
-
   test('a remote redeployed with a changed page and a new page serves both on the next request, whole in the HTML; the shell is untouched', async ({
     page,
+    deployment,
   }) => {
     test.setTimeout(150_000);
     const shellBefore = fingerprint(path.join(ROOT, 'shell', 'dist'));
@@ -38,52 +30,7 @@ test.describe('independent deployment', () => {
     expect((await page.request.get(`${site}/public-health/field-training`)).status()).toBe(404);
 
     // The public-health team changes a heading, adds a page, bumps the version and builds.
-    const work = path.join(ROOT, 'tests', '.tmp', 'mfe-public-health');
-    copyWorkspace('mfe-public-health', work);
-    const pkgFile = path.join(work, 'package.json');
-    writeFileSync(
-      pkgFile,
-      JSON.stringify({ ...JSON.parse(readFileSync(pkgFile, 'utf8')), version: '1.1.0' }),
-    );
-    const contentFile = path.join(work, 'src', 'content', 'mande-tools.ts');
-    writeFileSync(
-      contentFile,
-      readFileSync(contentFile, 'utf8').replace(
-        'Tools we build and configure',
-        'Tools we build, configure and support',
-      ),
-    );
-    const routesFile = path.join(work, 'src', 'routes.json');
-    const table = JSON.parse(readFileSync(routesFile, 'utf8'));
-    table.routes.push({
-      path: '/public-health/field-training',
-      title: 'Field Training',
-      description:
-        'Hands-on training for data collectors and supervisors, so digital M&E tools are used well from day one.',
-      group: 'Public Health',
-      navLabel: 'Field Training',
-    });
-    writeFileSync(routesFile, JSON.stringify(table));
-    // A page is a route-table entry and a content file.
-    writeFileSync(
-      path.join(work, 'src', 'content', 'field-training.ts'),
-      `import type { ServicePageContent } from '@site/shared';
-
-export default {
-  lead: 'Training that sticks.',
-  intro: { heading: 'How we train', paragraphs: ['Supervisors first, then their teams.'] },
-  sections: [],
-} satisfies ServicePageContent;
-`,
-    );
-    execFileSync(
-      process.execPath,
-      [require.resolve('webpack-cli/bin/cli.js'), '--mode', 'production'],
-      {
-        cwd: work,
-        stdio: 'pipe',
-      },
-    );
+    const work = buildPublicHealthNext('mfe-public-health');
 
     // Deploy: upload the version folder to the team's host, then refresh the manifest. Nothing
     // else runs: no restart, no prerender, no shell build.
@@ -152,6 +99,7 @@ export default {
 
   test('pointing the manifest at a remote on another host moves it, with no build', async ({
     page,
+    deployment,
   }) => {
     const site = await deployment.startSite(3120);
     await deployment.startRemote(path.join(ROOT, 'mfe-data', 'dist'), 3122);
@@ -169,55 +117,55 @@ export default {
 test.describe('a site that survives a broken remote', () => {
   test('a stopped remote shows the notice, everything else works, and Retry brings the page back without a reload', async ({
     page,
+    deployment,
   }) => {
     test.setTimeout(90_000);
-    const deployment = new TestDeployment();
-    try {
-      const site = await deployment.startSite(3130);
-      await deployment.writeManifest({ urls: { enterprise_education: 'http://localhost:3133' } });
-      const uncaught: string[] = [];
-      page.on('pageerror', (e) => uncaught.push(e.message));
+    const { site, restore } = await deployment.startSiteWithRemoteDown(
+      3130,
+      'enterprise_education',
+      3133,
+    );
+    const uncaught: string[] = [];
+    page.on('pageerror', (e) => uncaught.push(e.message));
 
-      await page.goto(`${site}/`);
+    await page.goto(`${site}/`);
 
-      await ready(page);
-      await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
-      await page
-        .getByRole('contentinfo')
-        .getByRole('link', { name: 'Learning Management Systems' })
-        .click();
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(
-        'This page is temporarily unavailable',
-        {
-          timeout: 30_000,
-        },
-      );
-      await expect(
-        page.getByRole('main').getByRole('link', { name: 'Contact us' }),
-      ).toHaveAttribute('href', '/contact');
-      await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
-      await expect(page.getByRole('contentinfo')).toBeVisible();
+    await ready(page);
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
+    await page
+      .getByRole('contentinfo')
+      .getByRole('link', { name: 'Learning Management Systems' })
+      .click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'This page is temporarily unavailable',
+      {
+        timeout: 30_000,
+      },
+    );
+    await expect(page.getByRole('main').getByRole('link', { name: 'Contact us' })).toHaveAttribute(
+      'href',
+      '/contact',
+    );
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await expect(page.getByRole('contentinfo')).toBeVisible();
 
-      await page.getByRole('contentinfo').getByRole('link', { name: 'Big Data' }).click();
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Big Data');
-      await page.getByRole('contentinfo').getByRole('link', { name: 'About us' }).click();
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText('About Us');
-      await page.getByRole('contentinfo').getByRole('link', { name: 'e-Learning' }).click();
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(
-        'This page is temporarily unavailable',
-        {
-          timeout: 30_000,
-        },
-      );
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Big Data' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Big Data');
+    await page.getByRole('contentinfo').getByRole('link', { name: 'About us' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('About Us');
+    await page.getByRole('contentinfo').getByRole('link', { name: 'e-Learning' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'This page is temporarily unavailable',
+      {
+        timeout: 30_000,
+      },
+    );
 
-      await deployment.startRemote(path.join(ROOT, 'mfe-enterprise-education', 'dist'), 3133);
-      await page.getByRole('button', { name: 'Retry' }).click();
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText('e-Learning');
-      expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
-      expect(uncaught).toEqual([]);
-    } finally {
-      await deployment.close();
-    }
+    await restore();
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('e-Learning');
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
+    expect(uncaught).toEqual([]);
   });
 
   const failures: [string, Parameters<import('@playwright/test').Page['route']>[1]][] = [
@@ -325,98 +273,85 @@ test.describe('a remote the site server cannot render', () => {
 
   test('a page that throws while rendering: 503 with the notice, logged with its remote and version, the rest fine', async ({
     page,
+    deployment,
   }) => {
-    const deployment = new TestDeployment();
-    try {
-      // The data team's new version: every page's component throws when rendered.
-      const paths = JSON.parse(
-        readFileSync(path.join(ROOT, 'mfe-data', 'src', 'routes.json'), 'utf8'),
-      ).routes.map((r: { path: string }) => r.path);
-      const dist = brokenVersion(
-        `exports.pages = Object.fromEntries(${JSON.stringify(paths)}.map((p) => [p, async () => ({
+    // The data team's new version: every page's component throws when rendered.
+    const paths = JSON.parse(
+      readFileSync(path.join(ROOT, 'mfe-data', 'src', 'routes.json'), 'utf8'),
+    ).routes.map((r: { path: string }) => r.path);
+    const dist = brokenVersion(
+      `exports.pages = Object.fromEntries(${JSON.stringify(paths)}.map((p) => [p, async () => ({
   default: function Broken() { throw new Error('the data team broke this page'); },
 })]));\n`,
-      );
-      await deployment.startRemote(dist, 3172);
-      const site = await deployment.startSite(3170);
-      await deployment.writeManifest({
-        dists: { data: dist },
-        urls: { data: 'http://localhost:3172' },
-      });
-      await expectNotice(site, '/services/data-analytics/big-data', /This page ran into a problem/);
-      await expectRestFine(site);
-      await expect.poll(() => deployment.siteLog).toContain('data@1.0.1 could not be rendered');
-      expect(deployment.siteLog).toContain('the data team broke this page');
+    );
+    await deployment.startRemote(dist, 3172);
+    const site = await deployment.startSite(3170);
+    await deployment.writeManifest({
+      dists: { data: dist },
+      urls: { data: 'http://localhost:3172' },
+    });
+    await expectNotice(site, '/services/data-analytics/big-data', /This page ran into a problem/);
+    await expectRestFine(site);
+    await expect.poll(() => deployment.siteLog).toContain('data@1.0.1 could not be rendered');
+    expect(deployment.siteLog).toContain('the data team broke this page');
 
-      // A visitor sees the notice in the layout, with everything else reachable.
-      await page.goto(`${site}/services/data-analytics/big-data`);
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(/ran into a problem/);
-      await page.getByRole('contentinfo').getByRole('link', { name: 'About us' }).click();
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText('About Us');
-    } finally {
-      await deployment.close();
-    }
+    // A visitor sees the notice in the layout, with everything else reachable.
+    await page.goto(`${site}/services/data-analytics/big-data`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/ran into a problem/);
+    await page.getByRole('contentinfo').getByRole('link', { name: 'About us' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('About Us');
   });
 
-  test('a remote whose files are gone: 503 with the notice and Retry, the rest fine', async () => {
-    const deployment = new TestDeployment();
-    try {
-      const site = await deployment.startSite(3175);
-      // Nothing listens where the data remote is said to be.
-      await deployment.writeManifest({ urls: { data: 'http://localhost:3177' } });
-      await expectNotice(
-        site,
-        '/services/data-analytics/big-data',
-        /This page is temporarily unavailable/,
-      );
-      await expectRestFine(site);
-      await expect.poll(() => deployment.siteLog).toContain('data@1.0.0 could not be rendered');
-    } finally {
-      await deployment.close();
-    }
+  test('a remote whose files are gone: 503 with the notice and Retry, the rest fine', async ({
+    deployment,
+  }) => {
+    const site = await deployment.startSite(3175);
+    // Nothing listens where the data remote is said to be.
+    await deployment.writeManifest({ urls: { data: 'http://localhost:3177' } });
+    await expectNotice(
+      site,
+      '/services/data-analytics/big-data',
+      /This page is temporarily unavailable/,
+    );
+    await expectRestFine(site);
+    await expect.poll(() => deployment.siteLog).toContain('data@1.0.0 could not be rendered');
   });
 
-  test('a remote whose server never answers: its render is stopped at the time limit, 503, the rest fine', async () => {
-    const deployment = new TestDeployment();
+  test('a remote whose server never answers: its render is stopped at the time limit, 503, the rest fine', async ({
+    deployment,
+  }) => {
     const hanging = http.createServer(() => {
       // Never answers.
     });
     await deployment.listen(hanging, 3182);
-    try {
-      const site = await deployment.startSite(3180, { renderTimeoutMs: 1500 });
-      await deployment.writeManifest({ urls: { data: 'http://localhost:3182' } });
-      const started = Date.now();
-      await expectNotice(
-        site,
-        '/services/data-analytics/big-data',
-        /This page is temporarily unavailable/,
-      );
-      expect(Date.now() - started).toBeLessThan(10_000);
-      await expectRestFine(site);
-      await expect.poll(() => deployment.siteLog).toContain('took over 1500 ms');
-    } finally {
-      await deployment.close();
-    }
+    const site = await deployment.startSite(3180, { renderTimeoutMs: 1500 });
+    await deployment.writeManifest({ urls: { data: 'http://localhost:3182' } });
+    const started = Date.now();
+    await expectNotice(
+      site,
+      '/services/data-analytics/big-data',
+      /This page is temporarily unavailable/,
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await expectRestFine(site);
+    await expect.poll(() => deployment.siteLog).toContain('took over 1500 ms');
   });
 });
 
 test.describe('the live manifest', () => {
-  test('a manifest file that does not parse never reaches visitors: the last good one stays live, and the log says why', async () => {
-    const deployment = new TestDeployment();
-    try {
-      const site = await deployment.startSite(3185);
-      await deployment.writeManifest({});
-      expect((await fetch(`${site}/services/data-analytics/big-data`)).status).toBe(200);
-      const good = await (await fetch(`${site}/remotes.json`)).text();
-      writeFileSync(path.join(deployment.deployDir, 'remotes.json'), '{"schemaVersion":1}');
-      await expect.poll(async () => (await fetch(`${site}/about`)).status).toBe(200);
-      expect(await (await fetch(`${site}/remotes.json`)).text()).toBe(good);
-      expect((await fetch(`${site}/services/data-analytics/big-data`)).status).toBe(200);
-      expect(deployment.siteLog).toMatch(
-        /deployment manifest .* is not valid \(ManifestError: the manifest has no "remotes" list\)/,
-      );
-    } finally {
-      await deployment.close();
-    }
+  test('a manifest file that does not parse never reaches visitors: the last good one stays live, and the log says why', async ({
+    deployment,
+  }) => {
+    const site = await deployment.startSite(3185);
+    await deployment.writeManifest({});
+    expect((await fetch(`${site}/services/data-analytics/big-data`)).status).toBe(200);
+    const good = await (await fetch(`${site}/remotes.json`)).text();
+    writeFileSync(path.join(deployment.deployDir, 'remotes.json'), '{"schemaVersion":1}');
+    await expect.poll(async () => (await fetch(`${site}/about`)).status).toBe(200);
+    expect(await (await fetch(`${site}/remotes.json`)).text()).toBe(good);
+    expect((await fetch(`${site}/services/data-analytics/big-data`)).status).toBe(200);
+    expect(deployment.siteLog).toMatch(
+      /deployment manifest .* is not valid \(ManifestError: the manifest has no "remotes" list\)/,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ready } from '../support/ready';
+import { followMainLink, ready } from '../support/ready';
 import { servicePages } from '../support/site';
 
 test.describe('service pages', () => {
@@ -91,10 +91,12 @@ test.describe('service pages', () => {
   }
 
   test('Big Data has a Learn More button to Data Engineering', async ({ page }) => {
-    await page.goto('/services/data-analytics/big-data');
-    await ready(page);
-    await page.getByRole('main').getByRole('link', { name: 'Learn More' }).click();
-    await expect(page).toHaveURL('/services/data-analytics/data-engineering');
+    await followMainLink(
+      page,
+      '/services/data-analytics/big-data',
+      'Learn More',
+      '/services/data-analytics/data-engineering',
+    );
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Data Engineering');
   });
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ready } from '../support/ready';
+import { followMainLink, ready } from '../support/ready';
 import { saveData } from '../support/save-data';
 import { watchConsole } from '../support/console';
 import { NOT_FOUND, servicePages, shellPages } from '../support/site';
@@ -97,14 +97,8 @@ test.describe('every route of the spec', () => {
   });
 
   test('the 404 page links lead home and to the contact page', async ({ page }) => {
-    await page.goto('/missing');
-    await ready(page);
-    await page.getByRole('main').getByRole('link', { name: 'Get in touch' }).click();
-    await expect(page).toHaveURL('/contact');
+    await followMainLink(page, '/missing', 'Get in touch', '/contact');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Contact Us');
-    await page.goto('/missing');
-    await ready(page);
-    await page.getByRole('main').getByRole('link', { name: 'Back to home' }).click();
-    await expect(page).toHaveURL('/');
+    await followMainLink(page, '/missing', 'Back to home', '/');
   });
 });

@@ -1,10 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { SITE_REMOTES } from '@site/shared/site';
 import { ready } from '../support/ready';
-import { ROOT, TestDeployment, copyWorkspace, fingerprint } from '../support/deployment';
+import { ROOT, buildPublicHealthNext, fingerprint, test } from '../support/deployment';
 
 /**
  * A page-group team ships alone, through the site's deploy API: each test runs a site of its own
@@ -45,16 +45,9 @@ function team(workspace: string, site: string, env: Record<string, string>, ...a
 }
 
 test.describe('a team deploys and rolls back its group on its own', () => {
-  let deployment: TestDeployment;
-  test.beforeEach(() => {
-    deployment = new TestDeployment();
-  });
-  test.afterEach(async () => {
-    await deployment.close();
-  });
-
   test('deploy a new version with changed text and a new page, then roll back; nothing else changes', async ({
     page,
+    deployment,
   }) => {
     test.setTimeout(180_000);
     const shellBefore = fingerprint(path.join(ROOT, 'shell', 'dist'));
@@ -66,53 +59,8 @@ test.describe('a team deploys and rolls back its group on its own', () => {
       readFileSync(path.join(deployment.deployDir, 'remotes.json'), 'utf8'),
     );
 
-    // The public-health team changes a heading, adds a page and bumps its version.
-    const work = path.join(ROOT, 'tests', '.tmp', 'team-public-health');
-    copyWorkspace('mfe-public-health', work);
-    const pkgFile = path.join(work, 'package.json');
-    writeFileSync(
-      pkgFile,
-      JSON.stringify({ ...JSON.parse(readFileSync(pkgFile, 'utf8')), version: '1.1.0' }),
-    );
-    const contentFile = path.join(work, 'src', 'content', 'mande-tools.ts');
-    writeFileSync(
-      contentFile,
-      readFileSync(contentFile, 'utf8').replace(
-        'Tools we build and configure',
-        'Tools we build, configure and support',
-      ),
-    );
-    const routesFile = path.join(work, 'src', 'routes.json');
-    const table = JSON.parse(readFileSync(routesFile, 'utf8'));
-    table.routes.push({
-      path: '/public-health/field-training',
-      title: 'Field Training',
-      description:
-        'Hands-on training for data collectors and supervisors, so digital M&E tools are used well from day one.',
-      group: 'Public Health',
-      navLabel: 'Field Training',
-    });
-    writeFileSync(routesFile, JSON.stringify(table));
-    // A page is a route-table entry and a content file.
-    writeFileSync(
-      path.join(work, 'src', 'content', 'field-training.ts'),
-      `import type { ServicePageContent } from '@site/shared';
-
-export default {
-  lead: 'Training that sticks.',
-  intro: { heading: 'How we train', paragraphs: ['Supervisors first, then their teams.'] },
-  sections: [],
-} satisfies ServicePageContent;
-`,
-    );
-    execFileSync(
-      process.execPath,
-      [require.resolve('webpack-cli/bin/cli.js'), '--mode', 'production'],
-      {
-        cwd: work,
-        stdio: 'pipe',
-      },
-    );
+    // The public-health team changes a heading, adds a page, bumps its version and builds.
+    const work = buildPublicHealthNext('team-public-health');
     // The team's host serves its version folders.
     await deployment.startRemote(path.join(work, 'dist'), 3161);
 
@@ -170,7 +118,9 @@ export default {
     expect(fingerprint(path.join(ROOT, 'shell', 'dist'))).toBe(shellBefore);
   });
 
-  test('a deploy that would break the site is refused with its reason, and the live manifest stays byte for byte', async () => {
+  test('a deploy that would break the site is refused with its reason, and the live manifest stays byte for byte', async ({
+    deployment,
+  }) => {
     test.setTimeout(90_000);
     const host = 'http://localhost:3166';
     const site = await deployment.startSite(3165, {
@@ -290,72 +240,66 @@ exports.pages = Object.fromEntries(paths.map((p) => [p, async () => ({ default: 
 test.describe('a broken group at run time', () => {
   test('landing on a group page while its remote is down, then Retry once it is back, shows the page without a reload', async ({
     page,
+    deployment,
   }) => {
     test.setTimeout(90_000);
-    const deployment = new TestDeployment();
-    try {
-      const site = await deployment.startSite(3167);
-      await deployment.writeManifest({ urls: { enterprise_education: 'http://localhost:3168' } });
-      const response = await page.goto(`${site}/services/education/e-learning`);
-      expect(response?.status()).toBe(503);
-      await ready(page);
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(
-        'This page is temporarily unavailable',
-        {
-          timeout: 30_000,
-        },
-      );
-      await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
-
-      await deployment.startRemote(path.join(ROOT, 'mfe-enterprise-education', 'dist'), 3168);
-      await page.getByRole('button', { name: 'Retry' }).click();
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText('e-Learning', {
+    const { site, restore } = await deployment.startSiteWithRemoteDown(
+      3167,
+      'enterprise_education',
+      3168,
+    );
+    const response = await page.goto(`${site}/services/education/e-learning`);
+    expect(response?.status()).toBe(503);
+    await ready(page);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'This page is temporarily unavailable',
+      {
         timeout: 30_000,
-      });
-      expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
-    } finally {
-      await deployment.close();
-    }
+      },
+    );
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
+
+    await restore();
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('e-Learning', {
+      timeout: 30_000,
+    });
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
   });
 
-  test('one bad entry in the live manifest spoils only its own group', async ({ page }) => {
-    const deployment = new TestDeployment();
-    try {
-      const site = await deployment.startSite(3169);
-      await deployment.writeManifest({});
-      const file = path.join(deployment.deployDir, 'remotes.json');
-      const manifest = JSON.parse(readFileSync(file, 'utf8'));
-      const data = manifest.remotes.find((r: { name: string }) => r.name === 'data');
-      data.routes[0].path = '/somewhere-else/bi';
-      writeFileSync(file, JSON.stringify(manifest));
+  test('one bad entry in the live manifest spoils only its own group', async ({
+    page,
+    deployment,
+  }) => {
+    const site = await deployment.startSite(3169);
+    await deployment.writeManifest({});
+    const file = path.join(deployment.deployDir, 'remotes.json');
+    const manifest = JSON.parse(readFileSync(file, 'utf8'));
+    const data = manifest.remotes.find((r: { name: string }) => r.name === 'data');
+    data.routes[0].path = '/somewhere-else/bi';
+    writeFileSync(file, JSON.stringify(manifest));
 
-      await expect
-        .poll(async () => (await fetch(`${site}/services/data-analytics/big-data`)).status)
-        .toBe(503);
-      for (const p of [
-        '/',
-        '/about',
-        '/services/custom-dev/software-dev',
-        '/public-health/MandE-tools',
-      ]) {
-        expect((await fetch(`${site}${p}`)).status, p).toBe(200);
-      }
-      const pageErrors: string[] = [];
-      page.on('pageerror', (e) => pageErrors.push(e.message));
-      await page.goto(`${site}/`);
-      await ready(page);
-      await page
-        .getByRole('contentinfo')
-        .getByRole('link', { name: 'Software Development' })
-        .click();
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Software Development');
-      await page.goto(`${site}/services/data-analytics/big-data`);
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(
-        'This page is temporarily unavailable',
-      );
-      expect(pageErrors).toEqual([]);
-    } finally {
-      await deployment.close();
+    await expect
+      .poll(async () => (await fetch(`${site}/services/data-analytics/big-data`)).status)
+      .toBe(503);
+    for (const p of [
+      '/',
+      '/about',
+      '/services/custom-dev/software-dev',
+      '/public-health/MandE-tools',
+    ]) {
+      expect((await fetch(`${site}${p}`)).status, p).toBe(200);
     }
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(`${site}/`);
+    await ready(page);
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Software Development' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Software Development');
+    await page.goto(`${site}/services/data-analytics/big-data`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'This page is temporarily unavailable',
+    );
+    expect(pageErrors).toEqual([]);
   });
 });

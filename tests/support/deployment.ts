@@ -1,9 +1,24 @@
+/**
+ * Deployments the browser tests make of their own: a site server with its own deploy folder and
+ * remote hosts on ports of their own, and a team's next version of a remote, built from a changed
+ * copy of its workspace.
+ */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { test as base } from '@playwright/test';
+import { SITE_REMOTES } from '@site/shared/site';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -47,6 +62,24 @@ export class TestDeployment {
       `${url}/favicon.svg`,
     );
     return url;
+  }
+
+  /**
+   * Starts a site server on `port` whose manifest places the remote `name` at `remotePort`, where
+   * nothing listens yet: the remote's host is down. Returns the site's URL and `restore`, which
+   * starts the remote's build there.
+   */
+  async startSiteWithRemoteDown(
+    port: number,
+    name: string,
+    remotePort: number,
+  ): Promise<{ site: string; restore: () => Promise<void> }> {
+    const folder = SITE_REMOTES.find((r) => r.name === name)?.folder;
+    if (!folder) throw new Error(`no remote named ${name}`);
+    const site = await this.startSite(port);
+    await this.writeManifest({ urls: { [name]: `http://localhost:${remotePort}` } });
+    const restore = () => this.startRemote(path.join(ROOT, folder, 'dist'), remotePort);
+    return { site, restore };
   }
 
   /** Runs a TypeScript entry point as its own process until `readyUrl` answers. */
@@ -138,6 +171,17 @@ export class TestDeployment {
   }
 }
 
+/** Playwright's `test`, with a `deployment` of the test's own, closed when the test ends. */
+export const test = base.extend<{ deployment: TestDeployment }>({
+  // Playwright reads what a fixture needs from its first parameter, which must be a pattern.
+  // eslint-disable-next-line no-empty-pattern
+  deployment: async ({}, runTest) => {
+    const deployment = new TestDeployment();
+    await runTest(deployment);
+    await deployment.close();
+  },
+});
+
 /** A fingerprint of every file in a folder, to show that a build's output did not change. */
 export function fingerprint(dir: string): string {
   const hash = createHash('sha256');
@@ -153,10 +197,67 @@ export function fingerprint(dir: string): string {
 }
 
 /** A copy of a remote's workspace, to change and build as its team would. */
-export function copyWorkspace(folder: string, target: string): void {
+function copyWorkspace(folder: string, target: string): void {
   rmSync(target, { recursive: true, force: true });
   cpSync(path.join(ROOT, folder), target, {
     recursive: true,
     filter: (src) => !/[/\\](node_modules|dist)([/\\]|$)/.test(src),
   });
+}
+
+/**
+ * The public-health team's next version, built as the team would: a copy of its workspace in
+ * `tests/.tmp/<folder>` at version 1.1.0, with the M & E Tools heading "Tools we build and
+ * configure" changed to "Tools we build, configure and support" and a new page, Field Training
+ * (`/public-health/field-training`), built for production. Returns the copy's folder; the version
+ * folder is in its `dist`.
+ */
+export function buildPublicHealthNext(folder: string): string {
+  const work = path.join(ROOT, 'tests', '.tmp', folder);
+  copyWorkspace('mfe-public-health', work);
+  const pkgFile = path.join(work, 'package.json');
+  writeFileSync(
+    pkgFile,
+    JSON.stringify({ ...JSON.parse(readFileSync(pkgFile, 'utf8')), version: '1.1.0' }),
+  );
+  const contentFile = path.join(work, 'src', 'content', 'mande-tools.ts');
+  writeFileSync(
+    contentFile,
+    readFileSync(contentFile, 'utf8').replace(
+      'Tools we build and configure',
+      'Tools we build, configure and support',
+    ),
+  );
+  const routesFile = path.join(work, 'src', 'routes.json');
+  const table = JSON.parse(readFileSync(routesFile, 'utf8'));
+  table.routes.push({
+    path: '/public-health/field-training',
+    title: 'Field Training',
+    description:
+      'Hands-on training for data collectors and supervisors, so digital M&E tools are used well from day one.',
+    group: 'Public Health',
+    navLabel: 'Field Training',
+  });
+  writeFileSync(routesFile, JSON.stringify(table));
+  // A page is a route-table entry and a content file.
+  writeFileSync(
+    path.join(work, 'src', 'content', 'field-training.ts'),
+    `import type { ServicePageContent } from '@site/shared';
+
+export default {
+  lead: 'Training that sticks.',
+  intro: { heading: 'How we train', paragraphs: ['Supervisors first, then their teams.'] },
+  sections: [],
+} satisfies ServicePageContent;
+`,
+  );
+  execFileSync(
+    process.execPath,
+    [require.resolve('webpack-cli/bin/cli.js'), '--mode', 'production'],
+    {
+      cwd: work,
+      stdio: 'pipe',
+    },
+  );
+  return work;
 }

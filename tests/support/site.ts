@@ -14,95 +14,47 @@ export const shellPages: SpecPage[] = [
   { path: '/contact', title: 'Contact Us' },
 ];
 
+/** The pages of one breadcrumb group, as [path, title]. */
+const group = (name: string, pages: [path: string, title: string][]): SpecPage[] =>
+  pages.map(([path, title]) => ({ path, title, group: name }));
+
 export const servicePages: SpecPage[] = [
-  {
-    path: '/services/custom-dev/software-dev',
-    title: 'Software Development',
-    group: 'Custom Development',
-  },
-  {
-    path: '/services/custom-dev/mobile-app-dev',
-    title: 'Mobile App Development',
-    group: 'Custom Development',
-  },
-  {
-    path: '/services/custom-dev/mobile-app-dev/ios',
-    title: 'iOS App Development',
-    group: 'Custom Development',
-  },
-  {
-    path: '/services/custom-dev/mobile-app-dev/android',
-    title: 'Android App Development',
-    group: 'Custom Development',
-  },
-  {
-    path: '/services/custom-dev/mobile-app-dev/cross-platform',
-    title: 'Cross-Platform App Development',
-    group: 'Custom Development',
-  },
-  {
-    path: '/services/custom-dev/web-app-dev',
-    title: 'Web App Development',
-    group: 'Custom Development',
-  },
-  {
-    path: '/services/custom-dev/frontend-dev',
-    title: 'Frontend Development',
-    group: 'Custom Development',
-  },
-  {
-    path: '/services/custom-dev/backend-dev',
-    title: 'Backend Development',
-    group: 'Custom Development',
-  },
-  {
-    path: '/services/custom-dev/cloud-app-dev',
-    title: 'Cloud App Development',
-    group: 'Custom Development',
-  },
-  {
-    path: '/services/custom-dev/integration',
-    title: 'Systems Integration',
-    group: 'Custom Development',
-  },
-  {
-    path: '/services/business-intelligence/bi',
-    title: 'BI for Business',
-    group: 'Business Intelligence',
-  },
-  {
-    path: '/services/business-intelligence/bi-process-control',
-    title: 'BI for Process Control',
-    group: 'Business Intelligence',
-  },
-  { path: '/services/data-analytics/big-data', title: 'Big Data', group: 'Data Analytics' },
-  { path: '/services/data-analytics/data-science', title: 'Data Science', group: 'Data Analytics' },
-  {
-    path: '/services/data-analytics/data-engineering',
-    title: 'Data Engineering',
-    group: 'Data Analytics',
-  },
-  {
-    path: '/services/data-analytics/data-analysis',
-    title: 'Data Analysis',
-    group: 'Data Analytics',
-  },
-  { path: '/services/enterprise/sharepoint', title: 'Microsoft SharePoint', group: 'Enterprise' },
-  { path: '/services/enterprise/epm', title: 'Microsoft EPM', group: 'Enterprise' },
-  {
-    path: '/services/enterprise/enterprise-support',
-    title: 'Enterprise Support',
-    group: 'Enterprise',
-  },
-  { path: '/services/education/lms', title: 'Learning Management Systems', group: 'Education' },
-  { path: '/services/education/e-learning', title: 'e-Learning', group: 'Education' },
-  { path: '/public-health/MandE-solutions', title: 'M & E Solutions', group: 'Public Health' },
-  { path: '/public-health/MandE-tools', title: 'M & E Tools', group: 'Public Health' },
-  {
-    path: '/public-health/analytics-and-reporting',
-    title: 'Data Analytics & Reporting',
-    group: 'Public Health',
-  },
+  ...group('Custom Development', [
+    ['/services/custom-dev/software-dev', 'Software Development'],
+    ['/services/custom-dev/mobile-app-dev', 'Mobile App Development'],
+    ['/services/custom-dev/mobile-app-dev/ios', 'iOS App Development'],
+    ['/services/custom-dev/mobile-app-dev/android', 'Android App Development'],
+    ['/services/custom-dev/mobile-app-dev/cross-platform', 'Cross-Platform App Development'],
+    ['/services/custom-dev/web-app-dev', 'Web App Development'],
+    ['/services/custom-dev/frontend-dev', 'Frontend Development'],
+    ['/services/custom-dev/backend-dev', 'Backend Development'],
+    ['/services/custom-dev/cloud-app-dev', 'Cloud App Development'],
+    ['/services/custom-dev/integration', 'Systems Integration'],
+  ]),
+  ...group('Business Intelligence', [
+    ['/services/business-intelligence/bi', 'BI for Business'],
+    ['/services/business-intelligence/bi-process-control', 'BI for Process Control'],
+  ]),
+  ...group('Data Analytics', [
+    ['/services/data-analytics/big-data', 'Big Data'],
+    ['/services/data-analytics/data-science', 'Data Science'],
+    ['/services/data-analytics/data-engineering', 'Data Engineering'],
+    ['/services/data-analytics/data-analysis', 'Data Analysis'],
+  ]),
+  ...group('Enterprise', [
+    ['/services/enterprise/sharepoint', 'Microsoft SharePoint'],
+    ['/services/enterprise/epm', 'Microsoft EPM'],
+    ['/services/enterprise/enterprise-support', 'Enterprise Support'],
+  ]),
+  ...group('Education', [
+    ['/services/education/lms', 'Learning Management Systems'],
+    ['/services/education/e-learning', 'e-Learning'],
+  ]),
+  ...group('Public Health', [
+    ['/public-health/MandE-solutions', 'M & E Solutions'],
+    ['/public-health/MandE-tools', 'M & E Tools'],
+    ['/public-health/analytics-and-reporting', 'Data Analytics & Reporting'],
+  ]),
 ];
 
 /** Each remote's own origin and the path prefixes it serves. */

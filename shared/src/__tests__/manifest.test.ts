@@ -1,26 +1,13 @@
 import { ManifestError, parseManifest, readManifest } from '../contracts/manifest';
+import { testManifest, testRemote, testRoute as route } from '../testing/manifest';
 
-const route = (path: string) => ({
-  path,
-  title: `Title of ${path}`,
-  description: 'A description that is long enough to pass the fifty character minimum.',
-  group: 'Group',
-  navLabel: 'Label',
-});
-
-const valid = () => ({
-  schemaVersion: 1,
-  generatedAt: '2026-01-01T00:00:00.000Z',
-  remotes: [
-    {
-      name: 'custom_dev',
-      entry: 'http://localhost:3001/1.0.0/remoteEntry.js',
-      version: '1.0.0',
-      prefixes: ['/services/custom-dev'],
-      routes: [route('/services/custom-dev/a'), route('/services/custom-dev/b')],
-    },
-  ],
-});
+const valid = () =>
+  testManifest([
+    testRemote('custom_dev', 'http://localhost:3001', '/services/custom-dev', [
+      '/services/custom-dev/a',
+      '/services/custom-dev/b',
+    ]),
+  ]);
 
 describe('parseManifest', () => {
   it('accepts a valid manifest and returns it typed', () => {
@@ -77,13 +64,9 @@ describe('parseManifest', () => {
 describe('readManifest: one bad entry spoils only its own group', () => {
   const withData = () => {
     const m = valid();
-    m.remotes.push({
-      name: 'data',
-      entry: 'http://localhost:3002/1.0.0/remoteEntry.js',
-      version: '1.0.0',
-      prefixes: ['/services/data'],
-      routes: [route('/services/data/x')],
-    });
+    m.remotes.push(
+      testRemote('data', 'http://localhost:3002', '/services/data', ['/services/data/x']),
+    );
     return m;
   };
 

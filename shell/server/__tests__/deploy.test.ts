@@ -4,38 +4,18 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { testManifest, testRemote, testRoute as route } from '@site/shared/testing/manifest';
 import { History, rollbackTarget, type HistoryEntry } from '../deploy/history';
 import { RefusedError, patchManifest } from '../deploy/patch';
 import { newestVersion, sortVersions } from '../deploy/versions';
 
-const route = (p: string) => ({
-  path: p,
-  title: `Title of ${p}`,
-  description: 'A description that is long enough to pass the fifty character minimum.',
-  group: 'Group',
-  navLabel: 'Label',
-});
-
-const live = () => ({
-  schemaVersion: 1,
-  generatedAt: '2026-01-01T00:00:00.000Z',
-  remotes: [
-    {
-      name: 'custom_dev',
-      entry: 'https://cdn.example.com/custom-dev/1.0.0/remoteEntry.js',
-      version: '1.0.0',
-      prefixes: ['/services/custom-dev'],
-      routes: [route('/services/custom-dev/a')],
-    },
-    {
-      name: 'data',
-      entry: 'https://cdn.example.com/data/1.0.0/remoteEntry.js',
-      version: '1.0.0',
-      prefixes: ['/services/data'],
-      routes: [route('/services/data/x')],
-    },
-  ],
-});
+const live = () =>
+  testManifest([
+    testRemote('custom_dev', 'https://cdn.example.com/custom-dev', '/services/custom-dev', [
+      '/services/custom-dev/a',
+    ]),
+    testRemote('data', 'https://cdn.example.com/data', '/services/data', ['/services/data/x']),
+  ]);
 
 const published = {
   name: 'data',
