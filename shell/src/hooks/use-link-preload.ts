@@ -29,8 +29,18 @@ export function networkAllowsWarming(
   return !/(^|-)2g$/.test(connection.effectiveType ?? '');
 }
 
-/** Resolves once the page has loaded and the main thread has a quiet moment. */
+/** The mark set when the page has loaded and gone idle: what is fetched after it is not first load. */
+export const IDLE_MARK = 'site:idle';
+
+let idle: Promise<void> | undefined;
+
+/** Resolves once the page has loaded and the main thread has a quiet moment (marked `site:idle`). */
 export function afterLoadAndIdle(): Promise<void> {
+  idle ??= waitForLoadAndIdle().then(() => void performance.mark(IDLE_MARK));
+  return idle;
+}
+
+function waitForLoadAndIdle(): Promise<void> {
   const loaded =
     document.readyState === 'complete'
       ? Promise.resolve()
