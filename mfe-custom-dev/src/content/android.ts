@@ -1,10 +1,4 @@
-import type {
-  CallToActionContent,
-  FeatureItem,
-  Paragraphs,
-  StatItem,
-  ServicePageContent,
-} from '@site/shared';
+import type { ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'Native Android apps in Kotlin and Jetpack Compose for the phones, tablets and rugged devices your users carry, tested on real hardware and published on Google Play.',
@@ -13,7 +7,7 @@ export default {
     paragraphs: [
       'Across Africa, Android runs on the large majority of smartphones, from flagship handsets to entry-level devices with little memory and a data bundle that has to last the month. In Europe it shares the market with iOS. An Android app for these audiences has to be fast on modest hardware, careful with data and battery, and usable when the network drops.',
       'We design for that from the start: lean screens, offline storage with background sync, efficient image handling and builds tested on a device lab that mirrors your user base. The result is an app that feels quick on a new Samsung and still works on the three-year-old handset of a field worker in a rural district.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -22,11 +16,11 @@ export default {
       heading: 'An experienced Android team',
       intro: [
         '70% of our Android developers are senior engineers, so architecture, performance and security decisions are made by people who have shipped and maintained Android apps for years.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         { value: '70%', label: 'of our Android developers are senior' },
         { value: '80%', label: 'of our mobile developers also build for iOS' },
-      ] satisfies StatItem[],
+      ],
     },
     {
       kind: 'features',
@@ -57,7 +51,7 @@ export default {
           title: 'Rugged enterprise devices',
           text: 'Apps for Zebra, Honeywell and similar handhelds with barcode scanners, deployed and managed through Android Enterprise.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'features',
@@ -77,7 +71,7 @@ export default {
           title: 'Java',
           text: 'Still found in many established apps. We maintain Java codebases and move them to Kotlin gradually, module by module.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'checks',
@@ -102,12 +96,12 @@ export default {
       paragraphs: [
         'Android fragmentation is real, so we test on a mix of physical devices and cloud device farms, with automated UI tests running on every build. Releases go out through Google Play’s internal, closed and open testing tracks and then a staged roll-out, so a problem reaches a few hundred users rather than all of them.',
         'For internal apps we use managed Google Play and your mobile device management platform, so IT can push updates to a fleet of company devices overnight. After launch we watch Android vitals, crash reports and store reviews, and keep the app on the target API level Google Play requires each year.',
-      ] satisfies Paragraphs,
+      ],
     },
   ],
   cta: {
     heading: 'Need an app that works on every Android device your users own?',
     text: 'Share what you know about your users: the handsets they carry, the networks they rely on, the jobs they do in the app. We will propose an architecture and a first release that fits them.',
     action: { to: '/contact', label: 'Plan your Android app' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

@@ -1,11 +1,4 @@
-import type {
-  AccordionItemData,
-  CallToActionContent,
-  CounterItem,
-  FeatureItem,
-  Paragraphs,
-  ServicePageContent,
-} from '@site/shared';
+import type { ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'The backend is where your business rules, your data and your security live. We build server-side systems that give correct answers, stay responsive at month-end peaks and tell you when something is wrong before your users do.',
@@ -14,7 +7,7 @@ export default {
     paragraphs: [
       'Users never see the backend, but they feel it: in a payment that posts twice, a report that takes ten minutes, or an outage on the day the payroll runs. Good backend engineering makes those problems rare, and makes them quick to diagnose when they do happen.',
       'We design and build APIs, services and data stores for web and mobile applications, for integrations between business systems, and for data platforms. Our developers work in .NET, Node.js, Java and Python, and we pick the stack that your own team can support after we hand over, rather than the one that happens to be fashionable.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -23,13 +16,13 @@ export default {
       heading: 'Four stages of backend delivery',
       intro: [
         'Each backend project follows four stages, and each stage ends with something you can review: a data model, an API contract, a tested release, a monitored production system.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         { target: 1, pad: 2, label: 'Domain modelling and data design' },
         { target: 2, pad: 2, label: 'API contracts and service architecture' },
         { target: 3, pad: 2, label: 'Build with automated tests and security checks' },
         { target: 4, pad: 2, label: 'Deployment, monitoring and load testing' },
-      ] satisfies CounterItem[],
+      ],
     },
     {
       kind: 'accordion',
@@ -65,7 +58,7 @@ export default {
             'When an existing system is slow or unstable, we profile it under realistic load, fix the worst bottlenecks first and leave you with the monitoring to keep it healthy.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'accordion',
@@ -97,7 +90,7 @@ export default {
             'Docker and Kubernetes for packaging and running services, infrastructure as code with Terraform, CI/CD pipelines in GitHub Actions or Azure DevOps, and observability through OpenTelemetry, Grafana and your cloud provider’s monitoring.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'features',
@@ -116,12 +109,12 @@ export default {
           title: 'Observability',
           text: 'Structured logs, metrics and traces with alerts on the measures that matter to the business, not only CPU and memory.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
   ],
   cta: {
     heading: 'Need a backend that holds up under pressure?',
     text: 'Whether you are starting a new platform or nursing an old one, tell us where it hurts. A senior engineer will reply with questions, not a template.',
     action: { to: '/contact', label: 'Talk to a backend engineer' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

@@ -1,10 +1,4 @@
-import type {
-  AccordionItemData,
-  CallToActionContent,
-  FeatureItem,
-  Paragraphs,
-  ServicePageContent,
-} from '@site/shared';
+import type { ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'Applications designed for the cloud from the first line of code: they scale with demand, recover from failure on their own and cost what they should, on the platform and deployment model that fit your organisation.',
@@ -13,7 +7,7 @@ export default {
     paragraphs: [
       'Lifting an old server into a virtual machine rarely delivers what the cloud promises. The savings and resilience come from applications designed for it: stateless services that scale out at month-end and back in overnight, managed databases with automatic backups, and infrastructure defined as code so that a new environment takes minutes rather than weeks.',
       'We build new cloud-native applications and re-engineer existing ones for banks, petroleum distributors, universities and non-profits, some serving one city and some several countries. Before recommending a platform, we look at where your data may legally sit, what your team already knows and how costs will behave as usage grows.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -22,7 +16,7 @@ export default {
       heading: 'Private, public, hybrid or multicloud',
       intro: [
         'The deployment model shapes cost, control and compliance more than any single technology choice. Here is how we explain each, and when it fits.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           title: 'Private cloud',
@@ -52,7 +46,7 @@ export default {
             'It fits when different providers are clearly best at different jobs, when contracts or regulators require you to avoid depending on a single vendor, or after a merger brings two cloud estates together. It adds operational complexity, so we recommend it only when the benefit is clear.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'features',
@@ -60,7 +54,7 @@ export default {
       heading: 'Platforms we build on',
       intro: [
         'We work across all five, so our advice follows your needs rather than a single vendor’s preferences.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           title: 'Amazon Web Services (AWS)',
@@ -82,7 +76,7 @@ export default {
           title: 'Heroku',
           text: 'A platform-as-a-service that lets small teams and start-ups deploy web applications with almost no infrastructure work, ideal for pilots and early products.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'accordion',
@@ -119,12 +113,12 @@ export default {
             'Identity and access management, network segmentation, encryption, backups tested by restoring them, and controls aligned with POPIA and GDPR.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
   ],
   cta: {
     heading: 'Unsure which cloud, or which model?',
     text: 'Bring us your application list, your data residency rules and last quarter’s hosting bill. You will get an independent recommendation, with running costs you can take to your finance team.',
     action: { to: '/contact', label: 'Plan your cloud application' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

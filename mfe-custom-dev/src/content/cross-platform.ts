@@ -1,10 +1,4 @@
-import type {
-  AccordionItemData,
-  CallToActionContent,
-  FeatureItem,
-  Paragraphs,
-  ServicePageContent,
-} from '@site/shared';
+import type { ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'One codebase that runs on iOS and Android, built with the framework that suits your app, your budget and the team that will maintain it.',
@@ -13,7 +7,7 @@ export default {
     paragraphs: [
       'A cross-platform app shares most of its code between iPhone and Android. For many business apps that means a first release sooner, one team instead of two, and every fix and feature reaching both platforms on the same day. Done well, users cannot tell the difference from a native app.',
       'The framework matters more than the label. Each one makes different trade-offs in performance, look and feel, access to device features and the skills your own developers need. We have delivered apps in all of the major frameworks, and we recommend one only after we understand your requirements and who will look after the app in five years.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -56,7 +50,7 @@ export default {
             'Choose it when you have a working Cordova app to maintain, or when you need a careful path from Cordova to Capacitor or Ionic without rewriting the whole application.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'features',
@@ -75,7 +69,7 @@ export default {
           title: 'One team to manage',
           text: 'A single backlog, a single test plan and one set of developers who understand the whole app.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'checks',
@@ -84,7 +78,7 @@ export default {
       heading: 'When native is the better call',
       intro: [
         'Cross-platform is not always the right answer, and we will say so. We usually recommend separate native apps in Swift and Kotlin when:',
-      ] satisfies Paragraphs,
+      ],
       items: [
         'The app depends on heavy graphics, augmented reality or real-time audio and video',
         'It uses new platform features from launch day',
@@ -100,12 +94,12 @@ export default {
       paragraphs: [
         'Where only part of an app needs native performance, a hybrid approach often works best: a cross-platform app with a few native modules written in Swift and Kotlin, for example for a Bluetooth scanner or a camera pipeline. Our iOS and Android specialists build those modules alongside the cross-platform team, so the app keeps one codebase for everything else.',
         'The same applies in reverse. An established native app can adopt a shared module for a new feature, letting both platforms receive it together without a rewrite.',
-      ] satisfies Paragraphs,
+      ],
     },
   ],
   cta: {
     heading: 'Not sure which framework fits?',
     text: 'Describe your app, your users and your current technology. We will recommend native or cross-platform, and which framework, with the reasons set out plainly.',
     action: { to: '/contact', label: 'Get a framework recommendation' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

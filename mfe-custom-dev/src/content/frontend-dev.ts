@@ -1,12 +1,4 @@
-import { company } from '@site/shared';
-import type {
-  AccordionItemData,
-  CallToActionContent,
-  CounterItem,
-  Paragraphs,
-  StatItem,
-  ServicePageContent,
-} from '@site/shared';
+import { company, type ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'The interface is the part of your software people judge you by. We build frontends that load quickly on modest phones, work for users with disabilities and stay consistent as your product grows.',
@@ -15,7 +7,7 @@ export default {
     paragraphs: [
       'A frontend has to serve a loan officer working through forty applications a day, a clinic nurse on a low-cost Android phone and a customer on a slow connection at the end of the month. We design and build for all of them: clear layouts, forms that catch mistakes before they are submitted, and pages that respond in well under a second.',
       `Our frontend team has delivered more than 420 frontend solutions since ${company.foundingYear}, from single-page booking tools to the operator consoles of large industrial systems. That experience shows in the details that are easy to miss in a demo and hard to fix after launch: keyboard navigation, error states, loading behaviour, and components that do not drift apart when three teams work on one product.`,
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -26,20 +18,20 @@ export default {
         { value: '420+', label: 'Frontend solutions delivered' },
         { value: '20+', label: 'Industries served' },
         { value: '15+', label: 'Years of experience in each of our frontend leads' },
-      ] satisfies StatItem[],
+      ],
     },
     {
       kind: 'counters',
       heading: 'Four phases from brief to browser',
       intro: [
         'Every frontend engagement moves through the same four phases, so you always know where the work stands and what comes next.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         { target: 1, pad: 2, label: 'Discovery and UX audit of your users and current screens' },
         { target: 2, pad: 2, label: 'Design system and clickable prototype tested with users' },
         { target: 3, pad: 2, label: 'Component build, connected to your APIs' },
         { target: 4, pad: 2, label: 'Accessibility, performance tuning and release' },
-      ] satisfies CounterItem[],
+      ],
     },
     {
       kind: 'accordion',
@@ -70,7 +62,7 @@ export default {
             'Step-by-step replacement of ageing Web Forms, JSP or jQuery screens with a modern framework, one module at a time, while the old system keeps running and users are trained as each part goes live.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'accordion',
@@ -101,12 +93,12 @@ export default {
             'Each build is measured against Core Web Vitals budgets and tested on mid-range Android devices over throttled networks. Unit tests, component tests and end-to-end tests with Playwright run in the pipeline before anything reaches users.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
   ],
   cta: {
     heading: 'Is your interface holding your product back?',
     text: 'Send us a link or a few screenshots. We will come back with a short, candid review of what to fix first.',
     action: { to: '/contact', label: 'Request a frontend review' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

@@ -1,10 +1,4 @@
-import type {
-  AccordionItemData,
-  CallToActionContent,
-  FeatureItem,
-  Paragraphs,
-  ServicePageContent,
-} from '@site/shared';
+import type { ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'Your ERP, CRM, finance and operational systems each hold part of the truth. We connect them so that data is captured once, moves reliably and arrives where people need it, without retyping or overnight spreadsheets.',
@@ -13,7 +7,7 @@ export default {
     paragraphs: [
       'In most organisations we visit, someone spends part of every week copying data from one system into another: sales orders from the CRM into the ERP, invoices into the finance package, production figures from a plant system into a management report. Every manual step adds delay and errors, and nobody is quite sure which figure is correct.',
       'Systems integration removes those steps. We design and build the connections between your applications, whether they are modern cloud services or a twenty-year-old system nobody dares to touch, and we make those connections observable, secure and easy to change when one of the systems is replaced.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -38,14 +32,14 @@ export default {
           title: 'Legacy systems',
           text: 'Mainframe and AS/400 applications, old databases and flat-file exports, wrapped in modern APIs so they can keep working while you plan their replacement.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'accordion',
       heading: 'Integration approaches and technologies',
       intro: [
         'There is no single right way to connect systems. We choose the pattern for each flow based on how fresh the data must be, how much of it there is and what each system can support.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           title: 'APIs',
@@ -71,7 +65,7 @@ export default {
             'Where many cloud applications need connecting, an integration platform as a service such as Azure Logic Apps, MuleSoft or Boomi provides ready-made connectors and central monitoring. We help you decide whether the licence pays for itself or whether custom code is cheaper over time.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'accordion',
@@ -102,12 +96,12 @@ export default {
             'Every integration comes with dashboards and alerts, automatic retries for temporary failures and a clear queue of records that need a person’s attention. We can support them on a monthly plan or train your team to do so.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
   ],
   cta: {
     heading: 'Tired of retyping data between systems?',
     text: 'List the systems you run and where data gets stuck. We will sketch an integration plan and tell you which flows to automate first.',
     action: { to: '/contact', label: 'Plan your integration' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

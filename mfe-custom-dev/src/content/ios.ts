@@ -1,9 +1,4 @@
-import type {
-  CallToActionContent,
-  FeatureItem,
-  Paragraphs,
-  ServicePageContent,
-} from '@site/shared';
+import type { ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'Native apps for iPhone, iPad and the wider Apple ecosystem, written in Swift, designed to Apple’s Human Interface Guidelines and taken all the way through App Store review.',
@@ -12,7 +7,7 @@ export default {
     paragraphs: [
       'iPhone users tend to update quickly, spend more in apps and expect an experience that feels at home on their device. In banking, motor retail and executive reporting in particular, the iOS audience is often the one a client most needs to impress. A native app gives them the gestures, accessibility features, widgets and performance they already know from Apple’s own apps.',
       'Building natively also gives full, early access to Apple’s frameworks: Face ID and Touch ID, Apple Pay, HealthKit, Core Location, the camera and on-device machine learning. When Apple announces a new capability each June, a native app can adopt it in the next release rather than waiting for a cross-platform framework to catch up.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -22,7 +17,7 @@ export default {
       heading: 'Devices we design for',
       intro: [
         'Most projects start with iPhone. We plan from the outset for the other Apple devices your users own, so that adding them later is an extension, not a rewrite.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           title: 'iPhone',
@@ -48,7 +43,7 @@ export default {
           title: 'Mac',
           text: 'iPad apps brought to macOS with Mac Catalyst when your users also work at a desk.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'features',
@@ -67,7 +62,7 @@ export default {
           title: 'Objective-C for legacy',
           text: 'Many established apps still carry Objective-C. We maintain it, and migrate it to Swift screen by screen without stopping releases.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'checks',
@@ -76,7 +71,7 @@ export default {
       heading: 'What our iOS team builds',
       intro: [
         'Typical engagements range from a focused first release in three to four months to long-running product teams.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         'Mobile banking and payment apps',
         'Customer self-service apps',
@@ -95,12 +90,12 @@ export default {
       paragraphs: [
         'We test on real devices as well as simulators, automate builds and UI tests, and give your stakeholders new versions through TestFlight after every iteration. Before submission we complete the privacy nutrition labels, check the app against the App Store Review Guidelines and prepare the listing, so approval is routine rather than a gamble.',
         'Internal apps can be distributed privately through Apple Business Manager and your mobile device management platform. After launch we monitor crashes and performance, and we prepare your app for each new iOS version before it reaches your users.',
-      ] satisfies Paragraphs,
+      ],
     },
   ],
   cta: {
     heading: 'Ready to put your service on the iPhone?',
     text: 'Who will use the app, and what must it let them do on day one? With those two answers we can suggest a first release and the iPhone and iPad models worth supporting.',
     action: { to: '/contact', label: 'Plan your iOS app' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

@@ -1,11 +1,4 @@
-import type {
-  AccordionItemData,
-  CallToActionContent,
-  LinkCardItem,
-  Paragraphs,
-  StatItem,
-  ServicePageContent,
-} from '@site/shared';
+import type { ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'Mobile apps for customers, field teams and frontline staff, designed, built, published and supported by a team that ships for both iOS and Android.',
@@ -14,7 +7,7 @@ export default {
     paragraphs: [
       'A mobile app earns its place on a phone by saving someone time: a customer checking a policy, a technician closing a job card underground, a nurse registering a patient at a rural clinic. We design every app around those moments, test it with real users early, and build it to work on the devices and networks they actually have, including patchy connections and older handsets.',
       'Our mobile team works across both major platforms. 80% of our mobile developers build for both Android and iOS, so design decisions, code reviews and fixes are not split between two separate camps, and 70% of our Android developers are senior engineers with years of published apps behind them.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -24,7 +17,7 @@ export default {
       items: [
         { value: '80%', label: 'of our mobile developers build for both Android and iOS' },
         { value: '70%', label: 'of our Android developers are senior' },
-      ] satisfies StatItem[],
+      ],
     },
     {
       kind: 'accordion',
@@ -60,7 +53,7 @@ export default {
             'New operating system versions arrive every year. We keep your app compatible, monitor crash reports and performance, and ship fixes and features on an agreed release cycle.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'accordion',
@@ -91,7 +84,7 @@ export default {
             'Single-purpose apps for check-in desks, showrooms, classrooms and clinics, locked down so the device does one job well.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'accordion',
@@ -128,7 +121,7 @@ export default {
             'Crash reporting and analytics',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'links',
@@ -136,7 +129,7 @@ export default {
       heading: 'Native or cross-platform?',
       intro: [
         'There is no single right answer. We recommend an approach after looking at your users, your budget, the device features you need and who will maintain the app afterwards.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           to: '/services/custom-dev/mobile-app-dev/ios',
@@ -153,12 +146,12 @@ export default {
           title: 'Cross-platform app development',
           text: 'One codebase for iOS and Android with React Native, Flutter, .NET MAUI or Ionic.',
         },
-      ] satisfies LinkCardItem[],
+      ],
     },
   ],
   cta: {
     heading: 'Planning a mobile app?',
     text: 'Share the idea, the users and the date you have in mind. We will suggest a platform approach and the scope of a first release.',
     action: { to: '/contact', label: 'Talk to our mobile team' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

@@ -1,11 +1,4 @@
-import { company } from '@site/shared';
-import type {
-  CallToActionContent,
-  FeatureItem,
-  LinkCardItem,
-  Paragraphs,
-  ServicePageContent,
-} from '@site/shared';
+import { company, type ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'Custom software built around the way your organisation actually works, from the first workshop to a system in production that your people rely on every day.',
@@ -14,7 +7,7 @@ export default {
     paragraphs: [
       'Packaged software serves the average company. Most of the organisations we work with are not average: a mine with its own shift and safety rules, a bank with a product that no vendor sells, a health programme that reports to three donors in three formats. When the package forces people into workarounds, spreadsheets and re-keying, custom software usually pays for itself.',
       `Since ${company.foundingYear} we have designed and built bespoke systems for plant managers, mine engineers, bank operations teams, school administrators and health programme staff. We write software that does what your business needs, connects to the systems you already run, and can be maintained by your own team or by ours long after launch.`,
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -23,7 +16,7 @@ export default {
       heading: 'What we build',
       intro: [
         'Most engagements combine more than one of these. A field-service system, for example, is often a web application for the office, a mobile app for technicians and a cloud backend that ties them together.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           to: '/services/custom-dev/web-app-dev',
@@ -40,7 +33,7 @@ export default {
           title: 'Cloud app development',
           text: 'Cloud-native applications and migrations on AWS, Azure and Google Cloud, in public, private or hybrid set-ups.',
         },
-      ] satisfies LinkCardItem[],
+      ],
     },
     {
       kind: 'features',
@@ -63,7 +56,7 @@ export default {
           title: 'Support after launch',
           text: 'A warranty period follows every release, and we offer ongoing maintenance and enhancement on a monthly retainer if you want it.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'steps',
@@ -71,7 +64,7 @@ export default {
       heading: 'Our six-step approach',
       intro: [
         'Every project, from a three-month pilot to a multi-year platform, moves through the same six steps. Each step ends with something you can review and sign off, so there are no surprises at the end.',
-      ] satisfies Paragraphs,
+      ],
     },
     {
       kind: 'prose',
@@ -79,12 +72,12 @@ export default {
       paragraphs: [
         'We staff each project with a small, stable team: a delivery lead, a business analyst, designers and engineers, and a tester from the first sprint. Work is planned in two-week iterations with a demonstration at the end of each one, and you have access to the backlog, the test environment and the people writing the code.',
         'You can engage us for a fixed-scope project with an agreed price, as a dedicated team billed monthly, or to extend your own developers with specialists for a defined period. We will recommend one model after the concept step, once we both understand the size of the problem.',
-      ] satisfies Paragraphs,
+      ],
     },
   ],
   cta: {
     heading: 'Have a process that software should be running?',
     text: 'Describe the work that slows your teams down today. We will come back with a first view of the solution, the team it needs and a realistic timeline.',
     action: { to: '/contact', label: 'Discuss your project' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

@@ -1,11 +1,4 @@
-import { company } from '@site/shared';
-import type {
-  AccordionItemData,
-  CallToActionContent,
-  LinkCardItem,
-  Paragraphs,
-  ServicePageContent,
-} from '@site/shared';
+import { company, type ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'Web applications that your staff, customers and partners use every day, built from the interface down to the database by one team that stays accountable for the whole system.',
@@ -14,7 +7,7 @@ export default {
     paragraphs: [
       'A good web application replaces a spreadsheet that has grown too important, a paper process that slows down approvals, or an off-the-shelf package that the business has outgrown. It opens in any modern browser, needs nothing installed, and can be updated for every user at once.',
       `Since ${company.foundingYear} we have built web applications for manufacturers, banks, schools and health programmes, from internal tools used by twenty people to portals used by thousands. Each one was designed around a specific way of working, secured for the data it holds and built to stay maintainable long after launch, whether your own developers take it over or we keep supporting it.`,
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -23,7 +16,7 @@ export default {
       heading: 'Three disciplines, one accountable team',
       intro: [
         'Every web application has a face, an engine and connections to the systems around it. We cover all three, so nothing falls between two suppliers.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           to: '/services/custom-dev/frontend-dev',
@@ -40,7 +33,7 @@ export default {
           title: 'Systems integration',
           text: 'Connections to your ERP, CRM, finance and legacy systems, so data is captured once and trusted everywhere.',
         },
-      ] satisfies LinkCardItem[],
+      ],
     },
     {
       kind: 'accordion',
@@ -76,7 +69,7 @@ export default {
             'Multi-tenant products for software companies and start-ups, with subscription billing, tenant isolation, usage metering and an administration console, designed so that the hundredth customer is as easy to onboard as the first.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'accordion',
@@ -84,7 +77,7 @@ export default {
       heading: 'How a web application engagement runs',
       intro: [
         'The same concept-to-deployment approach we use for all custom software, applied to web work. You see working software every two weeks, not a big reveal at the end.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           title: 'Discovery and scope',
@@ -120,12 +113,12 @@ export default {
             'We deploy through automated pipelines to your cloud or data centre, monitor the first weeks closely and hand over documentation, source code and runbooks. Ongoing support and enhancement is available on a monthly plan.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
   ],
   cta: {
     heading: 'Have a process that has outgrown its spreadsheet?',
     text: 'Describe the problem and who it affects. We will suggest a first release you could have in users’ hands within months, with a realistic estimate.',
     action: { to: '/contact', label: 'Discuss your web application' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

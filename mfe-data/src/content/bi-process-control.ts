@@ -1,9 +1,4 @@
-import type {
-  CallToActionContent,
-  FeatureItem,
-  Paragraphs,
-  ServicePageContent,
-} from '@site/shared';
+import type { ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'Plants, mines and refineries record thousands of tags every second, yet shift reports are still compiled by hand. We connect historians, SCADA and MES systems to analytics that show operators and engineers where the process is drifting while there is still time to act.',
@@ -12,7 +7,7 @@ export default {
     paragraphs: [
       'Operational data is different from business data. It arrives continuously, at high frequency, from instruments that drift and fail; it is keyed by tag name rather than customer number; and it only makes sense alongside context such as the product being run, the shift on duty and the state of the equipment. Most process historians are excellent at storing this data and poor at explaining it.',
       'Our process-control BI sits between the control layer and the people who run the operation. We read from historians, SCADA and MES systems, add production, maintenance and laboratory context, and present it as views that answer practical questions: why throughput fell on night shift, which mill liner is wearing fastest, which batches will fail the quality specification.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -45,7 +40,7 @@ export default {
           title: 'Shift and production reporting',
           text: 'Automated shift logs, daily production reports and plan-versus-actual figures that reach supervisors at handover, not the following afternoon.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'features',
@@ -54,7 +49,7 @@ export default {
       heading: 'Industries we know from the inside',
       intro: [
         'We have worked with operational data in manufacturing, mining and petroleum, and we speak the language of the engineers we work alongside.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           title: 'Manufacturing',
@@ -68,7 +63,7 @@ export default {
           title: 'Petroleum',
           text: 'Unit performance and yields in refineries, tank and pipeline inventory, flaring and emissions reporting, and integrity monitoring of rotating equipment.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'checks',
@@ -93,12 +88,12 @@ export default {
       paragraphs: [
         'We respect the boundary between control and business networks. Data is read, never written, through a historian replica or a demilitarised zone designed with your control engineers, in line with the Purdue model and your site security standards.',
         'A typical engagement starts with one production area and a handful of agreed metrics. Within a few weeks the first views are in the control room and on the supervisors’ screens; we then extend to further areas and sites using the same data model, so figures can be compared across the operation.',
-      ] satisfies Paragraphs,
+      ],
     },
   ],
   cta: {
     heading: 'Let’s look at your process data together',
     text: 'Share the unit or line that keeps you up at night. We will show what your existing historian data can already tell you about it.',
     action: { to: '/contact', label: 'Book a site conversation' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

@@ -1,9 +1,4 @@
-import type {
-  CallToActionContent,
-  FeatureItem,
-  Paragraphs,
-  ServicePageContent,
-} from '@site/shared';
+import type { ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'Most management teams already own the data they need; it is simply spread across an ERP, a CRM, a payroll system and a dozen spreadsheets. We bring it together into dashboards and reports that managers trust and use every week.',
@@ -12,7 +7,7 @@ export default {
     paragraphs: [
       'Business intelligence is the practice of turning the records your systems already keep into a shared, reliable picture of how the organisation is performing. Done well, it replaces the month-end scramble of exporting, pasting and reconciling with numbers that refresh on their own and mean the same thing in every meeting.',
       'For a managing director that means seeing margin by product, region and customer without asking finance for a special report. For a sales head it means pipeline and conversion by rep, updated overnight. For an operations manager it means knowing on Tuesday that a branch is behind target, not discovering it in next month’s pack. The common thread is a single version of the truth, with the ability to drill from a headline figure down to the transactions behind it.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -22,7 +17,7 @@ export default {
       heading: 'What we build for you',
       intro: [
         'A BI programme is more than a set of charts. We deliver the foundations underneath them, so the dashboards keep working after the first launch.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           title: 'Management dashboards',
@@ -48,7 +43,7 @@ export default {
           title: 'Training and adoption',
           text: 'Hands-on sessions for report consumers and power users, plus internal champions who keep the reports relevant as the business changes.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'checks',
@@ -56,7 +51,7 @@ export default {
       heading: 'Tools we work with',
       intro: [
         'We are not tied to one vendor. We recommend the platform that fits your licences, your skills and your budget, and we are equally comfortable extending what you already run.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         'Microsoft Power BI',
         'Tableau',
@@ -76,7 +71,7 @@ export default {
       heading: 'How an engagement runs',
       intro: [
         'Our BI projects deliver in short increments, so you see working reports early and shape what comes next.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           title: 'Discovery',
@@ -94,12 +89,12 @@ export default {
           title: 'Scale and hand over',
           text: 'Further subject areas follow in monthly releases. We document everything, train your team and can stay on to support and extend the platform.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
   ],
   cta: {
     heading: 'Ready for reports that run themselves?',
     text: 'Send us the list of figures your management team chases every month. We will point to where a first dashboard would save the most time.',
     action: { to: '/contact', label: 'Talk to a BI consultant' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

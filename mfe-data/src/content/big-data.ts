@@ -1,9 +1,4 @@
-import type {
-  AccordionItemData,
-  CallToActionContent,
-  Paragraphs,
-  ServicePageContent,
-} from '@site/shared';
+import type { ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'When transaction logs, sensor readings and telematics outgrow a single database, the answer is a platform designed for volume and speed. We design, build and run big data platforms that stay reliable and affordable as your data grows.',
@@ -12,7 +7,7 @@ export default {
     paragraphs: [
       'A bank processing millions of card transactions a day, a mine streaming vibration data from every conveyor drive, a vehicle distributor collecting telematics from a national fleet: each reaches a point where nightly batch jobs run into the working day and analysts wait hours for a query. Adding hardware to the old database no longer helps.',
       'Big data platforms spread storage and processing across many machines, usually in the cloud, so that capacity grows with the workload and you pay for what you use. The technology is mature; what makes or breaks a platform is the engineering around it: how data arrives, how it is organised, who may see it and what it costs to run each month.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -50,14 +45,14 @@ export default {
             'Monitoring, alerting and monthly cost reviews, with cluster policies and auto-scaling that stop idle compute from eating the budget.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'accordion',
       heading: 'Our capabilities',
       intro: [
         'Our engineers have built and run production workloads with the tools below on Microsoft Azure, Amazon Web Services and Google Cloud.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           title: 'Distributed processing',
@@ -112,7 +107,7 @@ export default {
             'Role- and attribute-based access',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'action',
@@ -120,7 +115,7 @@ export default {
       heading: 'Good pipelines make big data useful',
       intro: [
         'A platform is only as good as the data flowing into it. Our data engineering practice builds the pipelines, models and quality checks that turn raw volume into datasets analysts and data scientists can rely on.',
-      ] satisfies Paragraphs,
+      ],
       action: {
         to: '/services/data-analytics/data-engineering',
         label: 'Learn More',
@@ -132,5 +127,5 @@ export default {
     heading: 'Is your data platform keeping up?',
     text: 'Share your data volumes, your slowest reports and your monthly cloud bill. We will show you, honestly, where the bottleneck is.',
     action: { to: '/contact', label: 'Ask for a platform review' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

@@ -1,10 +1,4 @@
-import type {
-  CallToActionContent,
-  FeatureItem,
-  LinkCardItem,
-  Paragraphs,
-  ServicePageContent,
-} from '@site/shared';
+import type { ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'Some questions cannot wait for a new dashboard: why margins slipped, which branches are losing customers, whether last year’s price change worked. Our analysts answer them with evidence you can act on, and set up the reporting to keep answering them.',
@@ -13,7 +7,7 @@ export default {
     paragraphs: [
       'Data analysis starts with a question someone in the business needs answered. We work with the person asking it to sharpen the question, find and combine the data that bears on it, test the obvious explanations and the less obvious ones, and present the findings in plain language with the numbers behind them.',
       'Sometimes the result is a one-off piece of work that informs a decision. More often the same question will be asked again next month, so we turn the analysis into a repeatable report or a view in your existing BI tool and hand it over to your team.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -46,7 +40,7 @@ export default {
           title: 'Analytics as a managed service',
           text: 'A dedicated analyst or small team on a monthly arrangement, maintaining your reports, answering ad hoc requests and presenting insights at management meetings.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'checks',
@@ -68,7 +62,7 @@ export default {
       paragraphs: [
         'We agree the question, the decision it supports and the deadline in a short scoping call, then confirm in writing what data we will use and what you will receive. Most deep dives take two to four weeks. We share early findings halfway through, so there are no surprises, and finish with a presentation to the decision-makers and a written summary that includes the method and its limits.',
         'Your data stays in your environment wherever possible, and we work under confidentiality agreements and POPIA-compliant handling of any personal information.',
-      ] satisfies Paragraphs,
+      ],
     },
     {
       kind: 'links',
@@ -89,12 +83,12 @@ export default {
           title: 'Data Engineering',
           text: 'Build the pipelines that keep analysis supplied with clean data.',
         },
-      ] satisfies LinkCardItem[],
+      ],
     },
   ],
   cta: {
     heading: 'Got a question your reports can’t answer?',
     text: 'Send it to us as you would put it to a colleague. We will reply with how we would approach it and what it would take.',
     action: { to: '/contact', label: 'Ask an analyst' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

@@ -1,10 +1,4 @@
-import { company } from '@site/shared';
-import type {
-  AccordionItemData,
-  CallToActionContent,
-  Paragraphs,
-  ServicePageContent,
-} from '@site/shared';
+import { company, type ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'Every dashboard and every model depends on data arriving on time, complete and correct. Our data engineers build and look after the pipelines, warehouses and lakehouses that make that happen.',
@@ -13,7 +7,7 @@ export default {
     paragraphs: [
       'Ask an analyst where their time goes and the answer is usually the same: finding data, fixing it and reconciling it with last month’s figures. Data engineering removes that work by moving data out of source systems automatically, testing it on the way and modelling it so that each figure is calculated once, in one place.',
       'We design pipelines as software: version-controlled, tested, deployed automatically and monitored. When a source system changes or a load fails, the right person is alerted before the morning reports go out, not after a manager spots a gap.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -51,7 +45,7 @@ export default {
             'Moving legacy SSIS packages, stored procedures and on-premises warehouses to cloud services in planned stages, with parallel runs to prove the numbers match.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'accordion',
@@ -87,7 +81,7 @@ export default {
             'Access control, masking of personal information and full lineage make it easier to meet POPIA, GDPR and sector regulators’ requirements and to answer auditors.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'accordion',
@@ -128,12 +122,12 @@ export default {
             'We pair with your developers and analysts throughout, so that when we step back you can run and extend the platform yourselves, or keep us on for support.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
   ],
   cta: {
     heading: 'Spending more time fixing data than using it?',
     text: 'List the sources you struggle with and where the data needs to go. We will outline a pipeline design and a realistic first milestone.',
     action: { to: '/contact', label: 'Speak to a data engineer' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

@@ -1,9 +1,4 @@
-import type {
-  CallToActionContent,
-  FeatureItem,
-  Paragraphs,
-  ServicePageContent,
-} from '@site/shared';
+import type { ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'Data science earns its keep when a model changes a decision: which stock to order, which customer to call, which transaction to stop. We build models around those decisions and put them into daily use.',
@@ -12,7 +7,7 @@ export default {
     paragraphs: [
       'Many organisations have run a promising machine learning pilot that never left a notebook. The model was accurate, but nobody owned it, it was not connected to the systems people use, and its predictions arrived too late to act on.',
       'We start from the decision instead. Before any modelling, we agree who will use the prediction, when they need it, what action it triggers and how much a better decision is worth. That keeps projects small enough to deliver in weeks and grounded enough to show a measurable return.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -22,7 +17,7 @@ export default {
       heading: 'Use cases we deliver',
       intro: [
         'These are the problems clients in banking, manufacturing, mining, petroleum, health and the motor industry bring to us most often.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           title: 'Demand forecasting',
@@ -48,7 +43,7 @@ export default {
           title: 'Patient risk',
           text: 'Models that identify patients at risk of missing treatment or being readmitted, helping clinics and health programmes target follow-up visits where they matter most.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'features',
@@ -56,7 +51,7 @@ export default {
       heading: 'Our three-phase approach',
       intro: [
         'Every project moves through the same three phases. Each ends with a clear go or no-go decision, so you never fund a model that cannot pay for itself.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           title: '1. Discover',
@@ -70,7 +65,7 @@ export default {
           title: '3. Deploy',
           text: 'We integrate the model into your systems, as an API, a scheduled batch score or a dashboard, and set up monitoring for accuracy and data drift. Your team is trained to retrain and maintain it, or we support it for you.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'checks',
@@ -94,12 +89,12 @@ export default {
       heading: 'Responsible by design',
       paragraphs: [
         'Models that affect customers, patients or employees must be fair, explainable and lawful. We test for bias across groups, document each model’s purpose and limits, use explanation techniques such as SHAP so decisions can be justified, and process personal data in line with POPIA and GDPR.',
-      ] satisfies Paragraphs,
+      ],
     },
   ],
   cta: {
     heading: 'Have a decision that could use a better prediction?',
     text: 'Describe it in a few lines. We will tell you whether your data can support a model and what a Discover phase would cost.',
     action: { to: '/contact', label: 'Discuss a use case' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

@@ -1,10 +1,4 @@
-import type {
-  CallToActionContent,
-  FeatureItem,
-  LinkCardItem,
-  Paragraphs,
-  ServicePageContent,
-} from '@site/shared';
+import type { ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'We turn textbooks, workbooks and training manuals into interactive eBooks that learners can read, watch, listen to and practise with, on any device and without a constant internet connection.',
@@ -13,7 +7,7 @@ export default {
     paragraphs: [
       'Putting a printed book online as a PDF saves on printing, but it does little for the learner. The text is hard to read on a phone, nothing moves, there is no way to check understanding, and the author never learns which chapters were read and which were skipped.',
       'Our interactive eBooks are built for learning from the start. A diagram becomes an animation, a worked example becomes a short video, and every chapter ends with questions that give instant feedback. The layout reflows to fit any screen, from a budget Android phone to a classroom display, and the books are packaged in open formats such as EPUB 3 and HTML5 rather than locked into a single app.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -23,7 +17,7 @@ export default {
       heading: 'What our interactive eBooks include',
       intro: [
         'Each title is built from the same set of features, switched on chapter by chapter to suit the subject and the reader.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           title: 'Rich media',
@@ -49,7 +43,7 @@ export default {
           title: 'Read-aloud',
           text: 'Text read aloud with each sentence highlighted as it is spoken, using recorded narration or text-to-speech, for early readers, language learners and readers with visual or reading difficulties.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'split',
@@ -60,7 +54,7 @@ export default {
         paragraphs: [
           'You supply the source material in whatever form it exists: Word files, print-ready PDFs, InDesign packages or slide decks. Our instructional designers agree with you where media, interactions and questions will add most, our developers build the book, and your subject experts review each chapter before it is released.',
           'Finished books can be distributed through your own website or app, loaded onto school devices, or delivered as courses inside a learning management system. When the curriculum or a regulation changes, we update the affected chapters and readers receive the new edition automatically the next time they connect.',
-        ] satisfies Paragraphs,
+        ],
       },
       end: {
         kind: 'stack',
@@ -90,12 +84,12 @@ export default {
           title: 'Learning Management Systems',
           text: 'Enrol learners, set assignments and exams, and track progress across eBooks and online courses in one place.',
         },
-      ] satisfies LinkCardItem[],
+      ],
     },
   ],
   cta: {
     heading: 'Have a book that should do more?',
     text: 'Send us a chapter of a textbook or manual you use today. We will show you what it could look like as an interactive eBook and what producing the full title would involve.',
     action: { to: '/contact', label: 'Convert a sample chapter' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

@@ -1,11 +1,4 @@
-import { company } from '@site/shared';
-import type {
-  AccordionItemData,
-  CallToActionContent,
-  Paragraphs,
-  StatItem,
-  ServicePageContent,
-} from '@site/shared';
+import { company, type ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'Business systems need more than a help-desk ticket queue. Enterprise Support gives you a dedicated team that knows your environment, answers within two hours and is billed at a fixed monthly amount you can plan around.',
@@ -14,7 +7,7 @@ export default {
     paragraphs: [
       'Once a SharePoint intranet, an EPM platform, a custom application or a set of Power BI reports goes live, the real work begins: users have questions, processes change, Microsoft releases updates and small faults need fixing before they become outages. Ad hoc support handles this one call at a time, with a new person each time and a 4-hour response under our standard support SLA.',
       'Enterprise Support is the alternative for organisations that depend on these systems every day. You reserve a block of hours each month, a named team learns your environment in depth, and the 4-hour standard response is cut to 2 hours. We cover the platforms and solutions we build, including Microsoft 365, SharePoint, Planner and Project Server, and the custom applications and integrations around them.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -23,12 +16,12 @@ export default {
       heading: 'The terms at a glance',
       intro: [
         'Plans start at 40 hours a month and are billed monthly at a fixed amount. Extended availability is included at no extra cost, and 24/7 support is available on request for critical systems.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         { value: '2 hours', label: 'Response time, down from our standard 4-hour SLA' },
         { value: '8 AM–6 PM', label: `${company.timeZone.label} cover, at no extra cost` },
         { value: '40 hours', label: 'A month, the starting size of a plan' },
-      ] satisfies StatItem[],
+      ],
     },
     {
       kind: 'accordion',
@@ -71,14 +64,12 @@ export default {
             'You are billed a fixed amount every month, so support costs are known in advance and easy to budget for. No surprise invoices after a busy month, and a monthly report shows exactly how the hours were used.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'accordion',
       heading: 'Dedicated to your organisation',
-      intro: [
-        'Enterprise Support works because the same people look after you month after month.',
-      ] satisfies Paragraphs,
+      intro: ['Enterprise Support works because the same people look after you month after month.'],
       items: [
         {
           title: 'Access to the team',
@@ -98,7 +89,7 @@ export default {
             'Cover hours, escalation contacts, reporting and the balance between fixes, enhancements and training are set to suit your organisation, and reviewed with you every quarter.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'checks',
@@ -107,7 +98,7 @@ export default {
       heading: 'Where we put our focus',
       intro: [
         'Keeping systems running is only part of the job. The hours in your plan are also used to make sure the investment pays off, with our attention on:',
-      ] satisfies Paragraphs,
+      ],
       items: [
         'Driving proper use of the features you already pay for',
         'Adoption across every department, not just IT',
@@ -121,5 +112,5 @@ export default {
     heading: 'Support that knows your systems',
     text: 'List the systems you depend on and when your users need help. We will propose a plan size, cover hours and a fixed monthly fee.',
     action: { to: '/contact', label: 'Ask about Enterprise Support' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

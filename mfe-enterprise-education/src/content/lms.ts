@@ -1,11 +1,4 @@
-import type {
-  CallToActionContent,
-  FeatureItem,
-  LinkCardItem,
-  Paragraphs,
-  QuoteItem,
-  ServicePageContent,
-} from '@site/shared';
+import type { ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'Our web-based learning management system gives teachers, trainers and programme staff one place to publish courses, set assessments, enrol learners and see who is progressing and who needs help.',
@@ -14,7 +7,7 @@ export default {
     paragraphs: [
       'Learning rarely happens in one place any more. Course notes sit in shared folders, quizzes run on a free online tool, marks live in a spreadsheet and enrolment is handled by e-mail. Each piece works on its own, but nobody can see the whole picture of a learner’s progress, and staff spend hours moving information between them.',
       'Our LMS runs in any modern browser on a laptop, tablet or phone, with nothing to install. We configure it around your courses, your assessment rules and your reporting needs, brand it as your own, and host it for you or deploy it on your infrastructure. Pages are kept light so that learners on mobile data or a slow school connection can still work through a lesson.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -35,7 +28,7 @@ export default {
           title: 'Non-profits',
           text: 'Organisations training volunteers, community health workers or young people across many sites, who need to prove to donors how many learners completed a programme and what they achieved.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'features',
@@ -43,7 +36,7 @@ export default {
       heading: 'Features of our LMS',
       intro: [
         'Six capabilities carry most of the teaching, assessing and tracking. Each is configurable, so you switch on what your programmes need and keep the interface simple for everyone else.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           title: 'Learning paths',
@@ -69,7 +62,7 @@ export default {
           title: 'User enrolment',
           text: 'Enrol learners one at a time, in bulk from a spreadsheet, by self-registration with an access code, or automatically from your student information system.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'split',
@@ -77,7 +70,7 @@ export default {
       heading: 'What the people using it need',
       intro: [
         'We design the LMS around the day-to-day needs we hear from the people who run learning. These are typical of them, and beside them is what the platform does about it.',
-      ] satisfies Paragraphs,
+      ],
       start: {
         kind: 'quotes',
         items: [
@@ -99,7 +92,7 @@ export default {
             name: 'Programme Coordinator',
             role: 'Youth skills non-profit',
           },
-        ] satisfies QuoteItem[],
+        ],
       },
       end: {
         kind: 'side-list',
@@ -121,7 +114,7 @@ export default {
       paragraphs: [
         'We start with a short discovery: your courses, your learners, how you assess and what you report. Within a few weeks you have a configured, branded platform with one or two real courses loaded, and a pilot group of teachers and learners using it. Their feedback shapes the full rollout.',
         'We migrate existing content and learner records, train administrators and course authors, and provide support once you are live. Your courses, questions and results remain yours, and can be exported at any time.',
-      ] satisfies Paragraphs,
+      ],
     },
     {
       kind: 'links',
@@ -133,12 +126,12 @@ export default {
           title: 'e-Learning',
           text: 'Interactive eBooks with rich media, quizzes and offline reading that sit alongside the courses in your LMS.',
         },
-      ] satisfies LinkCardItem[],
+      ],
     },
   ],
   cta: {
     heading: 'Planning a new learning platform?',
     text: 'Send us one of your courses, or just its outline. We will show you the LMS set up with it, so your teachers can judge it on their own material.',
     action: { to: '/contact', label: 'Request an LMS demo' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

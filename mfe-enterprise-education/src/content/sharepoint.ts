@@ -1,11 +1,4 @@
-import type {
-  AccordionItemData,
-  CallToActionContent,
-  LinkCardItem,
-  Paragraphs,
-  StatItem,
-  ServicePageContent,
-} from '@site/shared';
+import type { ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'SharePoint is already part of most Microsoft 365 licences, yet many organisations use it as little more than a shared drive. We turn it into the place where your people find news, policies and documents, and where routine approvals run on their own.',
@@ -14,7 +7,7 @@ export default {
     paragraphs: [
       'A typical request starts with a familiar picture: thousands of files on network shares and in personal OneDrive folders, three versions of the same policy in circulation, approvals chased by e-mail, and an intranet that nobody has updated since it was launched. The licences are paid for; the value is not arriving.',
       'We design, build and migrate SharePoint solutions for organisations whose documents carry real weight: safety procedures on a mine, credit policies in a bank, clinical guidelines in a health programme. Our consultants have worked on every version from SharePoint 2010 on-premises to SharePoint Online, so we can modernise an old farm as comfortably as we can set up a new Microsoft 365 tenant.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -26,14 +19,14 @@ export default {
         paragraphs: [
           'Our SharePoint practice goes back to the on-premises farms of the early 2010s. That history matters when you inherit a farm full of custom code, or need to explain to an auditor why a permission was set the way it was.',
           'Once the scope is agreed, a named consultant runs your kick-off workshop within a week. There is no long pre-sales cycle and no waiting for a team to become free.',
-        ] satisfies Paragraphs,
+        ],
       },
       end: {
         kind: 'stats',
         items: [
           { value: '14+', label: 'Years of hands-on SharePoint work' },
           { value: '1 week', label: 'From signed scope to your kick-off workshop' },
-        ] satisfies StatItem[],
+        ],
       },
     },
     {
@@ -42,7 +35,7 @@ export default {
       heading: 'What we deliver on SharePoint',
       intro: [
         'Most engagements combine several of these. We usually start with the one that removes the most daily friction, then build on it.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           title: 'Intranets and communication sites',
@@ -85,7 +78,7 @@ export default {
             'Clear rules for who may create sites, how they are named, who owns them and when they are archived, backed by sensitivity labels, retention policies and regular permission reviews. Governance keeps a tenant tidy as it grows and gives your compliance team the evidence it needs.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'accordion',
@@ -109,7 +102,7 @@ export default {
             'Site owners receive hands-on training and short guides, champions are appointed in each department, and your IT team receives the configuration records they need to run the platform on their own.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'links',
@@ -126,12 +119,12 @@ export default {
           title: 'Enterprise Support',
           text: 'Keep a dedicated team on hand after go-live, with a 2-hour response and fixed monthly billing.',
         },
-      ] satisfies LinkCardItem[],
+      ],
     },
   ],
   cta: {
     heading: 'Ready to get more from SharePoint?',
     text: 'Whether it is an intranet, a document clean-up or a workflow rebuild, a short call is enough for us to propose a scope, and your kick-off can be in the diary within a week.',
     action: { to: '/contact', label: 'Book a SharePoint kick-off' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

@@ -1,11 +1,4 @@
-import type {
-  AccordionItemData,
-  CallToActionContent,
-  FeatureItem,
-  LinkCardItem,
-  Paragraphs,
-  ServicePageContent,
-} from '@site/shared';
+import type { ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'We produce the donor and ministry reports your programme owes, on time and consistent with each other, and build the dashboards, maps and trend views that show managers where to act next.',
@@ -14,7 +7,7 @@ export default {
     paragraphs: [
       'In many programmes the M&E team spends the last weeks of every quarter assembling reports by hand: exporting, pasting into templates and reconciling totals that do not agree. Little time is left to look at what the figures say.',
       'We automate the assembly and give that time back to analysis. Our analysts understand public-health indicators as well as the tools, so the work starts from the questions a district manager, a technical adviser or a funder actually asks.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -24,7 +17,7 @@ export default {
       heading: 'Reporting',
       intro: [
         'Every report is generated from the same validated data, so the figure in the donor report matches the one in the ministry return.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           title: 'Donor reports',
@@ -42,7 +35,7 @@ export default {
           title: 'Automated report packs',
           text: 'A complete pack per district, province or partner, produced on a schedule as PDF and Excel and sent to the right inboxes, with no copying and pasting.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'features',
@@ -50,7 +43,7 @@ export default {
       heading: 'Visual analytics',
       intro: [
         'Reports answer the funder. Visual analytics answer the manager who has to decide where to send a mentor or a stock order next week.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           title: 'Dashboards',
@@ -68,7 +61,7 @@ export default {
           title: 'Cohort views',
           text: 'Groups of clients who started care in the same month, followed over time, to see retention, viral load suppression or treatment completion at 6 and 12 months.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'split',
@@ -79,7 +72,7 @@ export default {
         paragraphs: [
           'A report is only as credible as the data beneath it. We run automated checks every time data arrives and list the problems for the person who can fix them, long before a funder or an auditor finds them.',
           'When a full verification is due, we support routine data quality assessments by comparing reported figures with source registers at a sample of sites.',
-        ] satisfies Paragraphs,
+        ],
       },
       end: {
         kind: 'checks',
@@ -122,7 +115,7 @@ export default {
             'An analyst from our team works with your M&E unit each month or each quarter, preparing reports, answering questions from funders and presenting findings at programme reviews.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'links',
@@ -143,12 +136,12 @@ export default {
           title: 'Data Analysis',
           text: 'BI and analytics services for organisations beyond the health sector.',
         },
-      ] satisfies LinkCardItem[],
+      ],
     },
   ],
   cta: {
     heading: 'Spending each quarter-end on reports?',
     text: 'Show us the reports you produce today. We will tell you which parts can be automated, how long it would take and what your team would get back.',
     action: { to: '/contact', label: 'Talk to an analyst' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

@@ -1,11 +1,4 @@
-import type {
-  AccordionItemData,
-  CallToActionContent,
-  FeatureItem,
-  LinkCardItem,
-  Paragraphs,
-  ServicePageContent,
-} from '@site/shared';
+import type { ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'One monitoring and evaluation system for the whole programme: data captured once at the facility, rolled up to district, province and national level, and shown against your targets on dashboards your team and funders can trust.',
@@ -14,7 +7,7 @@ export default {
     paragraphs: [
       'Many health programmes run M&E on a patchwork: forms in one tool, spreadsheets on a coordinator’s laptop, a separate template for every donor. Nobody is quite sure which number is the right one.',
       'We design, configure and run M&E software that replaces it with one system. It starts from your logframe or results framework, with every indicator defined once, and covers the full cycle from the first record captured at a site to the figure presented to a ministry or a funder.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -24,7 +17,7 @@ export default {
       heading: 'What the system covers',
       intro: [
         'Each part can be introduced on its own, but they are designed to work together on one database.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           title: 'Data collection',
@@ -50,7 +43,7 @@ export default {
           title: 'Access and security',
           text: 'Role-based access tied to the organisation hierarchy, encryption in transit and at rest, and handling of personal information that meets POPIA and GDPR.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'split',
@@ -61,7 +54,7 @@ export default {
         paragraphs: [
           'Every record belongs to a place in your organisation hierarchy. When a clinic submits its monthly data, district, provincial and national totals update at once, with no one copying figures between spreadsheets.',
           'Aggregation follows the rules of each indicator rather than simply adding numbers up. New clients tested are summed across months; patients currently on treatment take the latest value; a rate is recalculated from its numerator and denominator at every level instead of averaging percentages. Reporting periods follow your calendars, whether a government financial year from April or a donor year from October.',
-        ] satisfies Paragraphs,
+        ],
       },
       end: {
         kind: 'checks',
@@ -90,7 +83,7 @@ export default {
           title: 'Donors’ implementing partners',
           text: 'Partners on PEPFAR, Global Fund and other grants who report to strict definitions and deadlines, often to funder and ministry at once.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'accordion',
@@ -132,7 +125,7 @@ export default {
             'Hosting in-country, on your own servers or in a nearby cloud region, with monitoring, updates and a help desk. Your data and configuration remain yours, documented for handover.',
           ],
         },
-      ] satisfies AccordionItemData[],
+      ],
     },
     {
       kind: 'links',
@@ -148,12 +141,12 @@ export default {
           title: 'Data Analytics & Reporting',
           text: 'Donor and ministry reports, maps, trends and data quality checks built on the same data.',
         },
-      ] satisfies LinkCardItem[],
+      ],
     },
   ],
   cta: {
     heading: 'Ready for one version of your programme’s numbers?',
     text: 'Send us your indicator list and reporting calendar. We will come back within one working day with how we would set up your M&E system and what it would take.',
     action: { to: '/contact', label: 'Discuss your M&E system' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

@@ -1,9 +1,4 @@
-import type {
-  CallToActionContent,
-  FeatureItem,
-  Paragraphs,
-  ServicePageContent,
-} from '@site/shared';
+import type { ServicePageContent } from '@site/shared';
 
 export default {
   lead: 'Paper registers and spreadsheets slow programmes down and hide problems until a report is due. Our digital M&E tools capture clean data at the point of care and put it in front of the people who act on it.',
@@ -12,7 +7,7 @@ export default {
     paragraphs: [
       'Most health programmes we meet still collect part of their data on paper: a screening form completed at a clinic, a register kept at a community site, a referral slip carried by the patient. Each sheet is later typed into a spreadsheet, sometimes weeks after the event, and every transfer is a chance for a lost page, a misread digit or a double count.',
       'We build and configure mobile and web tools that replace those steps. Field workers and clinicians capture data once, on a phone, tablet or laptop, with or without a network connection. Built-in validation catches mistakes while the person is still there to correct them, and records synchronise to a central database as soon as a connection allows. Programme managers see results the same day, not at the end of the quarter.',
-    ] satisfies Paragraphs,
+    ],
   },
   sections: [
     {
@@ -22,7 +17,7 @@ export default {
       heading: 'Five reasons to move M&E from paper to digital',
       intro: [
         'Donors and ministries increasingly expect near real-time reporting. Digital tools make that possible without adding work for the people in the field.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         {
           title: 'Better data quality',
@@ -44,7 +39,7 @@ export default {
           title: 'Privacy and security',
           text: 'Patient data is encrypted on the device and in transit, access is role-based, and nothing sits in an unlocked filing cabinet or on a lost USB stick.',
         },
-      ] satisfies FeatureItem[],
+      ],
     },
     {
       kind: 'checks',
@@ -52,7 +47,7 @@ export default {
       heading: 'Tools we build and configure',
       intro: [
         'Each tool is configured to your indicators and workflows, and all of them feed the same database, so a referral captured in one tool shows up in the follow-up list of another.',
-      ] satisfies Paragraphs,
+      ],
       items: [
         'Screening tools',
         'Surveys',
@@ -72,12 +67,12 @@ export default {
       paragraphs: [
         'We start with a short review of your current forms, indicators and reporting calendar, and agree which tools come first. A pilot with one district or site follows, usually within six weeks, so field teams can shape the forms before they are rolled out widely. We train supervisors to train others, provide printed quick guides for the field, and keep a help desk open during the first months.',
         'The tools run on the open standards most ministries already use, including DHIS2-compatible exports, and work on low-cost Android devices. When the programme ends, your data and configuration stay yours.',
-      ] satisfies Paragraphs,
+      ],
     },
   ],
   cta: {
     heading: 'Still running your programme on paper forms?',
     text: 'Send us one of the forms or registers your teams fill in today. We will show you how it would work as a digital tool and what a pilot would involve.',
     action: { to: '/contact', label: 'Plan a pilot' },
-  } satisfies CallToActionContent,
+  },
 } satisfies ServicePageContent;

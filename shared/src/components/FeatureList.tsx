@@ -1,13 +1,13 @@
 import type { FeatureItem } from '../content-types';
 
+/** A list of items in up to `columns` columns, as many as the screen is wide enough for. */
+interface ColumnListProps<Item, Columns extends number> {
+  items: readonly Item[];
+  columns?: Columns;
+}
+
 /** Cards of features or benefits, each a short title and a sentence or two. */
-export function FeatureList({
-  items,
-  columns = 3,
-}: {
-  items: readonly FeatureItem[];
-  columns?: 2 | 3 | 4;
-}) {
+export function FeatureList({ items, columns = 3 }: ColumnListProps<FeatureItem, 2 | 3 | 4>) {
   return (
     <ul className={`feature-list feature-list--${columns}`}>
       {items.map((item) => (
@@ -24,13 +24,7 @@ export function FeatureList({
 }
 
 /** A plain list with check marks, for short items such as technologies or tool types. */
-export function CheckList({
-  items,
-  columns = 1,
-}: {
-  items: readonly string[];
-  columns?: 1 | 2 | 3;
-}) {
+export function CheckList({ items, columns = 1 }: ColumnListProps<string, 1 | 2 | 3>) {
   return (
     <ul className={`check-list check-list--${columns}`}>
       {items.map((item) => (

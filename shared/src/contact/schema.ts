@@ -86,39 +86,37 @@ export const hasUtf8LocalPart = (email: string): boolean =>
   // eslint-disable-next-line no-control-regex
   /[^\u0000-\u007f]/.test(email.slice(0, email.lastIndexOf('@')));
 
-export const nameRule = z
-  .string({ error: M.nameRequired })
-  .trim()
-  .min(1, { error: M.nameRequired })
-  .refine(visible, { error: M.nameRequired })
-  .max(L.name, { error: M.nameTooLong })
-  .regex(SINGLE_LINE, { error: M.singleLine })
-  .refine(noBidi, { error: M.singleLine })
-  .refine(noEncodedWord, { error: M.encodedWord });
+type Field = keyof typeof CONTACT_LIMITS;
 
-export const emailRule = z
-  .string({ error: M.emailRequired })
-  .trim()
-  .min(1, { error: M.emailRequired })
+/** A field that must be filled in: its "required" text when missing, or empty once trimmed. */
+const filled = (field: Field) =>
+  z
+    .string({ error: M[`${field}Required`] })
+    .trim()
+    .min(1, { error: M[`${field}Required`] });
+
+/** Written text: filled in with something visible, within the field's limit. */
+const text = (field: Exclude<Field, 'email'>) =>
+  filled(field)
+    .refine(visible, { error: M[`${field}Required`] })
+    .max(L[field], { error: M[`${field}TooLong`] });
+
+/** Text that goes into a mail header: one line, read as it shows, never an encoded word. */
+const headerText = (field: 'name' | 'subject') =>
+  text(field)
+    .regex(SINGLE_LINE, { error: M.singleLine })
+    .refine(noBidi, { error: M.singleLine })
+    .refine(noEncodedWord, { error: M.encodedWord });
+
+export const nameRule = headerText('name');
+
+export const emailRule = filled('email')
   .max(L.email, { error: M.emailTooLong })
   .refine(isEmailAddress, { error: M.emailInvalid });
 
-export const subjectRule = z
-  .string({ error: M.subjectRequired })
-  .trim()
-  .min(1, { error: M.subjectRequired })
-  .refine(visible, { error: M.subjectRequired })
-  .max(L.subject, { error: M.subjectTooLong })
-  .regex(SINGLE_LINE, { error: M.singleLine })
-  .refine(noBidi, { error: M.singleLine })
-  .refine(noEncodedWord, { error: M.encodedWord });
+export const subjectRule = headerText('subject');
 
-export const bodyRule = z
-  .string({ error: M.bodyRequired })
-  .trim()
-  .min(1, { error: M.bodyRequired })
-  .refine(visible, { error: M.bodyRequired })
-  .max(L.body, { error: M.bodyTooLong })
+export const bodyRule = text('body')
   .regex(BODY_CHARS, { error: M.bodyControl })
   .refine(noBidi, { error: M.bodyControl });
 

@@ -1,5 +1,6 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ComponentProps } from 'react';
 import { CONTACT_LIMITS, CONTACT_MESSAGES } from '@site/shared/contact';
 import { ContactForm } from '../pages/contact/ContactForm';
 
@@ -37,6 +38,19 @@ function fakeServer(answers: (FakeAnswer | Error)[]) {
 
 const field = (name: string) => screen.getByRole('textbox', { name });
 
+/** The form on the page, and a visitor to use it. */
+function renderForm(props: ComponentProps<typeof ContactForm> = {}) {
+  const user = userEvent.setup();
+  render(<ContactForm {...props} />);
+  return user;
+}
+
+/** Focuses a field and leaves it by Tab without typing, as a visitor who skips it. */
+async function skip(user: ReturnType<typeof userEvent.setup>, name: string) {
+  await user.click(field(name));
+  await user.tab();
+}
+
 async function fillValid(user: ReturnType<typeof userEvent.setup>) {
   await user.type(field('Full name'), 'Thandi Nkosi');
   await user.type(field('Email address'), 'thandi@example.co.za');
@@ -58,10 +72,8 @@ describe('ContactForm: validation', () => {
   });
 
   it('shows a field’s error once it has been touched and left empty', async () => {
-    const user = userEvent.setup();
-    render(<ContactForm />);
-    await user.click(field('Full name'));
-    await user.tab();
+    const user = renderForm();
+    await skip(user, 'Full name');
     expect(await screen.findByText(CONTACT_MESSAGES.nameRequired)).toBeInTheDocument();
     expect(field('Full name')).toHaveAttribute('aria-invalid', 'true');
     expect(field('Full name')).toHaveAccessibleDescription(
@@ -71,10 +83,8 @@ describe('ContactForm: validation', () => {
   });
 
   it('tells an empty e-mail from an invalid one', async () => {
-    const user = userEvent.setup();
-    render(<ContactForm />);
-    await user.click(field('Email address'));
-    await user.tab();
+    const user = renderForm();
+    await skip(user, 'Email address');
     expect(await screen.findByText(CONTACT_MESSAGES.emailRequired)).toBeInTheDocument();
     await user.type(field('Email address'), 'not-an-address');
     expect(await screen.findByText(CONTACT_MESSAGES.emailInvalid)).toBeInTheDocument();
@@ -87,8 +97,7 @@ describe('ContactForm: validation', () => {
 
   it('an invalid submit sets formInvalid: the general notice and every field’s error show, focus goes to the first', async () => {
     const calls = fakeServer([]);
-    const user = userEvent.setup();
-    render(<ContactForm />);
+    const user = renderForm();
     await user.type(field('Email address'), 'x@example.com');
     await user.click(screen.getByRole('button', { name: 'Send message' }));
     expect(await screen.findByTestId('form-invalid')).toHaveTextContent(
@@ -102,8 +111,7 @@ describe('ContactForm: validation', () => {
   });
 
   it('shows the limits before they are reached and counts the message’s characters', async () => {
-    const user = userEvent.setup();
-    render(<ContactForm />);
+    const user = renderForm();
     expect(screen.getByText(`Up to ${CONTACT_LIMITS.name} characters.`)).toBeInTheDocument();
     await user.type(field('Message'), 'Hello');
     expect(
@@ -116,8 +124,7 @@ describe('ContactForm: sending', () => {
   it('sends the mapped payload with the CSRF header and an idempotency key, then resets and disables Send', async () => {
     const calls = fakeServer([{ status: 202, body: { messageId: 'm-1' } }]);
     const onSent = jest.fn();
-    const user = userEvent.setup();
-    render(<ContactForm onSent={onSent} />);
+    const user = renderForm({ onSent });
     await user.click(screen.getByRole('button', { name: 'Send message' }));
     expect(await screen.findByTestId('form-invalid')).toBeInTheDocument();
     await fillValid(user);
@@ -142,8 +149,7 @@ describe('ContactForm: sending', () => {
 
   it('sends once however often Send is pressed', async () => {
     const calls = fakeServer([{ status: 202, body: { messageId: 'm-2' } }]);
-    const user = userEvent.setup();
-    render(<ContactForm />);
+    const user = renderForm();
     await fillValid(user);
     const send = screen.getByRole('button', { name: 'Send message' });
     await Promise.all([user.click(send), user.click(send), user.keyboard('{Enter}')]);
@@ -156,8 +162,7 @@ describe('ContactForm: sending', () => {
       new TypeError('Failed to fetch'),
       { status: 202, body: { messageId: 'm-3' } },
     ]);
-    const user = userEvent.setup();
-    render(<ContactForm />);
+    const user = renderForm();
     await fillValid(user);
     await user.click(screen.getByRole('button', { name: 'Send message' }));
     expect(await screen.findByText(/Your message was not sent/)).toBeInTheDocument();
@@ -177,8 +182,7 @@ describe('ContactForm: sending', () => {
     fakeServer([
       { status: 429, body: { error: 'rate_limited' }, headers: { 'Retry-After': '300' } },
     ]);
-    const user = userEvent.setup();
-    render(<ContactForm />);
+    const user = renderForm();
     await fillValid(user);
     await user.click(screen.getByRole('button', { name: 'Send message' }));
     expect(await screen.findByText(/try again in about 5 minutes/)).toBeInTheDocument();
@@ -196,8 +200,7 @@ describe('ContactForm: sending', () => {
         },
       },
     ]);
-    const user = userEvent.setup();
-    render(<ContactForm />);
+    const user = renderForm();
     await fillValid(user);
     await user.click(screen.getByRole('button', { name: 'Send message' }));
     expect(await screen.findByText(CONTACT_MESSAGES.emailInvalid)).toBeInTheDocument();

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { Logo, company, formatAddress, phoneHref } from '@site/shared';
 import type { NavGroup } from '../navigation';
+import { SocialLinks } from './SocialLinks';
 
 /** The footer of every page: contact facts, every service page, and the copyright year. */
 export function Footer({
@@ -28,15 +29,7 @@ export function Footer({
             <br />
             <a href={`mailto:${company.email}`}>{company.email}</a>
           </address>
-          <ul className="footer__social" aria-label="Social media">
-            {company.social.map((s) => (
-              <li key={s.name}>
-                <a href={s.url} rel="noopener noreferrer">
-                  {s.name}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <SocialLinks className="footer__social" label="Social media" />
         </div>
         <nav className="footer__nav" aria-label="Footer">
           <div className="footer__group">

@@ -1,4 +1,5 @@
 import { HeroBanner, company, formatAddress, mapLink, phoneHref } from '@site/shared';
+import { SocialLinks } from '../components/SocialLinks';
 import { contactContent as c } from '../content/contact';
 import { shellRoutes } from '../content/shell-routes';
 import { Suspense, use, useCallback, useEffect, useRef, type RefObject } from 'react';
@@ -104,15 +105,7 @@ export default function ContactPage() {
               <div>
                 <dt>{c.details.social}</dt>
                 <dd>
-                  <ul className="social-list">
-                    {company.social.map((s) => (
-                      <li key={s.name}>
-                        <a href={s.url} rel="noopener noreferrer">
-                          {s.name}
-                        </a>
-                      </li>
-                    ))}
-                  </ul>
+                  <SocialLinks className="social-list" />
                 </dd>
               </div>
             </dl>

@@ -9,9 +9,15 @@ import {
   Section,
   company,
   yearsSinceFounding,
+  type SectionProps,
 } from '@site/shared';
 import { TechnologyLogos } from '../components/TechnologyLogos';
 import { homeContent as c } from '../content/home';
+
+type Titles = Pick<SectionProps, 'eyebrow' | 'heading' | 'intro'>;
+
+/** A band's eyebrow, heading and intro, taken from its content. */
+const titles = ({ eyebrow, heading, intro }: Titles): Titles => ({ eyebrow, heading, intro });
 
 export default function HomePage() {
   return (
@@ -23,34 +29,19 @@ export default function HomePage() {
         lead={c.hero.lead}
         actions={c.hero.actions}
       />
-      <Section eyebrow={c.intro.eyebrow} heading={c.intro.heading} animate={false}>
+      <Section {...titles(c.intro)} animate={false}>
         <Prose paragraphs={c.intro.paragraphs} />
       </Section>
-      <Section
-        id="services"
-        eyebrow={c.services.eyebrow}
-        heading={c.services.heading}
-        intro={c.services.intro}
-        tone="muted"
-      >
+      <Section id="services" {...titles(c.services)} tone="muted">
         <LinkCards items={c.services.items} />
       </Section>
-      <Section
-        eyebrow={c.solutions.eyebrow}
-        heading={c.solutions.heading}
-        intro={c.solutions.intro}
-      >
+      <Section {...titles(c.solutions)}>
         <FeatureList items={c.solutions.items} />
       </Section>
-      <Section
-        eyebrow={c.approach.eyebrow}
-        heading={c.approach.heading}
-        intro={c.approach.intro}
-        tone="dark"
-      >
+      <Section {...titles(c.approach)} tone="dark">
         <ApproachSteps />
       </Section>
-      <Section eyebrow={c.figures.eyebrow} heading={c.figures.heading} tone="muted">
+      <Section {...titles(c.figures)} tone="muted">
         <div className="counter-grid">
           <AnimatedCounter target={company.foundingYear} label={c.figures.founded} speed={2500} />
           <AnimatedCounter
@@ -59,21 +50,15 @@ export default function HomePage() {
             speed={2500}
             suffix="+"
           />
-          <div className="counter">
-            <p className="counter__value">{c.figures.industries.value}</p>
-            <p className="counter__label">{c.figures.industries.label}</p>
-          </div>
-          <div className="counter">
-            <p className="counter__value">{c.figures.regions.value}</p>
-            <p className="counter__label">{c.figures.regions.label}</p>
-          </div>
+          {[c.figures.industries, c.figures.regions].map((figure) => (
+            <div className="counter" key={figure.label}>
+              <p className="counter__value">{figure.value}</p>
+              <p className="counter__label">{figure.label}</p>
+            </div>
+          ))}
         </div>
       </Section>
-      <Section
-        eyebrow={c.technologies.eyebrow}
-        heading={c.technologies.heading}
-        intro={c.technologies.intro}
-      >
+      <Section {...titles(c.technologies)}>
         <TechnologyLogos names={c.technologies.items} />
       </Section>
       <CallToAction />
