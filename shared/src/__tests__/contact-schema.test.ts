@@ -7,7 +7,7 @@ import {
   fieldErrors,
   hasUtf8LocalPart,
   toContactMessage,
-} from '../contact/schema';
+} from '../contact';
 
 const form = {
   fullName: 'Thandi Nkosi',
