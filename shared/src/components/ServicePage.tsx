@@ -36,7 +36,7 @@ export function ServicePage({ route, content }: ServicePageProps) {
 /**
  * The content module of the page at `path`: its last segment in lower case, so
  * `/public-health/MandE-solutions` reads `src/content/mande-solutions.ts`. The path is written once,
- * in the route table; `PageAssetsPlugin` in webpack.cjs follows the same rule.
+ * in the route table; `PageAssetsPlugin` (shared/webpack/plugins.cjs) reads the rule from here.
  */
 export const contentModule = (path: string) => path.slice(path.lastIndexOf('/') + 1).toLowerCase();
 
