@@ -5,6 +5,7 @@ import { ManifestError } from '@site/shared';
 import { loadManifest } from './federation/manifest';
 import { loadPage, loadedPage, registerManifest } from './federation/remotes';
 import { Layout } from './components/Layout';
+import { prepare } from './page-ref';
 import { createRoutes } from './router';
 
 async function start(): Promise<void> {
@@ -16,10 +17,9 @@ async function start(): Promise<void> {
     const routes = createRoutes(manifest, { load: loadPage, loaded: loadedPage });
     // Take over only once the first page's code is loaded (or has failed to), so the first client
     // render is the page the server rendered: no loading state in between, no layout shift.
-    const { page } = routes(window.location.pathname);
     // The router keys the entry it starts on by the key in `history.state`, or "default".
     const entry = (window.history.state as { key?: string } | null)?.key ?? 'default';
-    if (page.kind === 'lazy') await page.page.load(entry);
+    await prepare(routes(window.location.pathname), entry);
     const app = (
       <StrictMode>
         <BrowserRouter>

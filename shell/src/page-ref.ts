@@ -87,7 +87,7 @@ export class LazyPage {
  * - `unavailable`: a group whose manifest entry could not be read.
  */
 export type PageRef =
-  { kind: 'lazy'; page: LazyPage } | { kind: 'unavailable'; error: RemoteUnavailableError };
+  { kind: 'lazy'; lazy: LazyPage } | { kind: 'unavailable'; error: RemoteUnavailableError };
 
 /** A route of the site, as matched from a path. */
 export interface SiteRoute {
@@ -99,3 +99,24 @@ export interface SiteRoute {
 
 /** The site's routes: the route for a path (every path has one; unknown paths the 404 page). */
 export type MatchRoute = (pathname: string) => SiteRoute;
+
+/**
+ * Loads the route's page code before the first render (on the server, and in the browser before it
+ * adopts the server's HTML), so that render is the page itself, or its notice: never a loading
+ * state. Resolves with why the page cannot be shown, if it cannot.
+ */
+export async function prepare(route: SiteRoute, navigation: string): Promise<unknown> {
+  if (route.page.kind === 'unavailable') return route.page.error;
+  const result = await route.page.lazy.load(navigation);
+  return result.ok ? undefined : result.error;
+}
+
+let adopted = false;
+
+/** Whether the client has taken over the page the visitor entered by. */
+export const siteAdopted = (): boolean => adopted;
+
+/** Called once the client has adopted the server-rendered page. */
+export function markAdopted(): void {
+  adopted = true;
+}

@@ -5,16 +5,10 @@ import { RemoteUnavailableError } from './federation/errors';
 import { shellRoutes } from './content/shell-routes';
 import type { PageSource } from './page-source';
 
-const unavailableMeta = {
-  title: 'Temporarily unavailable',
-  description: 'This part of the site is temporarily unavailable. The rest of the site is working.',
-  noindex: true,
-};
-
 /** A shell page in a chunk of its own. */
 const chunk = (id: string, load: () => Promise<{ default: ComponentType }>): PageRef => ({
   kind: 'lazy',
-  page: new LazyPage(id, async () => (await load()).default),
+  lazy: new LazyPage(id, async () => (await load()).default),
 });
 
 /** A path as the routes see it: decoded, and without trailing slashes (`/about/` is `/about`). */
@@ -80,7 +74,7 @@ export function createRoutes(manifest: DeploymentManifest, pages: PageSource): M
         status: 200,
         page: {
           kind: 'lazy',
-          page: new LazyPage(
+          lazy: new LazyPage(
             route.path,
             () => pages.load(route.path),
             () => pages.loaded(route.path),
@@ -91,10 +85,17 @@ export function createRoutes(manifest: DeploymentManifest, pages: PageSource): M
   }
 
   // A group whose manifest entry could not be read: its pages show the notice, with status 503.
-  const unavailable = (manifest.unavailable ?? []).map((remote) => ({
-    prefixes: remote.prefixes,
-    error: new RemoteUnavailableError(remote.name, remote.reason),
-  }));
+  const unavailable = (manifest.unavailable ?? []).flatMap((remote) => {
+    const error = new RemoteUnavailableError(remote.name, remote.reason);
+    return remote.prefixes.map((prefix) => ({
+      prefix,
+      route: {
+        meta: { ...shellRoutes.unavailable, path: prefix, noindex: true },
+        status: 503,
+        page: { kind: 'unavailable', error },
+      } satisfies SiteRoute,
+    }));
+  });
 
   const notFound: SiteRoute = {
     meta: { ...shellRoutes.notFound, noindex: true },
@@ -109,15 +110,9 @@ export function createRoutes(manifest: DeploymentManifest, pages: PageSource): M
     const path = normalise(pathname);
     const exact = byPath.get(path);
     if (exact) return exact;
-    for (const group of unavailable) {
-      const prefix = group.prefixes.find((p) => path === p || path.startsWith(`${p}/`));
-      if (prefix)
-        return {
-          meta: { ...unavailableMeta, path: prefix },
-          status: 503,
-          page: { kind: 'unavailable', error: group.error },
-        };
-    }
-    return notFound;
+    const group = unavailable.find(
+      ({ prefix }) => path === prefix || path.startsWith(`${prefix}/`),
+    );
+    return group?.route ?? notFound;
   };
 }

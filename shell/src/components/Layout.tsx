@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router';
 import type { DeploymentManifest } from '@site/shared';
-import { pageLoading, type MatchRoute } from '../page-ref';
+import { markAdopted, pageLoading, type MatchRoute } from '../page-ref';
 import { useAnimateOnScroll } from '../hooks/use-animate-on-scroll';
 import { useDocumentMeta } from '../hooks/use-document-meta';
 import { useFocusOnNavigate } from '../hooks/use-focus-on-navigate';
@@ -27,6 +27,7 @@ export function Layout({ manifest, routes }: { manifest: DeploymentManifest; rou
   useLinkPreload();
   useAnimateOnScroll();
   useEffect(() => {
+    markAdopted();
     // Tells tests and the benchmark that the client has taken the page over.
     document.documentElement.dataset.appReady = 'true';
   }, []);

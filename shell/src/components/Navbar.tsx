@@ -138,25 +138,25 @@ export function Navbar({ groups }: { groups: NavGroup[] }) {
               </button>
               <div className="mega" id={servicesId} ref={servicesPanel} hidden={!servicesOpen}>
                 <div className="mega__grid">
-                  {groups.map((group) => (
-                    <div className="mega__group" key={group.label}>
-                      <p
-                        className="mega__title"
-                        id={`${servicesId}-${group.label.replace(/\W+/g, '-')}`}
-                      >
-                        {group.label}
-                      </p>
-                      <ul aria-labelledby={`${servicesId}-${group.label.replace(/\W+/g, '-')}`}>
-                        {group.links.map((link) => (
-                          <li key={link.to}>
-                            <NavLink to={link.to} className="mega__link">
-                              {link.label}
-                            </NavLink>
-                          </li>
-                        ))}
-                      </ul>
-                    </div>
-                  ))}
+                  {groups.map((group) => {
+                    const titleId = `${servicesId}-${group.label.replace(/\W+/g, '-')}`;
+                    return (
+                      <div className="mega__group" key={group.label}>
+                        <p className="mega__title" id={titleId}>
+                          {group.label}
+                        </p>
+                        <ul aria-labelledby={titleId}>
+                          {group.links.map((link) => (
+                            <li key={link.to}>
+                              <NavLink to={link.to} className="mega__link">
+                                {link.label}
+                              </NavLink>
+                            </li>
+                          ))}
+                        </ul>
+                      </div>
+                    );
+                  })}
                 </div>
               </div>
             </li>

@@ -14,7 +14,7 @@ export function PageSlot({ page }: { page: PageRef }) {
   if (page.kind === 'unavailable')
     // The manifest itself said the group is unavailable: Retry asks the server again.
     return <RemoteUnavailable error={page.error} onRetry={() => window.location.reload()} />;
-  return <LazySlot key={page.page.id} page={page.page} navigation={location.key} />;
+  return <LazySlot key={page.lazy.id} page={page.lazy} navigation={location.key} />;
 }
 
 function LazySlot({ page, navigation }: { page: LazyPage; navigation: string }) {

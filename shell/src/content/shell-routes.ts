@@ -23,6 +23,13 @@ export const shellRoutes = {
     title: 'Page not found',
     description: "We're sorry, the page you're looking for could not be found.",
   },
+  /** A group whose manifest entry could not be read (its path is the group's prefix). */
+  unavailable: {
+    path: '',
+    title: 'Temporarily unavailable',
+    description:
+      'This part of the site is temporarily unavailable. The rest of the site is working.',
+  },
 } as const;
 
 export interface PageMeta {

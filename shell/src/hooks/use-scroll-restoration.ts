@@ -11,6 +11,15 @@ const STORAGE_KEY = 'site:scroll-positions';
 const scrollKey = (location: Location): string =>
   location.key === 'default' ? `load:${location.pathname}${location.hash}` : location.key;
 
+/** The element id a `#hash` names; a malformed escape is taken as written. */
+function anchorId(hash: string): string {
+  try {
+    return decodeURIComponent(hash.slice(1));
+  } catch {
+    return hash.slice(1);
+  }
+}
+
 function readPositions(): Record<string, number> {
   try {
     const saved: unknown = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? '{}');
@@ -76,9 +85,7 @@ export function useScrollRestoration(): void {
       window.scrollTo(0, saved);
       return;
     }
-    const target = location.hash
-      ? document.getElementById(decodeURIComponent(location.hash.slice(1)))
-      : null;
+    const target = location.hash ? document.getElementById(anchorId(location.hash)) : null;
     if (target) target.scrollIntoView();
     else window.scrollTo(0, 0);
   }, [location, navigationType]);

@@ -1,9 +1,10 @@
+import { Suspense, use, useCallback, useEffect, useRef, type RefObject } from 'react';
 import { HeroBanner, company, formatAddress, mapLink, phoneHref } from '@site/shared';
 import { SocialLinks } from '../components/SocialLinks';
 import { contactContent as c } from '../content/contact';
 import { shellRoutes } from '../content/shell-routes';
-import { Suspense, use, useCallback, useEffect, useRef, type RefObject } from 'react';
 import { afterLoadAndIdle } from '../hooks/use-link-preload';
+import { siteAdopted } from '../page-ref';
 import { formCode, loadFormCode } from './contact/form-code';
 import { ContactMap } from './contact/ContactMap';
 
@@ -12,8 +13,7 @@ import { ContactMap } from './contact/ContactMap';
  * page. The page a visitor enters by is adopted without it (see `form-code.ts`).
  */
 export async function withFormCode(): Promise<void> {
-  if (typeof document === 'undefined' || document.documentElement.dataset.appReady === 'true')
-    await loadFormCode();
+  if (typeof document === 'undefined' || siteAdopted()) await loadFormCode();
 }
 
 function Form({ onReady }: { onReady: () => void }) {

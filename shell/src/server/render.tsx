@@ -15,6 +15,7 @@ import type { DeploymentManifest, RemoteDeployment, RemotePagesModule } from '@s
 import { Layout } from '../components/Layout';
 import type { PageMeta } from '../content/shell-routes';
 import { RemoteUnavailableError } from '../federation/errors';
+import { prepare } from '../page-ref';
 import type { PageSource } from '../page-source';
 import { SHELL_PATHS } from '@site/shared/site';
 import { createRoutes } from '../router';
@@ -67,9 +68,9 @@ export interface RenderResult {
 type Broken = { kind: 'unavailable' | 'crashed'; reason: string };
 
 function pageSource(request: RenderRequest, owner: RemoteDeployment | undefined, broken?: Broken) {
-  const components = new Map<string, ComponentType>();
+  // Nothing is preloaded on the server: each render loads its page once (`LazyPage` keeps it).
   const source: PageSource = {
-    loaded: (path) => components.get(path),
+    loaded: () => undefined,
     async load(path) {
       if (!owner) throw new Error(`no remote owns ${path}`);
       if (broken?.kind === 'unavailable')
@@ -84,7 +85,6 @@ function pageSource(request: RenderRequest, owner: RemoteDeployment | undefined,
       } catch (error) {
         throw new RemoteUnavailableError(owner.name, error);
       }
-      components.set(path, page.default);
       return page.default;
     },
   };
@@ -98,12 +98,8 @@ async function attempt(
 ): Promise<RenderResult> {
   const routes = createRoutes(request.manifest, pageSource(request, owner, broken));
   const route = routes(request.path);
-  // The page's code is loaded before rendering, as the browser does before it takes the page over.
-  let failure: string | undefined = broken?.reason;
-  if (route.page.kind === 'lazy') {
-    const result = await route.page.page.load('default');
-    if (!result.ok) failure ??= String(result.error);
-  } else if (route.page.kind === 'unavailable') failure ??= String(route.page.error);
+  const problem = await prepare(route, 'default');
+  const failure = broken?.reason ?? (problem === undefined ? undefined : String(problem));
   const html = renderToString(
     <StrictMode>
       <StaticRouter location={request.path}>
