@@ -14,6 +14,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { sha256Integrity } from '../shared/src/contracts/integrity';
 import { SITE_REMOTES } from '../shared/src/site';
 import { newestVersion as newest } from '../shell/server/deploy/versions';
 
@@ -68,9 +69,10 @@ export async function buildManifest({
     const version: string = development
       ? 'dev'
       : (versions[name] ?? (dist ? await newestVersion(dist) : pkg.version));
+    const versionDir = path.join(dist ?? path.join(rootDir, folder, 'dist'), version);
     const tableFile = development
       ? path.join(rootDir, folder, 'src', 'routes.json')
-      : path.join(dist ?? path.join(rootDir, folder, 'dist'), version, 'routes.json');
+      : path.join(versionDir, 'routes.json');
     let table: { prefixes: string[]; routes: unknown[] };
     try {
       table = JSON.parse(await fs.readFile(tableFile, 'utf8'));
@@ -89,6 +91,14 @@ export async function buildManifest({
       version,
       prefixes: table.prefixes,
       routes: table.routes,
+      // The site server runs a version's Node build only if it is the file pinned here.
+      ...(development
+        ? {}
+        : {
+            serverIntegrity: sha256Integrity(
+              await fs.readFile(path.join(versionDir, 'server', 'pages.js')),
+            ),
+          }),
     });
   }
   return { schemaVersion: 1, generatedAt: new Date().toISOString(), remotes };

@@ -136,3 +136,19 @@ describe('parseManifest: share card of a route', () => {
     expect(() => parseManifest(withImage(image))).toThrow(/image must be a \.png path/);
   });
 });
+
+describe('parseManifest: the pin of a version’s Node build', () => {
+  const pin = `sha256-${Buffer.alloc(32, 7).toString('base64')}`;
+
+  it('keeps a SHA-256 pin in integrity form', () => {
+    const m = valid();
+    Object.assign(m.remotes[0]!, { serverIntegrity: pin });
+    expect(parseManifest(m).remotes[0]?.serverIntegrity).toBe(pin);
+  });
+
+  it.each([['sha1-abc'], ['sha256-short'], [42], [`${pin} `]])('refuses %p', (value) => {
+    const m = valid();
+    Object.assign(m.remotes[0]!, { serverIntegrity: value });
+    expect(() => parseManifest(m)).toThrow(/serverIntegrity/);
+  });
+});

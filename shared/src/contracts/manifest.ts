@@ -10,6 +10,11 @@ export interface RemoteDeployment {
   version: string;
   prefixes: string[];
   routes: RouteMeta[];
+  /**
+   * The SHA-256 of the version's Node build (`server/pages.js`), taken when it was deployed, in
+   * Subresource Integrity form (`sha256-<base64>`). The site server runs no other file.
+   */
+  serverIntegrity?: string;
 }
 
 /** A remote whose entry in the manifest could not be used: its group's pages show as unavailable. */
@@ -49,6 +54,9 @@ function check(condition: boolean, message: string): asserts condition {
 const isCardPath = (v: string): boolean =>
   /^[a-z0-9][a-z0-9_.-]*(\/[a-z0-9][a-z0-9_.-]*)*\.png$/i.test(v) && !v.split('/').includes('..');
 
+/** A SHA-256 digest in Subresource Integrity form. */
+export const SHA256_INTEGRITY = /^sha256-[A-Za-z0-9+/]{43}=$/;
+
 function parseRoute(value: unknown, where: string, prefixes: string[]): RouteMeta {
   check(isObject(value), `${where} is not an object`);
   const { path, title, description, group, navLabel, image } = value;
@@ -76,7 +84,7 @@ function parseRoute(value: unknown, where: string, prefixes: string[]): RouteMet
 
 function parseRemote(r: unknown, where: string): RemoteDeployment {
   check(isObject(r), `${where} is not an object`);
-  const { name, entry, version, prefixes, routes } = r;
+  const { name, entry, version, prefixes, routes, serverIntegrity } = r;
   check(
     typeof name === 'string' && /^[a-z][a-z0-9_]*$/.test(name),
     `${where}.name must be a snake_case identifier`,
@@ -104,7 +112,19 @@ function parseRemote(r: unknown, where: string): RemoteDeployment {
     check(!seen.has(route.path), `the path "${route.path}" is claimed twice`);
     seen.add(route.path);
   }
-  return { name, entry, version, prefixes: prefixList, routes: parsed };
+  check(
+    serverIntegrity === undefined ||
+      (typeof serverIntegrity === 'string' && SHA256_INTEGRITY.test(serverIntegrity)),
+    `${where}.serverIntegrity must be "sha256-" and the base64 of a SHA-256 digest`,
+  );
+  return {
+    name,
+    entry,
+    version,
+    prefixes: prefixList,
+    routes: parsed,
+    ...(serverIntegrity === undefined ? {} : { serverIntegrity }),
+  };
 }
 
 const overlaps = (a: string, b: string) =>
