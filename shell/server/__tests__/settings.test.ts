@@ -1,0 +1,225 @@
+/**
+ * @jest-environment node
+ */
+import path from 'node:path';
+import {
+  SettingsError,
+  defaultRenderWorkers,
+  parseSiteSettings,
+  type SiteSettings,
+} from '../settings';
+
+const root = path.join(__dirname, '..', '..', '..');
+
+/** The problems a set of variables is refused with, one line per variable. */
+function problems(env: NodeJS.ProcessEnv): readonly string[] {
+  try {
+    parseSiteSettings(env);
+  } catch (error) {
+    if (error instanceof SettingsError) return error.problems;
+    throw error;
+  }
+  throw new Error(`accepted: ${JSON.stringify(env)}`);
+}
+
+describe('the site server settings', () => {
+  test('with nothing set, every setting has its default', () => {
+    expect(parseSiteSettings({})).toEqual<SiteSettings>({
+      port: 3000,
+      host: undefined,
+      siteUrl: 'http://localhost:3000',
+      shellDist: path.join(root, 'shell', 'dist'),
+      deployDir: path.join(root, 'deploy'),
+      mailServiceUrl: 'http://127.0.0.1:3005',
+      renderTimeoutMs: 3000,
+      fetchTimeoutMs: 2500,
+      renderWorkers: defaultRenderWorkers(),
+      deploy: undefined,
+      trustProxy: false,
+    });
+  });
+
+  test('empty and blank values count as unset; values are trimmed', () => {
+    expect(parseSiteSettings({ PORT: '', RENDER_TIMEOUT_MS: '  ', DEPLOY_TOKEN: '' })).toEqual(
+      parseSiteSettings({}),
+    );
+    expect(parseSiteSettings({ PORT: ' 3456 ' }).port).toBe(3456);
+  });
+
+  test('RENDER_TIMEOUT_MS=3s is refused with what it accepts, not read as NaN', () => {
+    expect(() => parseSiteSettings({ RENDER_TIMEOUT_MS: '3s' })).toThrow(
+      'RENDER_TIMEOUT_MS: "3s" is not a whole number of milliseconds (100 to 60000)',
+    );
+    for (const bad of ['99', '60001', '2.5', '-1', '1e3', '0x10']) {
+      expect(problems({ RENDER_TIMEOUT_MS: bad })).toEqual([
+        `RENDER_TIMEOUT_MS: "${bad}" is not a whole number of milliseconds (100 to 60000)`,
+      ]);
+    }
+    expect(parseSiteSettings({ RENDER_TIMEOUT_MS: '100' }).renderTimeoutMs).toBe(100);
+    expect(parseSiteSettings({ RENDER_TIMEOUT_MS: '60000' }).renderTimeoutMs).toBe(60_000);
+  });
+
+  test('FETCH_TIMEOUT_MS is a whole number of milliseconds too', () => {
+    expect(parseSiteSettings({ FETCH_TIMEOUT_MS: '800' }).fetchTimeoutMs).toBe(800);
+    expect(problems({ FETCH_TIMEOUT_MS: '2.5s' })).toEqual([
+      'FETCH_TIMEOUT_MS: "2.5s" is not a whole number of milliseconds (100 to 60000)',
+    ]);
+  });
+
+  test('every bad variable is named at once, in one error', () => {
+    const error = (() => {
+      try {
+        parseSiteSettings({
+          PORT: '70000',
+          SITE_URL: 'www.example.com',
+          RENDER_TIMEOUT_MS: '3s',
+          RENDER_WORKERS: '0',
+          DEPLOY_ALLOWED_ORIGINS: 'https://cdn.example.com/assets',
+          TRUST_PROXY: 'true',
+        });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(SettingsError);
+    const message = (error as SettingsError).message;
+    for (const name of [
+      'PORT',
+      'SITE_URL',
+      'RENDER_TIMEOUT_MS',
+      'RENDER_WORKERS',
+      'DEPLOY_ALLOWED_ORIGINS',
+      'TRUST_PROXY',
+    ]) {
+      expect(message).toMatch(new RegExp(`^  ${name}: `, 'm'));
+    }
+    expect((error as SettingsError).problems).toHaveLength(6);
+  });
+
+  test('PORT is a port number; SITE_URL follows it unless set', () => {
+    expect(parseSiteSettings({ PORT: '3456' })).toMatchObject({
+      port: 3456,
+      siteUrl: 'http://localhost:3456',
+    });
+    for (const bad of ['0', '65536', 'http', '80.5']) {
+      expect(problems({ PORT: bad })).toEqual([`PORT: "${bad}" is not a port number (1 to 65535)`]);
+    }
+  });
+
+  test('SITE_URL is an absolute http(s) origin, given back without the trailing slash', () => {
+    expect(parseSiteSettings({ SITE_URL: 'https://www.example.com/' }).siteUrl).toBe(
+      'https://www.example.com',
+    );
+    expect(parseSiteSettings({ SITE_URL: 'HTTPS://WWW.Example.COM:443' }).siteUrl).toBe(
+      'https://www.example.com',
+    );
+    expect(parseSiteSettings({ SITE_URL: 'http://localhost:8080' }).siteUrl).toBe(
+      'http://localhost:8080',
+    );
+    expect(problems({ SITE_URL: 'https://www.example.com/site' })).toEqual([
+      'SITE_URL: "https://www.example.com/site" has a path (/site): expected an http(s) origin such as https://www.example.com',
+    ]);
+    expect(problems({ SITE_URL: 'www.example.com' })[0]).toMatch(/^SITE_URL: .*is not a URL/);
+    expect(problems({ SITE_URL: 'ftp://www.example.com' })[0]).toMatch(/is not http or https/);
+    expect(problems({ SITE_URL: 'https://www.example.com/?a=1' })[0]).toMatch(/query/);
+  });
+
+  test('HOST is an address or a host name; unset listens on every interface', () => {
+    for (const host of ['127.0.0.1', '::', '::1', 'localhost', 'site.internal']) {
+      expect(parseSiteSettings({ HOST: host }).host).toBe(host);
+    }
+    expect(problems({ HOST: 'local host' })).toEqual([
+      'HOST: "local host" is not an address to listen on (an IP address such as 127.0.0.1 or ::, or a host name)',
+    ]);
+  });
+
+  test('SHELL_DIST and DEPLOY_DIR are folders, relative ones taken from the working directory', () => {
+    const s = parseSiteSettings({ SHELL_DIST: 'build/shell', DEPLOY_DIR: '/srv/site/deploy' });
+    expect(s.shellDist).toBe(path.resolve('build/shell'));
+    expect(s.deployDir).toBe('/srv/site/deploy');
+  });
+
+  test('MAIL_SERVICE_URL is an http(s) origin: a path would be ignored by the proxy, so it is refused', () => {
+    expect(
+      parseSiteSettings({ MAIL_SERVICE_URL: 'http://mail.internal:8025/' }).mailServiceUrl,
+    ).toBe('http://mail.internal:8025');
+    expect(problems({ MAIL_SERVICE_URL: 'http://mail.internal/api' })).toEqual([
+      'MAIL_SERVICE_URL: "http://mail.internal/api" has a path (/api): expected an http(s) origin such as http://127.0.0.1:3005',
+    ]);
+    expect(problems({ MAIL_SERVICE_URL: 'mail.internal:3005' })[0]).toMatch(/^MAIL_SERVICE_URL: /);
+  });
+
+  test('RENDER_WORKERS is 1 to 16; by default one fewer than the cores, at least 1, at most 4', () => {
+    expect(parseSiteSettings({ RENDER_WORKERS: '16' }).renderWorkers).toBe(16);
+    expect(problems({ RENDER_WORKERS: '17' })).toEqual([
+      'RENDER_WORKERS: "17" is not a number of render threads (1 to 16)',
+    ]);
+    expect([1, 2, 3, 5, 64].map((cores) => defaultRenderWorkers(cores))).toEqual([1, 1, 2, 4, 4]);
+  });
+
+  test('without DEPLOY_TOKEN the deploy API is off; with one it is on with the allowed origins', () => {
+    expect(parseSiteSettings({ DEPLOY_ALLOWED_ORIGINS: 'https://cdn.example.com' }).deploy).toBe(
+      undefined,
+    );
+    const token = 'a-deploy-token-of-32-characters!';
+    expect(
+      parseSiteSettings({
+        DEPLOY_TOKEN: token,
+        DEPLOY_ALLOWED_ORIGINS:
+          ' https://CDN.example.com/ ,http://localhost:3001,,https://cdn.example.com',
+      }).deploy,
+    ).toEqual({
+      token,
+      allowedOrigins: ['https://cdn.example.com', 'http://localhost:3001'],
+    });
+    expect(parseSiteSettings({ DEPLOY_TOKEN: token }).deploy).toEqual({
+      token,
+      allowedOrigins: [],
+    });
+  });
+
+  test('a DEPLOY_TOKEN shorter than 16 characters is refused without being shown', () => {
+    const [problem] = problems({ DEPLOY_TOKEN: 'hunter2' });
+    expect(problem).toBe(
+      'DEPLOY_TOKEN: expected at least 16 printable characters without spaces (got 7 characters)',
+    );
+    expect(problems({ DEPLOY_TOKEN: 'sixteen chars ok' })[0]).not.toContain('sixteen');
+  });
+
+  test('DEPLOY_ALLOWED_ORIGINS names the entry with a path or a scheme other than http(s)', () => {
+    expect(
+      problems({ DEPLOY_ALLOWED_ORIGINS: 'https://cdn.example.com, https://cdn.example.com/data' }),
+    ).toEqual([
+      'DEPLOY_ALLOWED_ORIGINS: "https://cdn.example.com/data" has a path (/data): expected comma-separated http(s) origins such as https://cdn.example.com',
+    ]);
+    expect(problems({ DEPLOY_ALLOWED_ORIGINS: 'ftp://cdn.example.com' })).toEqual([
+      'DEPLOY_ALLOWED_ORIGINS: "ftp://cdn.example.com" is not http or https (ftp): expected comma-separated http(s) origins such as https://cdn.example.com',
+    ]);
+  });
+
+  test('TRUST_PROXY takes the mail-service forms: none, a hop count, names, addresses, ranges', () => {
+    const accepted: [string, SiteSettings['trustProxy']][] = [
+      ['false', false],
+      ['none', false],
+      ['0', 0],
+      ['2', 2],
+      ['loopback', ['loopback']],
+      ['loopback, linklocal,uniquelocal', ['loopback', 'linklocal', 'uniquelocal']],
+      ['10.0.0.1', ['10.0.0.1']],
+      ['10.0.0.0/8', ['10.0.0.0/8']],
+      ['10.0.0.0/255.0.0.0', ['10.0.0.0/255.0.0.0']],
+      ['fd00::/8, 192.168.1.1', ['fd00::/8', '192.168.1.1']],
+    ];
+    for (const [value, expected] of accepted) {
+      expect(parseSiteSettings({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+    }
+    expect(problems({ TRUST_PROXY: 'true' })[0]).toMatch(
+      /^TRUST_PROXY: true would believe X-Forwarded-For from anyone/,
+    );
+    for (const bad of ['proxy.internal', '10.0.0.0/33', 'fd00::/129', '10.0.0.1/8/8', 'yes']) {
+      expect(problems({ TRUST_PROXY: bad })[0]).toMatch(
+        new RegExp(`^TRUST_PROXY: "${bad}" is not`),
+      );
+    }
+  });
+});
