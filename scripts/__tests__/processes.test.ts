@@ -1,0 +1,204 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { BACKOFF, restartDelay, type Backoff, type ProcessSpec } from '../lib/processes';
+
+/**
+ * The local run's supervisor, for real: a supervisor process (as `npm start` runs it) over small
+ * Node.js processes that crash, get killed or ignore SIGTERM.
+ */
+
+const DRIVER = path.join(__dirname, 'support', 'supervise.ts');
+const FAST: Backoff = { firstMs: 200, maxMs: 800, resetAfterMs: 60_000 };
+
+/** A process that says it is up, then runs until it is stopped. */
+const steady = (name: string): ProcessSpec => ({
+  name,
+  args: ['-e', 'console.log(`up ${process.pid}`); setInterval(() => {}, 1000);'],
+});
+/** A process that fails as soon as it starts. */
+const failing = (name: string, afterMs = 0): ProcessSpec => ({
+  name,
+  args: [
+    '-e',
+    `console.log(\`up \${process.pid}\`); setTimeout(() => process.exit(1), ${afterMs});`,
+  ],
+});
+
+interface Line {
+  at: number;
+  text: string;
+}
+
+class Supervised {
+  readonly lines: Line[] = [];
+  readonly exited: Promise<number | null>;
+  private waiters: (() => void)[] = [];
+
+  constructor(readonly child: ChildProcess) {
+    for (const stream of [child.stdout, child.stderr]) {
+      if (!stream) continue;
+      readline.createInterface({ input: stream }).on('line', (text) => {
+        this.lines.push({ at: Date.now(), text });
+        for (const wake of this.waiters.splice(0)) wake();
+      });
+    }
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  }
+
+  /** Lines matching `pattern`, in order. */
+  matching(pattern: RegExp): Line[] {
+    return this.lines.filter((l) => pattern.test(l.text));
+  }
+
+  /** Waits until `count` lines match `pattern`; resolves with them. */
+  async waitFor(pattern: RegExp, count = 1, timeoutMs = 15_000): Promise<Line[]> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.matching(pattern);
+      if (found.length >= count) return found;
+      if (Date.now() > end) {
+        throw new Error(
+          `timed out waiting for ${count} × ${pattern}; output:\n${this.lines.map((l) => l.text).join('\n')}`,
+        );
+      }
+      await new Promise<void>((wake) => {
+        this.waiters.push(wake);
+        setTimeout(wake, 100);
+      });
+    }
+  }
+
+  /** The pids a process said it started with, in order. */
+  pids(name: string): number[] {
+    return this.matching(new RegExp(`^\\[${name}\\] up \\d+$`)).map((l) =>
+      Number(l.text.split(' ').pop()),
+    );
+  }
+}
+
+const started: Supervised[] = [];
+
+function supervise(specs: ProcessSpec[], options: { backoff?: Backoff; graceMs?: number } = {}) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', DRIVER, JSON.stringify({ specs, backoff: FAST, ...options })],
+    // A group of its own, so that the clean-up below reaches whatever it left behind.
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
+  const s = new Supervised(child);
+  started.push(s);
+  return s;
+}
+
+afterEach(() => {
+  for (const s of started.splice(0)) {
+    try {
+      if (s.child.pid !== undefined) process.kill(-s.child.pid, 'SIGKILL');
+    } catch {
+      // Already gone: the test stopped it.
+    }
+  }
+});
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('the supervisor of the local run', () => {
+  test('waits 0.5 s, doubling to 30 s, and starts over after a minute of running', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 20].map((n) => restartDelay(n))).toEqual([
+      500, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000,
+    ]);
+    expect(BACKOFF.resetAfterMs).toBe(60_000);
+  });
+
+  test('a process that exits with 1 is restarted, with doubling waits, while the others run on', async () => {
+    const s = supervise([failing('api'), steady('site')]);
+    const notes = await s.waitFor(/^\[api\] stopped/, 4);
+    expect(notes.map((l) => l.text)).toEqual([
+      '[api] stopped (exit 1); restarting in 0.2 s (restart 1)',
+      '[api] stopped (exit 1); restarting in 0.4 s (restart 2)',
+      '[api] stopped (exit 1); restarting in 0.8 s (restart 3)',
+      '[api] stopped (exit 1); restarting in 0.8 s (restart 4)',
+    ]);
+    // Each start came no sooner than the wait announced before it: never a tight loop.
+    const ups = s.matching(/^\[api\] up /);
+    expect(ups.length).toBeGreaterThanOrEqual(4);
+    for (const [i, wait] of [200, 400, 800].entries()) {
+      expect((ups[i + 1] as Line).at - (notes[i] as Line).at).toBeGreaterThanOrEqual(wait - 20);
+    }
+    expect(s.pids('site')).toHaveLength(1);
+    expect(s.matching(/^\[site\] stopped/)).toEqual([]);
+  });
+
+  test('a process killed with SIGKILL is started again', async () => {
+    const s = supervise([steady('site')]);
+    await s.waitFor(/^\[site\] up /);
+    const [first] = s.pids('site');
+    process.kill(first as number, 'SIGKILL');
+    await s.waitFor(/^\[site\] up /, 2);
+    expect(s.matching(/^\[site\] stopped/).map((l) => l.text)).toEqual([
+      '[site] stopped (SIGKILL); restarting in 0.2 s (restart 1)',
+    ]);
+    const [, second] = s.pids('site');
+    expect(second).not.toBe(first);
+    expect(alive(second as number)).toBe(true);
+  });
+
+  test('a process that ran for longer than the reset time starts over at the first wait', async () => {
+    const s = supervise([failing('worker', 400)], {
+      backoff: { firstMs: 200, maxMs: 800, resetAfterMs: 300 },
+    });
+    const notes = await s.waitFor(/^\[worker\] stopped/, 3);
+    expect(notes.map((l) => l.text)).toEqual([
+      '[worker] stopped (exit 1); restarting in 0.2 s (restart 1)',
+      '[worker] stopped (exit 1); restarting in 0.2 s (restart 2)',
+      '[worker] stopped (exit 1); restarting in 0.2 s (restart 3)',
+    ]);
+  });
+
+  test('SIGTERM to the supervisor stops every process and restarts none', async () => {
+    const s = supervise([steady('site'), steady('mail-service'), failing('api')]);
+    await s.waitFor(/^\[site\] up /);
+    await s.waitFor(/^\[mail-service\] up /);
+    await s.waitFor(/^\[api\] stopped/, 2);
+    const pids = [...s.pids('site'), ...s.pids('mail-service')];
+    const before = s.lines.length;
+
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    for (const pid of pids) expect(alive(pid)).toBe(false);
+    // The failing process's pending restart is cancelled too: nothing starts after the stop.
+    await sleep(1000);
+    const after = s.lines.slice(before).map((l) => l.text);
+    expect(after.filter((t) => / up \d+$|restarting/.test(t))).toEqual([]);
+  });
+
+  test('a process that ignores SIGTERM is killed after the grace period', async () => {
+    const stubborn: ProcessSpec = {
+      name: 'stubborn',
+      args: [
+        '-e',
+        "process.on('SIGTERM', () => console.log('ignoring SIGTERM')); console.log(`up ${process.pid}`); setInterval(() => {}, 1000);",
+      ],
+    };
+    const s = supervise([stubborn], { graceMs: 500 });
+    await s.waitFor(/^\[stubborn\] up /);
+    const [pid] = s.pids('stubborn');
+    const stoppedAt = Date.now();
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(450);
+    expect(s.matching(/ignoring SIGTERM/)).toHaveLength(1);
+    expect(alive(pid as number)).toBe(false);
+    expect(s.matching(/restarting/)).toEqual([]);
+  });
+});
