@@ -6,15 +6,20 @@
  *   remotes                        http://localhost:3001 .. 3004
  *   mail-service                   http://localhost:3005  (MAIL_SERVICE_PORT)
  *
- * Ctrl-C stops them all. `--rebuild` builds everything again first and writes a fresh manifest from
- * the local builds; `--fresh-manifest` only the latter.
+ * Settings come from the environment and, under it, from `.env` when there is one. A process that
+ * stops is started again; Ctrl-C stops them all. `--rebuild` builds everything again first and
+ * writes a fresh manifest from the local builds; `--fresh-manifest` only the latter.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SHELL_PORT, SITE_REMOTES } from '../shared/src/site';
+import { DOT_ENV, loadDotEnv } from './lib/dot-env';
 import { runTogether } from './lib/processes';
+
+// First of all, so that everything below and every process started sees the same settings.
+if (loadDotEnv()) console.log(`settings: ${DOT_ENV} (the environment's own values win)`);
 
 const root = path.join(__dirname, '..');
 const rebuild = process.argv.includes('--rebuild');
