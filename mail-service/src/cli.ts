@@ -30,6 +30,7 @@ function print(rows: MessageSummary[]): void {
       id: r.id,
       status: r.status,
       created: iso(r.createdAt),
+      ...(r.queuedAt !== r.createdAt ? { requeued: iso(r.queuedAt) } : {}),
       ...(r.deliveredAt !== null ? { delivered: iso(r.deliveredAt) } : {}),
       attempts: r.attempts,
       ...(r.nextAttemptAt !== null ? { next: iso(r.nextAttemptAt) } : {}),

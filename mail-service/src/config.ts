@@ -33,7 +33,7 @@ export interface Config {
   allowedOrigins: string[];
   retryBaseMs: number;
   retryMaxMs: number;
-  /** How long a message is retried, from its acceptance, before it is kept as failed. */
+  /** How long a message is retried, from its acceptance or requeue, before it is kept as failed. */
   queueLifetimeSeconds: number;
   smtpConnections: number;
   /** Readiness turns red while an undelivered message is older than this. */

@@ -43,7 +43,7 @@ export function createMetrics(
   });
   new Gauge({
     name: 'mail_outbox_oldest_queued_age_seconds',
-    help: 'Age of the oldest message accepted but not yet delivered (0 when none)',
+    help: 'How long the longest-waiting queued message has waited since its acceptance or requeue (0 when none)',
     registers: [registry],
     collect() {
       const at = outbox.oldestQueuedAt();

@@ -319,7 +319,8 @@ export class DeliveryWorker {
     if (accepted.length > 0) this.note(true, null);
     else this.note(kind === 'permanent', kind === 'permanent' ? null : reason);
 
-    const age = this.now() - message.createdAt;
+    // The retry period starts at acceptance, or again at an operator's requeue.
+    const age = this.now() - message.queuedAt;
     const expired = age >= this.o.queueLifetimeMs;
     if (kind === 'permanent' || expired) {
       this.o.observer?.attempt('failed', kind);

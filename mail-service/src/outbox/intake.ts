@@ -66,11 +66,12 @@ function prepare(db: Database.Database) {
         number,
         number,
         number,
+        number,
       ]
     >(
       `INSERT INTO messages (id, idempotency_key, body_hash, client_hash, lane, status, payload,
-         email_domain, created_at, next_attempt_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`,
+         email_domain, created_at, queued_at, next_attempt_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`,
     ),
     byKey: db.prepare<[string], { id: string; body_hash: string | null }>(
       'SELECT id, body_hash FROM messages WHERE idempotency_key = ?',
@@ -184,6 +185,7 @@ export class Intake {
             p.message.spam ? 'spam' : 'queued',
             JSON.stringify(p.message.payload),
             emailDomainOf(p.message.payload.user.email),
+            at,
             at,
             at,
             at,

@@ -103,7 +103,7 @@ export class Outbox {
     return this.queries.counts();
   }
 
-  /** When the oldest undelivered message was accepted, if any is queued. */
+  /** Since when the longest-waiting queued message has waited (accepted or requeued), if any. */
   oldestQueuedAt(): number | undefined {
     return this.queries.oldestQueuedAt();
   }

@@ -13,7 +13,10 @@ export type MessageCounts = Record<MessageStatus, number>;
 export interface MessageSummary {
   id: string;
   status: MessageStatus;
+  /** When it was accepted. */
   createdAt: number;
+  /** The start of its current retry period: `createdAt`, or when it was last requeued. */
+  queuedAt: number;
   updatedAt: number;
   deliveredAt: number | null;
   attempts: number;
@@ -38,6 +41,7 @@ interface SummaryRow {
   payload: string | null;
   email_domain: string | null;
   created_at: number;
+  queued_at: number;
   updated_at: number;
   delivered_at: number | null;
   attempts: number;
@@ -47,8 +51,8 @@ interface SummaryRow {
   redacted_at: number | null;
 }
 
-const SUMMARY_COLUMNS = `id, status, payload, email_domain, created_at, updated_at, delivered_at,
-  attempts, next_attempt_at, last_error, acknowledged_at, redacted_at`;
+const SUMMARY_COLUMNS = `id, status, payload, email_domain, created_at, queued_at, updated_at,
+  delivered_at, attempts, next_attempt_at, last_error, acknowledged_at, redacted_at`;
 
 function prepare(db: Database.Database) {
   return {
@@ -56,7 +60,7 @@ function prepare(db: Database.Database) {
       'SELECT status, COUNT(*) AS n FROM messages GROUP BY status',
     ),
     oldestQueued: db.prepare<[], { at: number | null }>(
-      "SELECT MIN(created_at) AS at FROM messages WHERE status = 'queued'",
+      "SELECT MIN(queued_at) AS at FROM messages WHERE status = 'queued'",
     ),
     unacknowledged: db.prepare<[], { n: number }>(
       "SELECT COUNT(*) AS n FROM messages WHERE status = 'failed' AND acknowledged_at IS NULL",
@@ -81,7 +85,7 @@ export class OutboxQueries {
     return counts;
   }
 
-  /** When the oldest undelivered message was accepted, if any is queued. */
+  /** Since when the longest-waiting queued message has waited (accepted or requeued), if any. */
   oldestQueuedAt(): number | undefined {
     return this.statements.oldestQueued.get()?.at ?? undefined;
   }
@@ -118,6 +122,7 @@ export class OutboxQueries {
         id: row.id,
         status: row.status,
         createdAt: row.created_at,
+        queuedAt: row.queued_at,
         updatedAt: row.updated_at,
         deliveredAt: row.delivered_at,
         attempts: row.attempts,

@@ -10,7 +10,10 @@ import { readPayload, type OutboxDb } from './schema';
 export interface StoredMessage {
   id: string;
   payload: ContactMessage;
+  /** When the message was accepted: the e-mail's Date and "Sent:". */
   createdAt: number;
+  /** The start of the current retry period: the acceptance, or the latest requeue. */
+  queuedAt: number;
   attempts: number;
   /** Recipients the relay has already accepted this message for (a partial earlier attempt). */
   doneRecipients: string[];
@@ -32,6 +35,7 @@ interface DueRow {
   id: string;
   payload: string | null;
   created_at: number;
+  queued_at: number;
   attempts: number;
   done_rcpts: string | null;
 }
@@ -41,7 +45,7 @@ function prepare(db: Database.Database) {
     // Fair order: a client's first waiting message (lane 1) goes before anyone's second, so one
     // client's flood cannot hold back a message from someone else.
     due: db.prepare<[number, number], DueRow>(
-      `SELECT id, payload, created_at, attempts, done_rcpts FROM messages
+      `SELECT id, payload, created_at, queued_at, attempts, done_rcpts FROM messages
        WHERE status = 'queued' AND next_attempt_at <= ? ORDER BY lane, created_at LIMIT ?`,
     ),
     nextDue: db.prepare<[], { at: number | null }>(
@@ -86,6 +90,7 @@ export class DeliveryQueue {
           id: row.id,
           payload,
           createdAt: row.created_at,
+          queuedAt: row.queued_at,
           attempts: row.attempts,
           doneRecipients: row.done_rcpts ? (JSON.parse(row.done_rcpts) as string[]) : [],
         });
@@ -136,13 +141,14 @@ export class DeliveryQueue {
 
   /**
    * Queues failed messages again (all of them, or those named), due now, with a fresh retry
-   * horizon; recipients that already took a message are not sent it again.
+   * period; recipients that already took a message are not sent it again. When it was accepted
+   * stays as it was: the e-mail says when the visitor sent it, not when it was requeued.
    */
   requeue(ids?: string[]): number {
     const at = this.o.now();
     return this.o.db
       .prepare<(string | number)[]>(
-        `UPDATE messages SET status = 'queued', attempts = 0, next_attempt_at = ?, created_at = ?,
+        `UPDATE messages SET status = 'queued', attempts = 0, next_attempt_at = ?, queued_at = ?,
            acknowledged_at = NULL, updated_at = ? WHERE status = 'failed' AND redacted_at IS NULL ${onlyIds(ids)}`,
       )
       .run(at, at, at, ...(ids ?? [])).changes;

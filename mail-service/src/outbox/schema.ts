@@ -30,7 +30,7 @@ export function readPayload(text: string | null): ContactMessage | undefined {
 export const emailDomainOf = (email: string) =>
   email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS messages (
@@ -43,6 +43,8 @@ const SCHEMA = `
     payload         TEXT,
     email_domain    TEXT,
     created_at      INTEGER NOT NULL,
+    -- The start of the current retry period: the acceptance, or the latest requeue.
+    queued_at       INTEGER NOT NULL,
     attempts        INTEGER NOT NULL DEFAULT 0,
     next_attempt_at INTEGER NOT NULL,
     last_error      TEXT,
@@ -57,6 +59,40 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS probe (id INTEGER PRIMARY KEY, at INTEGER NOT NULL) STRICT;
 `;
 
+/** Version 1 to the current schema: the table is made again. */
+function fromVersion1(db: Database.Database): void {
+  db.exec('DROP INDEX IF EXISTS messages_due; ALTER TABLE messages RENAME TO messages_v1;');
+  db.exec(SCHEMA);
+  // Version 1 keys were global and unhashed: they cannot be scoped afterwards, so they go.
+  db.exec(`INSERT INTO messages (id, status, payload, created_at, queued_at, attempts,
+             next_attempt_at, last_error, delivered_at, updated_at)
+           SELECT id, status, payload, created_at, created_at, attempts, next_attempt_at,
+             last_error, CASE status WHEN 'delivered' THEN updated_at END, updated_at
+           FROM messages_v1;
+           DROP TABLE messages_v1;`);
+  for (const row of db
+    .prepare<[], { id: string; payload: string }>('SELECT id, payload FROM messages')
+    .all()) {
+    const p = readPayload(row.payload);
+    if (p) {
+      db.prepare('UPDATE messages SET email_domain = ? WHERE id = ?').run(
+        emailDomainOf(p.user.email),
+        row.id,
+      );
+    }
+  }
+}
+
+/**
+ * Version 2 to 3: the retry period gets a start of its own (`queued_at`), so that a requeue no
+ * longer rewrites `created_at`, the acceptance time the delivered e-mail shows. Until now each
+ * message's period started at `created_at`.
+ */
+function fromVersion2(db: Database.Database): void {
+  db.exec(`ALTER TABLE messages ADD COLUMN queued_at INTEGER NOT NULL DEFAULT 0;
+           UPDATE messages SET queued_at = created_at;`);
+}
+
 /** Brings an outbox written by an earlier version to the current schema, keeping every row. */
 function migrate(db: Database.Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;
@@ -67,29 +103,9 @@ function migrate(db: Database.Database): void {
     )
     .get();
   db.transaction(() => {
-    if (old && old.n > 0) {
-      db.exec('DROP INDEX IF EXISTS messages_due; ALTER TABLE messages RENAME TO messages_v1;');
-      db.exec(SCHEMA);
-      // Version 1 keys were global and unhashed: they cannot be scoped afterwards, so they go.
-      db.exec(`INSERT INTO messages (id, status, payload, created_at, attempts, next_attempt_at,
-                 last_error, delivered_at, updated_at)
-               SELECT id, status, payload, created_at, attempts, next_attempt_at, last_error,
-                 CASE status WHEN 'delivered' THEN updated_at END, updated_at FROM messages_v1;
-               DROP TABLE messages_v1;`);
-      for (const row of db
-        .prepare<[], { id: string; payload: string }>('SELECT id, payload FROM messages')
-        .all()) {
-        const p = readPayload(row.payload);
-        if (p) {
-          db.prepare('UPDATE messages SET email_domain = ? WHERE id = ?').run(
-            emailDomainOf(p.user.email),
-            row.id,
-          );
-        }
-      }
-    } else {
-      db.exec(SCHEMA);
-    }
+    if (!old || old.n === 0) db.exec(SCHEMA);
+    else if (version < 2) fromVersion1(db);
+    else fromVersion2(db);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();
 }
