@@ -1,17 +1,59 @@
 /**
- * A render worker: a thread of the site server that renders pages with the shell's Node build and
- * the remotes' Node builds. Remote code runs here, not in the thread that answers requests, so a
- * render that hangs can be stopped (the pool terminates the thread) and a remote's globals never
- * reach the server itself.
+ * A render process: renders pages with the shell's Node build and the remotes' Node builds. It is
+ * a child process of the site server started with an empty environment, under Node's permission
+ * model (it may read the shell's server build and nothing else), and it shuts its own network
+ * before it runs anything (render/lockdown.ts). A remote's code running here cannot reach a
+ * secret, a file, a process or an address; a render that hangs is stopped by killing the process.
+ *
+ * It fetches nothing itself: every file of a remote's version folder comes from the site server
+ * over the IPC channel, which checks the pin of `server/pages.js` before handing it over.
  */
 import { createRequire } from 'node:module';
 import vm from 'node:vm';
-import { parentPort, workerData } from 'node:worker_threads';
 import type { RemoteDeployment, RemotePagesModule } from '@site/shared';
-import type { RenderJob, RenderReply, ShellServerBuild, WorkerData } from './render-types';
+import { lockDown } from './render/lockdown';
+import { SERVER_BUILD, remoteFileUrl, type RemoteFile } from './render/remote-urls';
+import type {
+  FromWorker,
+  RenderJob,
+  RenderReply,
+  ShellServerBuild,
+  ToWorker,
+  WorkerData,
+} from './render-types';
 
-const data = workerData as WorkerData;
-const shell = createRequire(__filename)(data.renderBundle) as ShellServerBuild;
+const data = JSON.parse(process.argv[1] ?? 'null') as WorkerData;
+// Taken before a remote's code runs, so that code cannot stand between this process and the pool.
+const channel = process.send?.bind(process);
+if (!channel)
+  throw new Error('a render process is started by the render pool, with an IPC channel');
+const send = (message: FromWorker): void => void channel(message);
+// Without the site server there is nothing to render for.
+process.on('disconnect', () => process.exit(0));
+
+lockDown();
+const shell = createRequire(data.renderBundle)(data.renderBundle) as ShellServerBuild;
+
+const waiting = new Map<number, { resolve: (text: string) => void; reject: (e: Error) => void }>();
+let nextRequest = 1;
+
+/** A file of a remote's version folder, from the site server. */
+function requestFile(remote: RemoteDeployment, file: RemoteFile): Promise<string> {
+  const requestId = nextRequest++;
+  const url = remoteFileUrl(remote, file);
+  return new Promise((resolve, reject) => {
+    waiting.set(requestId, { resolve, reject });
+    send({
+      type: 'file',
+      requestId,
+      url,
+      remote: { name: remote.name, version: remote.version, entry: remote.entry },
+      ...(file === SERVER_BUILD && remote.serverIntegrity
+        ? { integrity: remote.serverIntegrity }
+        : {}),
+    });
+  });
+}
 
 /** Remote builds by URL. Version folders never change, so a loaded build stays right. */
 const remoteBuilds = new Map<string, Promise<RemotePagesModule>>();
@@ -31,24 +73,14 @@ function remember<T>(cache: Map<string, Promise<T>>, key: string, load: () => Pr
   return pending;
 }
 
-async function fetchOk(url: string): Promise<Response> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(data.fetchTimeoutMs) });
-  if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-  return response;
-}
-
-/** The URL of a file in a remote's version folder (where its remoteEntry.js is). */
-export const remoteFile = (remote: RemoteDeployment, file: string): string =>
-  new URL(file, remote.entry).href;
-
 /**
- * Loads a remote's Node build (`server/pages.js` in its version folder) from its own origin and
- * runs it as a CommonJS module whose `require` hands it the shell's React and shared package.
+ * Runs a remote's Node build (`server/pages.js` in its version folder) as a CommonJS module whose
+ * `require` hands it the shell's React and shared package.
  */
 function loadRemoteBuild(remote: RemoteDeployment): Promise<RemotePagesModule> {
-  const url = remoteFile(remote, 'server/pages.js');
+  const url = remoteFileUrl(remote, SERVER_BUILD);
   return remember(remoteBuilds, url, async () => {
-    const code = await (await fetchOk(url)).text();
+    const code = await requestFile(remote, SERVER_BUILD);
     const module = { exports: {} as Record<string, unknown> };
     const run = vm.runInThisContext(`(function (exports, require, module) {${code}\n})`, {
       filename: url,
@@ -80,18 +112,16 @@ interface FederationManifest {
 
 /** What a remote's page loads in the browser, from the files its build wrote. Best effort. */
 function loadRemoteAssets(remote: RemoteDeployment): Promise<RemoteAssets> {
-  const base = remoteFile(remote, './');
+  const base = remoteFileUrl(remote, './');
   return remember(remoteAssets, base, async () => {
     const [federation, pages] = await Promise.all([
-      fetchOk(remoteFile(remote, 'mf-manifest.json')).then(
-        (r) => r.json() as Promise<FederationManifest>,
-      ),
-      fetchOk(remoteFile(remote, 'page-assets.json')).then(
-        (r) => r.json() as Promise<{ pages?: Record<string, string[]> }>,
+      requestFile(remote, 'mf-manifest.json').then((t) => JSON.parse(t) as FederationManifest),
+      requestFile(remote, 'page-assets.json').then(
+        (t) => JSON.parse(t) as { pages?: Record<string, string[]> },
       ),
     ]);
     const exposed = federation.exposes?.flatMap((e) => e.assets?.js?.sync ?? []) ?? [];
-    const absolute = (files: string[]) => files.map((f) => remoteFile(remote, f));
+    const absolute = (files: string[]) => files.map((f) => remoteFileUrl(remote, f));
     return {
       common: [remote.entry, ...absolute(exposed)],
       pages: Object.fromEntries(
@@ -133,13 +163,26 @@ async function handle(job: RenderJob): Promise<RenderReply> {
   };
 }
 
-parentPort?.on('message', (job: RenderJob) => {
+process.on('message', (message: ToWorker) => {
+  if (message.type === 'file') {
+    const pending = waiting.get(message.requestId);
+    waiting.delete(message.requestId);
+    if ('text' in message) pending?.resolve(message.text);
+    else pending?.reject(new Error(message.error));
+    return;
+  }
+  const { job } = message;
+  // The pool counts the render's time from here, not from when it was queued.
+  send({ type: 'started', id: job.id });
   handle(job).then(
-    (reply) => parentPort?.postMessage(reply),
+    (reply) => send({ type: 'done', reply }),
     (error: unknown) =>
-      parentPort?.postMessage({
+      send({
+        type: 'failed',
         id: job.id,
         error: error instanceof Error ? (error.stack ?? error.message) : String(error),
       }),
   );
 });
+
+send({ type: 'ready' });
