@@ -16,6 +16,7 @@ const {
   pageAssetsPlugin,
   chunkGroupsPlugin,
 } = require('./webpack/plugins.cjs');
+const { buildRecordPlugin, sourcesDigest } = require('./webpack/build-record.cjs');
 
 const rules = (production) => [
   {
@@ -227,6 +228,16 @@ function remoteConfig({ dir, production, standaloneHtml = false }) {
     filename: 'pages.js',
     provided: PROVIDED,
   });
+  if (production) {
+    // What the version folder was built from and holds, once both builds have written to it.
+    const record = buildRecordPlugin({
+      folder: browser.output.path,
+      version: pkg.version,
+      sources: () => sourcesDigest(dir),
+    });
+    browser.plugins.push(record);
+    server.plugins.push(record);
+  }
   return [browser, server];
 }
 
