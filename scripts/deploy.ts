@@ -1,38 +1,43 @@
 /**
- * A page-group team's deploy and rollback, run from the group's workspace:
- *
- *   npm run deploy -w mfe-data [-- --reason "New BI page"]
- *   npm run rollback -w mfe-data [-- --to 1.0.0] [-- --reason "Broken chart"]
+ * A page-group team's deploy and rollback, run from the group's workspace (usage and settings:
+ * scripts/lib/deploy-settings.ts, or `npm run deploy -w mfe-<group> -- --help`).
  *
  * Deploy builds the group if its version folder is not built, makes the folder available at the
  * group's origin and publishes its entry through the site's deploy API, which checks it before it
- * goes live. Rollback goes back through the same API, from the manifest's history: nothing is built
- * and no other group is needed.
- *
- *   REMOTE_<NAME>_URL  where the group's version folders are served (default: its local server,
- *                      which `npm start` runs over the workspace's dist/)
- *   DEPLOY_UPLOAD      a command that uploads the version folder (given as its last argument) to
- *                      that origin, e.g. a bucket sync; unset: the folder must already be served
- *   DEPLOY_API         the site (default http://localhost:3000)
- *   DEPLOY_TOKEN       the deploy token (default: the one `npm start` wrote to deploy/.deploy-token)
- *   DEPLOY_BY          who deploys (default: the user name)
+ * goes live. A version's contents are fixed once built: a folder built from other sources than the
+ * workspace holds now, or a version the origin already holds with other contents, is refused
+ * before anything is uploaded or published (scripts/lib/fixed-versions.ts). Rollback goes back
+ * through the same API, from the manifest's history: nothing is built and no other group is needed.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sha256Integrity } from '../shared/src/contracts/integrity';
 import { SITE_REMOTES } from '../shared/src/site';
+import { sourcesDigest } from '../shared/webpack/build-record.cjs';
+import {
+  SettingsError,
+  USAGE,
+  httpUrl,
+  isSemver,
+  parseDeployArgs,
+  type DeployArgs,
+} from './lib/deploy-settings';
+import {
+  OriginError,
+  inspectFolder,
+  probeOrigin,
+  publishedReason,
+  rebuildReason,
+  staleReason,
+} from './lib/fixed-versions';
 
 const root = path.join(__dirname, '..');
 
 function fail(message: string): never {
   console.error(`deploy: ${message}`);
   process.exit(1);
-}
-
-function option(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? undefined : process.argv[i + 1];
 }
 
 interface Answer {
@@ -65,77 +70,165 @@ async function call(api: string, token: string, method: string, route: string, b
   return answer;
 }
 
-async function main(): Promise<void> {
-  const rollback = process.argv.includes('--rollback');
+/** The workspace and the environment, checked; a setting that cannot be used ends it here. */
+function settings(args: DeployArgs) {
   const workspace = process.cwd();
   const pkgFile = path.join(workspace, 'package.json');
   const tableFile = path.join(workspace, 'src', 'routes.json');
   if (!existsSync(pkgFile) || !existsSync(tableFile)) {
-    fail('run it for a page group: npm run deploy -w mfe-<group>');
+    throw new SettingsError('run it for a page group: npm run deploy -w mfe-<group>');
   }
-  const { version } = JSON.parse(readFileSync(pkgFile, 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { name: string; version: string };
+  if (typeof pkg.version !== 'string' || !isSemver(pkg.version)) {
+    throw new SettingsError(`the version in ${pkgFile} is not a semantic version such as 1.2.0`);
+  }
   const { remote: name } = JSON.parse(readFileSync(tableFile, 'utf8')) as { remote: string };
   const port = SITE_REMOTES.find((r) => r.name === name)?.port;
-  const origin = (
-    process.env[`REMOTE_${name.toUpperCase()}_URL`] ?? `http://localhost:${port ?? 3010}`
-  ).replace(/\/+$/, '');
-  const api = (process.env.DEPLOY_API ?? 'http://localhost:3000').replace(/\/+$/, '');
+  const originVar = `REMOTE_${name.toUpperCase()}_URL`;
+  const origin = httpUrl(originVar, process.env[originVar] ?? `http://localhost:${port ?? 3010}`);
+  const api = httpUrl('DEPLOY_API', process.env.DEPLOY_API ?? 'http://localhost:3000');
   const tokenFile = path.join(root, 'deploy', '.deploy-token');
   const token =
     process.env.DEPLOY_TOKEN ??
-    (existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : undefined) ??
-    fail(
+    (existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : undefined);
+  if (!token) {
+    throw new SettingsError(
       `no DEPLOY_TOKEN, and no ${path.relative(process.cwd(), tokenFile)} (npm start writes one)`,
     );
-  const by = process.env.DEPLOY_BY ?? os.userInfo().username;
-  const reason = option('reason');
+  }
+  return {
+    args,
+    workspace,
+    pkg,
+    name,
+    origin,
+    api,
+    token,
+    by: process.env.DEPLOY_BY || os.userInfo().username,
+    upload: process.env.DEPLOY_UPLOAD,
+  } as const;
+}
 
-  const { version: base } = await call(api, token, 'GET', '/_deploy/manifest');
+type Settings = ReturnType<typeof settings>;
+
+function build(workspace: string, name: string, version: string): void {
+  console.log(`building ${name} ${version}…`);
+  const built = spawnSync('npm', ['run', 'build'], { cwd: workspace, stdio: 'inherit' });
+  if (built.status !== 0) fail('the build failed');
+}
+
+/**
+ * Makes the version folder the origin serves the one built from the workspace's sources now, or
+ * stops with the reason. Returns the SHA-256 pin of its Node build.
+ */
+async function prepare(s: Settings): Promise<string> {
+  const { workspace, pkg, name, origin } = s;
+  const { version } = pkg;
+  const folder = path.join(workspace, 'dist', version);
+  let sources: string;
+  try {
+    sources = sourcesDigest(workspace);
+  } catch (error) {
+    fail(
+      `cannot tell what ${name} ${version} is built from (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+  const about = { pkg: pkg.name, version, origin };
+
+  const copy = await probeOrigin(origin, version);
+  const local = inspectFolder(folder, version, sources);
+  if (s.args.rebuild) {
+    if (copy.held) fail(rebuildReason(about));
+    rmSync(folder, { recursive: true, force: true });
+    build(workspace, name, version);
+  } else if (local.state === 'missing') {
+    build(workspace, name, version);
+  } else if (local.state === 'stale') {
+    fail(staleReason(local, { ...about, held: copy.held }));
+  }
+  const built = inspectFolder(folder, version, sources);
+  if (built.state !== 'built') {
+    fail(`the build of ${name} ${version} left no build record in ${folder}: build it again`);
+  }
+  const refused = publishedReason(copy, built.record, about);
+  if (refused) fail(refused);
+
+  if (s.upload) {
+    const uploaded = spawnSync(`${s.upload} ${JSON.stringify(folder)}`, {
+      shell: true,
+      stdio: 'inherit',
+    });
+    if (uploaded.status !== 0) fail(`the upload (${s.upload}) failed`);
+  }
+  const entry = `${origin}/${version}/remoteEntry.js`;
+  const served = await fetch(entry).then(
+    (r) => r.ok,
+    () => false,
+  );
+  if (!served) {
+    fail(
+      `${entry} is not served: start the site with npm start (it serves each group's dist/), or set DEPLOY_UPLOAD to upload the folder to ${origin}`,
+    );
+  }
+  // What goes live is what the origin serves: it must be this build, file for file.
+  const now = await probeOrigin(origin, version);
+  if (!now.held || !now.record || publishedReason(now, built.record, about)) {
+    fail(
+      `${origin}/${version}/ does not serve ${path.join('dist', version)} as built (its build record differs): check the upload`,
+    );
+  }
+  return sha256Integrity(readFileSync(path.join(folder, 'server', 'pages.js')));
+}
+
+async function main(): Promise<void> {
+  let s: Settings;
+  try {
+    const parsed = parseDeployArgs(process.argv.slice(2));
+    if (parsed.help) {
+      console.log(USAGE);
+      return;
+    }
+    s = settings(parsed);
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    console.error(`deploy: ${error.message} (see --help)`);
+    process.exit(2);
+  }
+  const { args, name, pkg, api, token, by } = s;
+  const reason = args.reason;
+
   let done: Answer;
-  if (rollback) {
-    const to = option('to');
+  if (args.rollback) {
+    const { version: base } = await call(api, token, 'GET', '/_deploy/manifest');
     done = await call(api, token, 'POST', `/_deploy/remotes/${name}/rollback`, {
       base,
       by,
-      ...(to ? { to } : {}),
+      ...(args.to ? { to: args.to } : {}),
       ...(reason ? { reason } : {}),
     });
   } else {
-    const folder = path.join(workspace, 'dist', version);
-    if (!existsSync(path.join(folder, 'server', 'pages.js'))) {
-      console.log(`building ${name} ${version}…`);
-      const built = spawnSync('npm', ['run', 'build'], { cwd: workspace, stdio: 'inherit' });
-      if (built.status !== 0) fail('the build failed');
-    }
-    const upload = process.env.DEPLOY_UPLOAD;
-    if (upload) {
-      const uploaded = spawnSync(`${upload} ${JSON.stringify(folder)}`, {
-        shell: true,
-        stdio: 'inherit',
-      });
-      if (uploaded.status !== 0) fail(`the upload (${upload}) failed`);
-    }
-    const entry = `${origin}/${version}/remoteEntry.js`;
-    const served = await fetch(entry).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (!served) {
+    let serverIntegrity: string;
+    try {
+      serverIntegrity = await prepare(s);
+    } catch (error) {
+      if (!(error instanceof OriginError)) throw error;
       fail(
-        `${entry} is not served: start the site with npm start (it serves each group's dist/), or set DEPLOY_UPLOAD to upload the folder to ${origin}`,
+        `${error.message}: check REMOTE_${name.toUpperCase()}_URL, or start the site with npm start (it serves each group's dist/)`,
       );
     }
+    const { version: base } = await call(api, token, 'GET', '/_deploy/manifest');
     done = await call(api, token, 'PUT', `/_deploy/remotes/${name}`, {
       base,
-      entry,
-      version,
+      entry: `${s.origin}/${pkg.version}/remoteEntry.js`,
+      version: pkg.version,
+      serverIntegrity,
       by,
       ...(reason ? { reason } : {}),
     });
   }
   const from = done.from ? `${done.from.version} (${done.from.entry})` : 'not deployed';
   console.log(
-    `${rollback ? 'rolled back' : 'deployed'} ${name}: ${from} -> ${done.to?.version} (${done.to?.entry}); live manifest ${done.manifestVersion}`,
+    `${args.rollback ? 'rolled back' : 'deployed'} ${name}: ${from} -> ${done.to?.version} (${done.to?.entry}); live manifest ${done.manifestVersion}`,
   );
 }
 

@@ -1,0 +1,131 @@
+/**
+ * The settings of a team's deploy and rollback (scripts/deploy.ts), read from its command line and
+ * its environment, each checked before anything is built, uploaded or published.
+ */
+import { parseArgs } from 'node:util';
+
+export const USAGE = `usage: npm run deploy -w mfe-<group> [-- --reason "<why>"] [-- --rebuild]
+       npm run rollback -w mfe-<group> [-- --to <version>] [-- --reason "<why>"]
+
+deploy builds the group's version folder (dist/<version>/, the version in its package.json) if it
+is not built, uploads it to the group's origin and publishes it through the site's deploy API. A
+version's contents are fixed once built: a folder built from other sources than the workspace holds
+now, or a version the origin already holds with other contents, is refused; bump the version.
+
+  --reason <text>   why, kept in the deploy history
+  --rebuild         build the version folder again; only for a version the origin does not hold
+  --to <version>    rollback: the version to go back to (default: the one live before)
+  --help            this text
+
+  REMOTE_<NAME>_URL where the group's version folders are served, an http(s) URL (default: its
+                    local server, which npm start runs over the workspace's dist/)
+  DEPLOY_UPLOAD     a command that uploads the version folder (given as its last argument) to that
+                    origin, e.g. a bucket sync; unset: the folder must already be served there
+  DEPLOY_API        the site, an http(s) URL (default http://localhost:3000)
+  DEPLOY_TOKEN      the deploy token (default: the one npm start wrote to deploy/.deploy-token)
+  DEPLOY_BY         who deploys (default: the user name)`;
+
+/** A setting that cannot be used; the command exits 2 with the message and a pointer to --help. */
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+}
+
+export interface DeployArgs {
+  help: boolean;
+  rollback: boolean;
+  rebuild: boolean;
+  reason?: string;
+  to?: string;
+}
+
+// https://semver.org/#is-there-a-suggested-regular-expression-regex-to-check-a-semver-string
+const SEMVER =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
+
+export const isSemver = (value: string): boolean => SEMVER.test(value);
+
+/** The command line after the script's name, e.g. `['--reason', 'New page']`. */
+export function parseDeployArgs(argv: string[]): DeployArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        rollback: { type: 'boolean' },
+        rebuild: { type: 'boolean' },
+        reason: { type: 'string' },
+        to: { type: 'string' },
+      },
+    }));
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const message = error instanceof Error ? error.message : String(error);
+    const option = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+      throw new SettingsError(`unknown option ${option}`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      if (/does not take an argument/.test(message)) {
+        throw new SettingsError(`${option} takes no value`);
+      }
+      const example = option === '--to' ? '1.2.0' : '"New page"';
+      throw new SettingsError(`${option} needs a value, e.g. ${option} ${example}`);
+    }
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+      throw new SettingsError(`unexpected argument ${/'([^']*)'/.exec(message)?.[1] ?? ''}`);
+    }
+    throw new SettingsError(message);
+  }
+  const args: DeployArgs = {
+    help: values.help ?? false,
+    rollback: values.rollback ?? false,
+    rebuild: values.rebuild ?? false,
+    ...(values.reason === undefined ? {} : { reason: values.reason }),
+    ...(values.to === undefined ? {} : { to: values.to }),
+  };
+  if (args.help) return args;
+  if (args.to !== undefined && !args.rollback) {
+    throw new SettingsError(
+      '--to is for a rollback (npm run rollback -w mfe-<group> -- --to 1.2.0)',
+    );
+  }
+  if (args.rebuild && args.rollback) {
+    throw new SettingsError('--rebuild is for a deploy: a rollback builds nothing');
+  }
+  if (args.to !== undefined && !isSemver(args.to)) {
+    throw new SettingsError(`--to must be a semantic version such as 1.2.0, not "${args.to}"`);
+  }
+  if (args.reason !== undefined && (args.reason.trim() === '' || /\p{Cc}/u.test(args.reason))) {
+    throw new SettingsError('--reason must be a line of text');
+  }
+  return args;
+}
+
+/**
+ * An http(s) URL setting without a trailing slash, or a SettingsError naming the setting. A path is
+ * kept (a bucket's folder, a site behind a prefix); a query or a fragment would be lost when paths
+ * are added to it, so it is refused.
+ */
+export function httpUrl(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new SettingsError(
+      `${name} must be an http(s) URL such as https://example.com, not "${value}"`,
+    );
+  }
+  if (!/^https?:$/.test(url.protocol)) {
+    throw new SettingsError(
+      `${name} must be an http(s) URL such as https://example.com, not "${value}"`,
+    );
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new SettingsError(
+      `${name} must be an http(s) URL without a query, a fragment or credentials, not "${value}"`,
+    );
+  }
+  return url.href.replace(/\/+$/, '');
+}
