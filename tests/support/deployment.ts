@@ -3,7 +3,7 @@
  * remote hosts on ports of their own, and a team's next version of a remote, built from a changed
  * copy of its workspace.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   cpSync,
@@ -260,4 +260,36 @@ export default {
     },
   );
   return work;
+}
+
+/**
+ * A second clone of a team's workspace copy (`tests/.tmp/<folder>`): its sources as they are, its
+ * builds left behind, as a colleague's checkout of the same version would be. Returns its folder.
+ */
+export function cloneTeamWorkspace(work: string, folder: string): string {
+  const target = path.join(ROOT, 'tests', '.tmp', folder);
+  rmSync(target, { recursive: true, force: true });
+  cpSync(work, target, {
+    recursive: true,
+    filter: (src) => !/(^|[/\\])(node_modules|dist)([/\\]|$)/.test(path.relative(work, src)),
+  });
+  return target;
+}
+
+/**
+ * Runs a team's command in its workspace as `npm run deploy|rollback -w <group>` would
+ * (`scripts/deploy.ts` with `args`), with `env` added to the environment. Returns its exit status
+ * and what it printed.
+ */
+export function teamCommand(
+  workspace: string,
+  env: Record<string, string>,
+  ...args: string[]
+): { status: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'scripts', 'deploy.ts'), ...args],
+    { cwd: workspace, env: { ...process.env, ...env }, encoding: 'utf8' },
+  );
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
