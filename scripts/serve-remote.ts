@@ -1,55 +1,89 @@
 /**
  * Serves one remote's built files on its own origin, as its static host or CDN path would:
- * `node --import tsx scripts/serve-remote.ts <dist folder> <port>`. Files are public, so any origin may fetch
- * them (the shell fetches mf-manifest.json and chunks cross-origin).
+ * `node --import tsx scripts/serve-remote.ts <dist folder> <port>`. Files are public, so any origin
+ * may fetch them (the shell fetches mf-manifest.json and chunks cross-origin). `@fastify/static`
+ * does the HTTP: the path decoded before any check and kept inside the folder, dotfiles ignored,
+ * the build's brotli and gzip copies sent by Accept-Encoding, conditional requests answered.
  */
-import http from 'node:http';
 import path from 'node:path';
-import { resolveFile, sendBody, sendFile } from '../shell/server/static-files';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { listenOn } from '../shell/server/http/listen';
+import { filePolicy } from '../shell/server/http/pages';
 
-export function createRemoteServer(root: string): http.Server {
-  const absolute = path.resolve(root);
-  return http.createServer(async (req, res) => {
-    const cors = { 'Access-Control-Allow-Origin': '*', 'Timing-Allow-Origin': '*' };
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204, {
-        ...cors,
-        'Access-Control-Allow-Methods': 'GET, HEAD',
-        'Access-Control-Max-Age': '86400',
-      });
-      res.end();
-      return;
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { Allow: 'GET, HEAD' });
-      res.end();
-      return;
-    }
-    const found = await resolveFile(absolute, new URL(req.url ?? '/', 'http://x').pathname);
-    if (!found) {
-      sendBody(req, res, {
-        status: 404,
-        body: 'Not found\n',
-        type: 'text/plain; charset=utf-8',
-        headers: cors,
-      });
-      return;
-    }
-    await sendFile(req, res, found, { headers: cors });
+const CORS = { 'access-control-allow-origin': '*', 'timing-allow-origin': '*' };
+
+export interface RemoteHost {
+  app: FastifyInstance;
+  /** On `host`, else every interface. */
+  listen(port: number, host?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createRemoteServer(root: string): Promise<RemoteHost> {
+  const app = Fastify({
+    logger: false,
+    routerOptions: { maxParamLength: 16 * 1024 },
+    forceCloseConnections: true,
   });
+  await app.register(fastifyStatic, {
+    root: path.resolve(root),
+    index: false,
+    redirect: false,
+    dotfiles: 'ignore',
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders(res, file) {
+      res.setHeader('cache-control', filePolicy(file));
+      res.setHeader('vary', 'Accept-Encoding');
+      res.setHeader('x-content-type-options', 'nosniff');
+      for (const [name, value] of Object.entries(CORS)) res.setHeader(name, value);
+    },
+  });
+  app.options('/*', (_request, reply) =>
+    reply
+      .code(204)
+      .headers({
+        ...CORS,
+        'access-control-allow-methods': 'GET, HEAD',
+        'access-control-max-age': '86400',
+      })
+      .send(),
+  );
+  app.setNotFoundHandler((request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return reply.code(405).header('allow', 'GET, HEAD, OPTIONS').send();
+    }
+    return reply.code(404).headers(CORS).type('text/plain; charset=utf-8').send('Not found\n');
+  });
+  app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
+    const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 503;
+    return reply
+      .code(status)
+      .headers(CORS)
+      .type('text/plain; charset=utf-8')
+      .send(status < 500 ? `${error.message}\n` : 'The file could not be read.\n');
+  });
+  return {
+    app,
+    async listen(port, host) {
+      await listenOn(app, port, host);
+    },
+    close: () => app.close(),
+  };
 }
 
 if (require.main === module) {
   const [root, port] = process.argv.slice(2);
-  if (!root || !port) {
+  if (!root || !port || !/^\d+$/.test(port) || Number(port) > 65535) {
     console.error('usage: serve-remote.ts <dist folder> <port>');
     process.exit(2);
   }
-  const server = createRemoteServer(root);
-  server.listen(Number(port), () =>
-    console.log(`remote ${path.basename(path.resolve(root, '..'))}: http://localhost:${port}/`),
-  );
-  const stop = () => server.close(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  void createRemoteServer(root).then(async (host) => {
+    await host.listen(Number(port));
+    console.log(`remote ${path.basename(path.resolve(root, '..'))}: http://localhost:${port}/`);
+    const stop = () => void host.close().then(() => process.exit(0));
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
 }

@@ -40,13 +40,17 @@ function run(title: string, command: string, args: string[]): void {
 for (const { folder } of SITE_REMOTES) {
   if (
     rebuild ||
-    !existsSync(path.join(root, folder, 'dist', version(folder), 'server', 'pages.js'))
+    // A version folder is whole once its build record is written (after both of its builds).
+    !existsSync(path.join(root, folder, 'dist', version(folder), 'build.json'))
   ) {
     console.log(`building ${folder}…`);
     run(`the build of ${folder}`, 'npm', ['run', 'build', '-w', folder]);
   }
 }
-if (rebuild || !existsSync(path.join(root, 'shell', 'dist', 'server', 'render.js'))) {
+const shellBuilt = ['server/render.js', 'public/index.html'].every((file) =>
+  existsSync(path.join(root, 'shell', 'dist', file)),
+);
+if (rebuild || !shellBuilt) {
   console.log('building shell…');
   run('the build of shell', 'npm', ['run', 'build', '-w', 'shell']);
 }
@@ -58,6 +62,15 @@ if (rebuild || process.argv.includes('--fresh-manifest') || !existsSync(manifest
   run('writing the manifest', process.execPath, [...tsx, path.join(__dirname, 'manifest.ts')]);
 } else {
   console.log(`deployment manifest: ${path.relative(root, manifestFile)} as last deployed`);
+  const { remotes = [] } = JSON.parse(readFileSync(manifestFile, 'utf8')) as {
+    remotes?: { name?: string; serverIntegrity?: string }[];
+  };
+  const unpinned = remotes.filter((r) => !r.serverIntegrity).map((r) => r.name);
+  if (unpinned.length) {
+    console.warn(
+      `deployment manifest: ${unpinned.join(', ')} not pinned by SHA-256, so the site will not run their pages' server code (their pages answer 503): deploy them again, or start with --fresh-manifest to write the manifest from the local builds`,
+    );
+  }
 }
 
 // The deploy API needs a token: DEPLOY_TOKEN, else one made once for this checkout.
@@ -78,6 +91,17 @@ const remoteOrigins = SITE_REMOTES.map(({ name, port }) => {
   return configured ? new URL(configured).origin : `http://localhost:${port}`;
 });
 
+/**
+ * The mail-service sits behind the site server (on loopback) and behind whatever the site trusts:
+ * one hop more, or loopback added to the list.
+ */
+function mailTrustProxy(site: string | undefined): string {
+  const value = site?.trim() ?? '';
+  if (!value || value === 'false' || value === 'none') return 'loopback';
+  if (/^\d+$/.test(value)) return String(Number(value) + 1);
+  return value.split(',').includes('loopback') ? value : `loopback,${value}`;
+}
+
 const port = process.env.PORT ?? String(SHELL_PORT);
 const mailPort = process.env.MAIL_SERVICE_PORT ?? '3005';
 runTogether([
@@ -90,6 +114,8 @@ runTogether([
       MAIL_SERVICE_URL: process.env.MAIL_SERVICE_URL ?? `http://127.0.0.1:${mailPort}`,
       DEPLOY_TOKEN: deployToken,
       DEPLOY_ALLOWED_ORIGINS: process.env.DEPLOY_ALLOWED_ORIGINS ?? remoteOrigins.join(','),
+      // A proxy on this machine (the cluster's load balancer) may say how a visitor came in.
+      TRUST_PROXY: process.env.TRUST_PROXY ?? 'loopback',
     },
   },
   ...SITE_REMOTES.map(({ name, folder, port: remotePort }) => ({
@@ -110,8 +136,9 @@ runTogether([
       MAIL_SERVICE_PORT: mailPort,
       ALLOWED_ORIGINS:
         process.env.ALLOWED_ORIGINS ?? `http://localhost:${port},http://127.0.0.1:${port}`,
-      // The site server on this machine is the one proxy whose X-Forwarded-For is believed.
-      TRUST_PROXY: process.env.TRUST_PROXY ?? 'loopback',
+      // The site server on this machine is a proxy the mail-service always believes, besides
+      // whatever proxies the site itself trusts.
+      TRUST_PROXY: mailTrustProxy(process.env.TRUST_PROXY),
     },
   },
 ]);

@@ -9,6 +9,8 @@ const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack'
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const MiniCssExtractPlugin = require('mini-css-extract-plugin');
 const CssMinimizerPlugin = require('css-minimizer-webpack-plugin');
+const CompressionPlugin = require('compression-webpack-plugin');
+const zlib = require('node:zlib');
 const { sharedModules, REMOTES, PROVIDED } = require('./federation.cjs');
 const {
   shareCardPlugin,
@@ -85,6 +87,38 @@ function serverConfig({ dir, production, uniqueName, entry, outputPath, filename
   };
 }
 
+/**
+ * Brotli and gzip copies of every text file beside it (`x.js.br`, `x.js.gz`), made once at build
+ * time at the strongest settings, so the static hosts send them as they are (negotiated from the
+ * request's Accept-Encoding) and never compress per request. Only where the copy is smaller.
+ */
+function precompress(production) {
+  if (!production) return [];
+  const test = /\.(js|css|html|json|svg|txt|xml|map)$/;
+  // Files a build writes beside its public folder (the shell's server/chunks.json) are not served.
+  const OUTSIDE = /^\.\.\//;
+  return [
+    new CompressionPlugin({
+      filename: '[path][base].br',
+      algorithm: 'brotliCompress',
+      compressionOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } },
+      test,
+      exclude: OUTSIDE,
+      threshold: 512,
+      minRatio: 0.9,
+    }),
+    new CompressionPlugin({
+      filename: '[path][base].gz',
+      algorithm: 'gzip',
+      compressionOptions: { level: 9 },
+      test,
+      exclude: OUTSIDE,
+      threshold: 512,
+      minRatio: 0.9,
+    }),
+  ];
+}
+
 /** The module every remote exposes, for the browser and for the server. */
 const EXPOSED_PAGES = './src/pages/index.ts';
 
@@ -153,9 +187,8 @@ function shellConfig({ dir, production, port = 3000, devProxy, shareCards = [] }
     },
     output: {
       ...config.output,
-      // The server build shares the folder (dist/server/); each build cleans only its own files.
-      clean: { keep: /^server\// },
-      path: path.join(dir, 'dist'),
+      // What a visitor may fetch, and nothing else: the Node build is beside it, in dist/server/.
+      path: path.join(dir, 'dist', 'public'),
       publicPath: '/',
       filename: production ? 'assets/[name].[contenthash:10].js' : 'assets/[name].js',
       chunkFilename: production ? 'assets/[name].[contenthash:10].js' : 'assets/[name].js',
@@ -179,6 +212,7 @@ function shellConfig({ dir, production, port = 3000, devProxy, shareCards = [] }
         inject: 'body',
       }),
       ...(production && shareCards.length > 0 ? [shareCardPlugin(shareCards)] : []),
+      ...precompress(production),
       new MiniCssExtractPlugin({
         filename: production ? 'assets/[name].[contenthash:10].css' : 'assets/[name].css',
         chunkFilename: production ? 'assets/[name].[contenthash:10].css' : 'assets/[name].css',
@@ -282,6 +316,7 @@ function remoteBrowserConfig({ dir, production, standaloneHtml }) {
       }),
       routeTablePlugin(path.join(dir, 'src', 'routes.json'), { shareCards: production }),
       pageAssetsPlugin(dir),
+      ...precompress(production && !standaloneHtml),
       ...(standaloneHtml
         ? [
             new HtmlWebpackPlugin({

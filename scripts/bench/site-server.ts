@@ -7,11 +7,11 @@
  *   node --import tsx scripts/bench/site-server.ts [--rounds 5] [--requests 40]
  */
 import { promises as fs } from 'node:fs';
-import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { sha256Integrity } from '../../shared/src/contracts/integrity';
 import { SITE_REMOTES } from '../../shared/src/site';
-import { createRemoteServer } from '../serve-remote';
+import { createRemoteServer, type RemoteHost } from '../serve-remote';
 import { createSite } from '../../shell/server/site';
 
 const root = path.join(__dirname, '..', '..');
@@ -41,13 +41,13 @@ export async function measureSiteServer({
   port = 3190,
 } = {}): Promise<SiteServerFigures> {
   const deployDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-site-'));
-  const remotes: Server[] = [];
+  const remotes: RemoteHost[] = [];
   const remoteList: unknown[] = [];
   let i = 1;
   for (const { folder, name } of SITE_REMOTES) {
     const remotePort = port + i++;
-    const server = createRemoteServer(path.join(root, folder, 'dist'));
-    await new Promise<void>((resolve) => server.listen(remotePort, '127.0.0.1', resolve));
+    const server = await createRemoteServer(path.join(root, folder, 'dist'));
+    await server.listen(remotePort, '127.0.0.1');
     remotes.push(server);
     const version = JSON.parse(await fs.readFile(path.join(root, folder, 'package.json'), 'utf8'))
       .version as string;
@@ -60,6 +60,9 @@ export async function measureSiteServer({
       version,
       prefixes: table.prefixes,
       routes: table.routes,
+      serverIntegrity: sha256Integrity(
+        await fs.readFile(path.join(root, folder, 'dist', version, 'server', 'pages.js')),
+      ),
     });
   }
   const writeManifest = (round: number) =>
@@ -79,7 +82,7 @@ export async function measureSiteServer({
     siteUrl: `http://localhost:${port}`,
     log: () => {},
   });
-  await new Promise<void>((resolve) => site.server.listen(port, '127.0.0.1', resolve));
+  await site.listen(port, '127.0.0.1');
   const base = `http://127.0.0.1:${port}`;
   try {
     const paths = await site.paths();
@@ -108,7 +111,7 @@ export async function measureSiteServer({
     };
   } finally {
     await site.close();
-    await Promise.all(remotes.map((s) => new Promise((r) => s.close(r))));
+    await Promise.all(remotes.map((s) => s.close()));
     await fs.rm(deployDir, { recursive: true, force: true });
   }
 }

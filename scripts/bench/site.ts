@@ -194,7 +194,10 @@ export async function prepareSite(): Promise<Site> {
   }
   await startStaticServer(tmp);
 
-  const index = await fs.readFile(path.join(rootDir, 'shell', 'dist', 'index.html'), 'utf8');
+  const index = await fs.readFile(
+    path.join(rootDir, 'shell', 'dist', 'public', 'index.html'),
+    'utf8',
+  );
   const pagesIndex = path.join(rootDir, 'deploy', 'remotes.json');
   return {
     remotes: manifest.remotes.map((r) => ({

@@ -96,14 +96,15 @@ const pageAssetsPlugin = (dir) =>
   });
 
 /**
- * Writes the files of the shell's named chunk groups (`server/chunks.json`), e.g. the federation
- * runtime and each lazily loaded page, so the site server can preload what a page will need.
+ * Writes the files of the shell's named chunk groups (`server/chunks.json`, beside the Node build
+ * and outside the public folder), e.g. the federation runtime and each lazily loaded page, so the
+ * site server can preload what a page will need.
  */
 const chunkGroupsPlugin = () =>
   assetsPlugin('ChunkGroupsPlugin', 'SUMMARIZE', ({ compilation, add }) => {
     const groups = {};
     for (const [name, group] of compilation.namedChunkGroups) groups[name] = groupFiles([group]);
-    add('server/chunks.json', JSON.stringify(groups, null, 2));
+    add('../server/chunks.json', JSON.stringify(groups, null, 2));
   });
 
 module.exports = { shareCardPlugin, routeTablePlugin, pageAssetsPlugin, chunkGroupsPlugin };

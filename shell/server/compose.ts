@@ -31,13 +31,14 @@ const ROOT_MARKER = /<div id="?root"?>(?=<\/div>)/;
  * paint, and split at the markers where each page's head and markup go.
  */
 export async function loadShellTemplate(shellDist: string): Promise<ShellTemplate> {
-  const source = await fs.readFile(path.join(shellDist, 'index.html'), 'utf8');
+  const publicDir = path.join(shellDist, 'public');
+  const source = await fs.readFile(path.join(publicDir, 'index.html'), 'utf8');
   const chunksText = await fs.readFile(path.join(shellDist, 'server', 'chunks.json'), 'utf8');
   let html = source;
   for (const [tag] of source.matchAll(/<link\b[^>]*\brel="?stylesheet"?[^>]*>/g)) {
     const href = /\bhref="?([^"\s>]+)"?/.exec(tag)?.[1];
     if (!href?.startsWith('/')) continue;
-    const css = await fs.readFile(path.join(shellDist, href), 'utf8');
+    const css = await fs.readFile(path.join(publicDir, href), 'utf8');
     html = html.replace(tag, `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`);
   }
   const scripts: string[] = [];
@@ -53,7 +54,7 @@ export async function loadShellTemplate(shellDist: string): Promise<ShellTemplat
   const root = ROOT_MARKER.exec(html);
   if (!head || !root || root.index < head.index) {
     throw new Error(
-      `${shellDist}/index.html lacks the site-head meta element or the #root element`,
+      `${publicDir}/index.html lacks the site-head meta element or the #root element`,
     );
   }
   const before = html.slice(0, head.index);
@@ -63,7 +64,7 @@ export async function loadShellTemplate(shellDist: string): Promise<ShellTemplat
   let cards: Record<string, string> = {};
   try {
     cards = JSON.parse(
-      await fs.readFile(path.join(shellDist, 'share', 'cards.json'), 'utf8'),
+      await fs.readFile(path.join(publicDir, 'share', 'cards.json'), 'utf8'),
     ) as Record<string, string>;
   } catch {
     // A development build makes no cards: pages then go without an image.

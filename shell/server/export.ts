@@ -12,10 +12,9 @@
  * export runs; remotes elsewhere must be reachable.
  */
 import { promises as fs } from 'node:fs';
-import type { Server } from 'node:http';
 import path from 'node:path';
 import { SITE_REMOTES } from '@site/shared/site';
-import { createRemoteServer } from '../../scripts/serve-remote';
+import { createRemoteServer, type RemoteHost } from '../../scripts/serve-remote';
 import { createSite } from './site';
 import { robotsTxt, sitemapXml } from './seo-files';
 
@@ -32,19 +31,16 @@ async function reachable(url: string): Promise<boolean> {
 /** Local remotes that are not running, served from their workspaces' builds. */
 async function serveLocalRemotes(
   remotes: { name: string; entry: string; version: string }[],
-): Promise<Server[]> {
-  const servers: Server[] = [];
+): Promise<RemoteHost[]> {
+  const servers: RemoteHost[] = [];
   for (const remote of remotes) {
     const entry = new URL(remote.entry);
     if (!['localhost', '127.0.0.1'].includes(entry.hostname)) continue;
     if (await reachable(new URL('routes.json', entry).href)) continue;
     const folder = SITE_REMOTES.find((r) => r.name === remote.name)?.folder;
     if (!folder) continue;
-    const server = createRemoteServer(path.join(root, folder, 'dist'));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(Number(entry.port), '127.0.0.1', resolve);
-    });
+    const server = await createRemoteServer(path.join(root, folder, 'dist'));
+    await server.listen(Number(entry.port), '127.0.0.1');
     servers.push(server);
   }
   return servers;
@@ -65,11 +61,12 @@ export async function exportSite(options: {
   const next = `${options.out}.next`;
   try {
     await fs.rm(next, { recursive: true, force: true });
-    await fs.cp(options.shellDist, next, {
-      recursive: true,
-      filter: (src) => path.relative(options.shellDist, src) !== 'server',
-    });
-    await fs.rm(path.join(next, 'index.html'));
+    // What visitors may fetch: the shell's public folder, never its Node build.
+    await fs.cp(path.join(options.shellDist, 'public'), next, { recursive: true });
+    // The template the pages are composed from, and its compressed copies, are not a page.
+    for (const file of ['index.html', 'index.html.br', 'index.html.gz']) {
+      await fs.rm(path.join(next, file), { force: true });
+    }
     const paths = await site.paths();
     const failed: string[] = [];
     for (const urlPath of [...paths, '/404']) {
@@ -88,7 +85,7 @@ export async function exportSite(options: {
     await fs.rename(next, options.out);
     return { pages: paths.length, failed };
   } finally {
-    await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+    await Promise.all(servers.map((s) => s.close()));
     await site.close();
   }
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import zlib from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-import type { Encoding } from './static-files';
+
+export type Encoding = 'br' | 'gzip';
 
 /** A composed page and its compressed forms, made once and sent many times. */
 export class ComposedPage {

@@ -2,24 +2,35 @@
  * The site server: the shell's deployable. It owns the live deployment manifest (`/remotes.json`),
  * composes every page per request from the shell's layout for that manifest and the owning
  * remote's server render of its current version, serves the shell's files, `sitemap.xml` and
- * `robots.txt` from the live manifest, and forwards `/api/*` to the mail-service.
+ * `robots.txt` from the live manifest, forwards `/api/*` to the mail-service and, with a token,
+ * answers the deploy API (`/_deploy/*`).
+ *
+ * One Fastify server, routes registered per concern (http/, deploy/api.ts); every request is
+ * hostile until parsed, and no error leaves a request unanswered: a bad request is a 4xx, a page
+ * that cannot be rendered is the 503 notice, and the process stays up.
  */
-import http from 'node:http';
 import { availableParallelism } from 'node:os';
-import { stat } from 'node:fs/promises';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import type { RemoteDeployment } from '@site/shared/contracts';
 import { composePage, loadShellTemplate, type ShellTemplate } from './compose';
-import { ManifestStore, type LiveManifest } from './manifest-store';
-import { createDeployApi } from './deploy/api';
+import { deployApi } from './deploy/api';
+import { Deployer } from './deploy/deployer';
 import { History } from './deploy/history';
+import { apiProxy } from './http/api-proxy';
+import { listenOn } from './http/listen';
+import { pageRoutes, type PageSource } from './http/pages';
+import { REVALIDATE, sendComposed } from './http/send-body';
+import { ManifestStore, type LiveManifest } from './manifest-store';
 import { ComposedPage, PageCache } from './page-cache';
-import { RenderPool, RenderTimeoutError } from './render-pool';
+import { fetchRemoteFile, httpOrigin } from './remote-files';
+import { RenderPool } from './render-pool';
 import type { RenderReply, ShellServerBuild } from './render-types';
 import { robotsTxt, sitemapXml } from './seo-files';
-import { REVALIDATE, encodingFor, resolveFile, sendBody, sendFile } from './static-files';
 
 export interface SiteOptions {
-  /** The shell's build: `shell/dist`. */
+  /** The shell's build: `public/` (what visitors may fetch) and `server/` (its Node build). */
   shellDist: string;
   /** Where the live manifest lives: `<deployDir>/remotes.json`. */
   deployDir: string;
@@ -27,7 +38,7 @@ export interface SiteOptions {
   apiTarget: string;
   /** The site's public origin, for canonical links, Open Graph URLs and the sitemap. */
   siteUrl: string;
-  /** Time limit of one page's render, remote code included. */
+  /** Time limit of one page's render, remote code included, counted from the render's start. */
   renderTimeoutMs?: number;
   /** Time limit of fetching one of a remote's files. */
   fetchTimeoutMs?: number;
@@ -35,11 +46,18 @@ export interface SiteOptions {
   cache?: { maxEntries?: number; maxBytes?: number; failedTtlMs?: number };
   /** The deploy API (`/_deploy/*`); off without a token. */
   deploy?: { token: string; allowedOrigins: readonly string[] };
+  /**
+   * The proxies in front of this server whose `X-Forwarded-*` headers count (Fastify's
+   * `trustProxy`: `true`, a hop count, or addresses/subnets/`loopback`).
+   */
+  trustProxy?: false | number | string[];
   log?: (message: string) => void;
 }
 
 export interface Site {
-  server: http.Server;
+  app: FastifyInstance;
+  /** Starts answering, once the render processes are warm; resolves to the address. */
+  listen(port: number, host?: string): Promise<string>;
   /** The page at a path as the site would answer it now. */
   page(urlPath: string): Promise<ComposedPage>;
   /** The paths the site has: the shell's own and every remote's. */
@@ -58,70 +76,74 @@ export const DEFAULTS = {
   cache: { maxEntries: 2000, maxBytes: 64 * 1024 * 1024, failedTtlMs: 5000 },
 };
 
-function proxy(req: http.IncomingMessage, res: http.ServerResponse, target: string): void {
-  const url = new URL(req.url ?? '/', target);
-  const headers: http.OutgoingHttpHeaders = { ...req.headers, host: url.host };
-  // The mail-service trusts X-Forwarded-For from this proxy only (its TRUST_PROXY setting).
-  const forwarded = req.headers['x-forwarded-for'];
-  headers['x-forwarded-for'] = forwarded
-    ? `${String(forwarded)}, ${req.socket.remoteAddress ?? ''}`
-    : (req.socket.remoteAddress ?? '');
-  headers['x-forwarded-proto'] = 'http';
-  const upstream = http.request(url, { method: req.method, headers, timeout: 15000 }, (up) => {
-    res.writeHead(up.statusCode ?? 502, up.headers);
-    up.pipe(res);
-  });
-  const fail = () => {
-    if (res.headersSent) return res.destroy();
-    sendBody(req, res, {
-      status: 503,
-      body: JSON.stringify({
-        error: 'service_unavailable',
-        message: 'The message service is not reachable right now.',
-      }),
-      type: 'application/json; charset=utf-8',
-      headers: { 'Retry-After': '30' },
-    });
-  };
-  upstream.on('timeout', () => upstream.destroy(new Error('timeout')));
-  upstream.on('error', fail);
-  req.pipe(upstream);
-}
+const MAX_REMOTE_FILE = 20 * 1024 * 1024;
+
+/** A hop count trusts the nearest `n` proxies (Express's meaning, which the settings share). */
+const trustProxy = (value: SiteOptions['trustProxy']) =>
+  typeof value === 'number' ? (_address: string, hop: number) => hop < value : (value ?? false);
+const HTML = 'text/html; charset=utf-8';
 
 export async function createSite(options: SiteOptions): Promise<Site> {
   const log = options.log ?? ((message: string) => console.error(message));
   const shellDist = path.resolve(options.shellDist);
+  const publicDir = path.join(shellDist, 'public');
+  const shellServerDir = path.join(shellDist, 'server');
   const siteUrl = options.siteUrl.replace(/\/+$/, '');
-  const renderBundle = path.join(shellDist, 'server', 'render.js');
+  const fetchTimeoutMs = options.fetchTimeoutMs ?? DEFAULTS.fetchTimeoutMs;
+  // The shell's own Node build (trusted, built with this server): its paths, what it provides,
+  // and the notice it renders when a page cannot be rendered at all.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the shell's Node build is CommonJS
-  const shell = require(renderBundle) as ShellServerBuild;
+  const shell = require(path.join(shellServerDir, 'render.js')) as ShellServerBuild;
   const store = new ManifestStore(path.join(path.resolve(options.deployDir), 'remotes.json'), log);
+  await store.start();
+
+  /**
+   * A file of a remote's version folder, for a render process: only from that remote's own origin
+   * (the one its entry was deployed at), never following a redirect.
+   */
+  async function fetchFile(url: string, remote: RemoteDeployment): Promise<string> {
+    const origin = httpOrigin(remote.entry);
+    const file = await fetchRemoteFile(
+      url,
+      new Set(origin ? [origin] : []),
+      `${url.slice(new URL('./', remote.entry).href.length) || url} of ${remote.name}@${remote.version}`,
+      { timeoutMs: fetchTimeoutMs, maxBytes: MAX_REMOTE_FILE },
+    );
+    return file.text();
+  }
+
   const pool = new RenderPool({
-    data: { renderBundle, fetchTimeoutMs: options.fetchTimeoutMs ?? DEFAULTS.fetchTimeoutMs },
+    shellServerDir,
     size: options.renderWorkers ?? Math.max(1, Math.min(4, availableParallelism() - 1)),
     timeoutMs: options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs,
+    fetchFile,
+    log,
   });
   const cache = new PageCache({ ...DEFAULTS.cache, ...options.cache });
   let template: ShellTemplate = await loadShellTemplate(shellDist);
 
-  /** The shell's template, made again when a new shell build is in place. */
-  let templateChecked = 0;
-  let templateStamp = -1;
-  async function currentTemplate(): Promise<ShellTemplate> {
+  /** A new shell build in place is noticed within a second, without a request waiting for it. */
+  let templateChecked = Date.now();
+  let templateStamp = (await fs.stat(path.join(shellServerDir, 'chunks.json'))).mtimeMs;
+  function currentTemplate(): ShellTemplate {
     const now = Date.now();
-    if (now - templateChecked < 1000) return template;
-    templateChecked = now;
-    try {
-      const { mtimeMs } = await stat(path.join(shellDist, 'server', 'chunks.json'));
-      if (mtimeMs !== templateStamp) {
-        template = await loadShellTemplate(shellDist);
-        templateStamp = mtimeMs;
-      }
-    } catch {
-      // A shell build in progress: keep the template in use.
+    if (now - templateChecked >= 1000) {
+      templateChecked = now;
+      void fs
+        .stat(path.join(shellServerDir, 'chunks.json'))
+        .then(async ({ mtimeMs }) => {
+          if (mtimeMs === templateStamp) return;
+          template = await loadShellTemplate(shellDist);
+          templateStamp = mtimeMs;
+        })
+        .catch(() => {
+          // A shell build in progress: keep the template in use.
+        });
     }
     return template;
   }
+
+  const liveManifest = (): Promise<LiveManifest> | LiveManifest => store.peek() ?? store.get();
 
   /** The URL of the page's share card: its remote's (in its version folder) or the shell's. */
   function shareImage(
@@ -138,6 +160,35 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     return card ? `${siteUrl}/${card}` : null;
   }
 
+  /**
+   * The "temporarily unavailable" page, rendered here with the shell's own code (no remote code
+   * runs): what a visitor gets when the render processes cannot answer at all.
+   */
+  async function renderNotice(
+    live: LiveManifest,
+    pagePath: string,
+    reason: string,
+  ): Promise<RenderReply> {
+    const result = await shell.renderUnavailable(
+      {
+        manifest: live.manifest,
+        path: pagePath,
+        loadRemote: () => Promise.reject(new Error(reason)),
+      },
+      reason,
+    );
+    return {
+      id: 0,
+      status: 503,
+      html: result.html,
+      head: shell.renderHead(result.meta, siteUrl),
+      meta: result.meta,
+      remote: result.remote ? { name: result.remote.name, version: result.remote.version } : null,
+      scripts: [],
+      failure: reason,
+    };
+  }
+
   async function render(
     live: LiveManifest,
     pagePath: string,
@@ -147,17 +198,23 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     try {
       return await pool.render(job);
     } catch (error) {
-      if (!(error instanceof RenderTimeoutError)) throw error;
-      return pool.render({ ...job, unavailable: error.message });
+      const reason = error instanceof Error ? error.message : String(error);
+      try {
+        return await pool.render({ ...job, unavailable: reason });
+      } catch {
+        return renderNotice(live, pagePath, reason);
+      }
     }
   }
 
-  async function page(urlPath: string): Promise<ComposedPage> {
-    const [live, shellTemplate] = await Promise.all([store.get(), currentTemplate()]);
-    const known =
-      shell.shellPaths.includes(urlPath) ||
-      live.paths.has(urlPath) ||
-      live.unavailablePrefixes.some((p) => urlPath.startsWith(`${p}/`));
+  const isKnown = (live: LiveManifest, urlPath: string): boolean =>
+    shell.shellPaths.includes(urlPath) ||
+    live.paths.has(urlPath) ||
+    live.unavailablePrefixes.some((p) => urlPath.startsWith(`${p}/`));
+
+  async function compose(urlPath: string, known: boolean): Promise<ComposedPage> {
+    const live = await liveManifest();
+    const shellTemplate = currentTemplate();
     const pagePath = known ? urlPath : NOT_FOUND_PATH;
     const key = `${live.version}:${shellTemplate.id}:${known ? urlPath : NOT_FOUND_KEY}`;
     return cache.get(key, async () => {
@@ -175,135 +232,168 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     });
   }
 
+  const pages: PageSource = {
+    async isPage(urlPath) {
+      return isKnown(await liveManifest(), urlPath);
+    },
+    async page(urlPath) {
+      return isKnown(await liveManifest(), urlPath) ? compose(urlPath, true) : undefined;
+    },
+    notFound: () => compose(NOT_FOUND_PATH, false),
+  };
+
+  async function page(urlPath: string): Promise<ComposedPage> {
+    return (await pages.page(urlPath)) ?? pages.notFound();
+  }
+
   async function paths(): Promise<string[]> {
     const live = await store.get();
     return [...shell.shellPaths, ...live.paths];
   }
 
-  function sendPage(req: http.IncomingMessage, res: http.ServerResponse, composed: ComposedPage) {
-    const base = {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': REVALIDATE,
-      'X-Content-Type-Options': 'nosniff',
-      Vary: 'Accept-Encoding',
-      ETag: composed.etag,
-      ...composed.headers,
-    };
-    if (composed.status === 200 && req.headers['if-none-match'] === composed.etag) {
-      res.writeHead(304, base);
-      return res.end();
+  /** Bodies made once per manifest version (the manifest, the sitemap) and sent many times. */
+  const generated = new Map<string, ComposedPage>();
+  function generatedBody(key: string, make: () => string): ComposedPage {
+    let body = generated.get(key);
+    if (!body) {
+      if (generated.size > 16) generated.clear();
+      body = new ComposedPage(200, make());
+      generated.set(key, body);
     }
-    const encoding = encodingFor(req);
-    const body = encoding ? composed.encode(encoding) : composed.body;
-    res.writeHead(composed.status, {
-      ...base,
-      'Content-Length': body.length,
-      ...(encoding ? { 'Content-Encoding': encoding } : {}),
-    });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    return body;
   }
 
-  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const urlPath = new URL(req.url ?? '/', 'http://x').pathname;
-    if (urlPath === '/api' || urlPath.startsWith('/api/'))
-      return proxy(req, res, options.apiTarget);
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { Allow: 'GET, HEAD' });
-      return void res.end();
-    }
-    if (urlPath === '/remotes.json') {
-      const live = await store.get();
-      return sendBody(req, res, {
-        body: live.text,
-        type: 'application/json; charset=utf-8',
-        cacheControl: REVALIDATE,
-        key: `manifest:${live.version}`,
-      });
-    }
-    if (urlPath === '/sitemap.xml') {
-      const live = await store.get();
-      return sendBody(req, res, {
-        body: sitemapXml(siteUrl, await paths()),
-        type: 'application/xml; charset=utf-8',
-        cacheControl: 'public, max-age=300',
-        key: `sitemap:${live.version}`,
-      });
-    }
-    if (urlPath === '/robots.txt') {
-      return sendBody(req, res, {
-        body: robotsTxt(siteUrl),
-        type: 'text/plain; charset=utf-8',
-        cacheControl: 'public, max-age=300',
-      });
-    }
-    // The shell's Node build lives beside its files but is not for the public.
-    const file =
-      urlPath !== '/' && urlPath !== '/index.html' && !urlPath.startsWith('/server/')
-        ? await resolveFile(shellDist, urlPath)
-        : null;
-    if (file) return sendFile(req, res, file);
-
-    const clean = urlPath.length > 1 ? urlPath.replace(/\/+$/, '') : urlPath;
-    if (clean !== urlPath) {
-      res.writeHead(301, { Location: clean });
-      return void res.end();
-    }
-    sendPage(req, res, await page(clean));
-  }
-
-  const deployApi = options.deploy?.token
-    ? createDeployApi({
-        token: options.deploy.token,
-        allowedOrigins: options.deploy.allowedOrigins,
-        history: new History(path.join(path.resolve(options.deployDir), 'history.jsonl')),
-        current: () => store.get(),
-        publish: async (json) => {
-          const next = await store.replace(json);
-          log(`site: manifest ${next.version} is live`);
-          return next;
-        },
-        providedVersions: shell.providedVersions,
-        shellPaths: shell.shellPaths,
-        async renderCheck(manifest, pagePath) {
-          try {
-            const reply = await pool.render({ manifest, path: pagePath, siteUrl });
-            return reply.status === 503 ? (reply.failure ?? 'it could not be rendered') : null;
-          } catch (error) {
-            return error instanceof Error ? error.message : String(error);
-          }
-        },
-      })
-    : null;
-
-  const server = http.createServer((req, res) => {
-    const urlPath = new URL(req.url ?? '/', 'http://x').pathname;
-    const notFound = async (_: http.IncomingMessage, r: http.ServerResponse) => {
-      r.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
-      r.end('The deploy API is off: it needs DEPLOY_TOKEN.\n');
-    };
-    const handler =
-      urlPath === '/_deploy' || urlPath.startsWith('/_deploy/') ? (deployApi ?? notFound) : handle;
-    handler(req, res).catch((error: unknown) => {
-      log(
-        `site: ${req.url ?? ''}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
-      if (res.headersSent) return res.destroy();
-      sendBody(req, res, {
-        status: 500,
-        body: 'The site could not answer this request. Please try again in a moment.\n',
-        type: 'text/plain; charset=utf-8',
-      });
-    });
+  const app = Fastify({
+    logger: false,
+    trustProxy: trustProxy(options.trustProxy),
+    // Long enough for any path Node's header limit lets through; the page lookup is exact.
+    routerOptions: { maxParamLength: 16 * 1024 },
+    return503OnClosing: true,
+    forceCloseConnections: true,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
   });
 
+  // Anything thrown while answering: a 4xx stays what it is; anything else is logged and answered
+  // with the notice a page gets when it cannot be rendered, never a bare 500.
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status < 500) {
+      return reply
+        .code(status)
+        .header('cache-control', 'no-store')
+        .type('text/plain; charset=utf-8')
+        .send(`${error.message}\n`);
+    }
+    log(`site: ${request.method} ${request.url}: ${error.stack ?? error.message}`);
+    if (reply.sent || reply.raw.headersSent) return;
+    try {
+      const live = await liveManifest();
+      const notice = await renderNotice(live, '/', 'the site could not answer this request');
+      const body = new ComposedPage(503, composePage(currentTemplate(), notice, live.embedded), {
+        'Retry-After': '30',
+      });
+      return sendComposed(request, reply, body, { type: HTML, cacheControl: 'no-store' });
+    } catch {
+      return reply
+        .code(503)
+        .header('retry-after', '30')
+        .type('text/plain; charset=utf-8')
+        .send('The site could not answer this request. Please try again in a moment.\n');
+    }
+  });
+
+  app.get('/remotes.json', async (request, reply) => {
+    const live = await liveManifest();
+    return sendComposed(
+      request,
+      reply,
+      generatedBody(`manifest:${live.version}`, () => live.text),
+      {
+        type: 'application/json; charset=utf-8',
+        cacheControl: REVALIDATE,
+      },
+    );
+  });
+  app.get('/sitemap.xml', async (request, reply) => {
+    const live = await liveManifest();
+    const all = [...shell.shellPaths, ...live.paths];
+    return sendComposed(
+      request,
+      reply,
+      generatedBody(`sitemap:${live.version}`, () => sitemapXml(siteUrl, all)),
+      { type: 'application/xml; charset=utf-8', cacheControl: 'public, max-age=300' },
+    );
+  });
+  app.get('/robots.txt', async (request, reply) =>
+    sendComposed(
+      request,
+      reply,
+      generatedBody('robots', () => robotsTxt(siteUrl)),
+      {
+        type: 'text/plain; charset=utf-8',
+        cacheControl: 'public, max-age=300',
+      },
+    ),
+  );
+
+  await app.register(apiProxy, { target: options.apiTarget });
+
+  const deploy = options.deploy?.token ? options.deploy : undefined;
+  if (deploy) {
+    const deployer = new Deployer({
+      allowedOrigins: deploy.allowedOrigins,
+      history: new History(path.join(path.resolve(options.deployDir), 'history.jsonl')),
+      current: () => store.get(),
+      publish: async (json, base) => {
+        const next = await store.replace(json, base);
+        log(`site: manifest ${next.version} is live`);
+        return next;
+      },
+      providedVersions: shell.providedVersions,
+      shellPaths: shell.shellPaths,
+      fetchTimeoutMs: Math.max(fetchTimeoutMs, 5000),
+      async renderCheck(manifest, pagePath) {
+        try {
+          const reply = await pool.render({ manifest, path: pagePath, siteUrl });
+          return reply.status === 503 ? (reply.failure ?? 'it could not be rendered') : null;
+        } catch (error) {
+          return error instanceof Error ? error.message : String(error);
+        }
+      },
+    });
+    await app.register(deployApi, {
+      prefix: '/_deploy',
+      token: deploy.token,
+      deployer,
+      current: () => store.get(),
+      log,
+    });
+  } else {
+    const off = (_: unknown, reply: FastifyReply) =>
+      reply
+        .code(404)
+        .type('text/plain; charset=utf-8')
+        .send('The deploy API is off: it needs DEPLOY_TOKEN.\n');
+    app.all('/_deploy', off);
+    app.all('/_deploy/*', off);
+  }
+
+  await app.register(pageRoutes, { publicDir, pages });
+
   return {
-    server,
+    app,
+    async listen(port, host) {
+      await pool.ready();
+      // The first page composes before the first visitor asks for it.
+      await page('/').catch(() => undefined);
+      return listenOn(app, port, host);
+    },
     page,
     paths,
     manifest: () => store.get(),
     async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      store.close();
+      await app.close();
       await pool.close();
     },
   };

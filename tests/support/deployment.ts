@@ -26,7 +26,8 @@ export const ROOT = path.resolve(__dirname, '..', '..');
 export class TestDeployment {
   readonly deployDir = mkdtempSync(path.join(os.tmpdir(), 'site-deploy-'));
   private servers: Server[] = [];
-  private children: ChildProcess[] = [];
+  /** The processes this deployment started, in order: a test can see whether one has stopped. */
+  readonly children: ChildProcess[] = [];
   /** What the servers started by this deployment have logged. */
   siteLog = '';
 
@@ -40,6 +41,10 @@ export class TestDeployment {
       apiTarget?: string;
       renderTimeoutMs?: number;
       deploy?: { token: string; allowedOrigins: string[] };
+      /** The site's TRUST_PROXY (default: none). */
+      trustProxy?: string;
+      /** More settings, as environment variables. */
+      env?: Record<string, string>;
     } = {},
   ): Promise<string> {
     const url = `http://localhost:${port}`;
@@ -52,6 +57,8 @@ export class TestDeployment {
         MAIL_SERVICE_URL: options.apiTarget ?? 'http://127.0.0.1:3005',
         RENDER_TIMEOUT_MS: String(options.renderTimeoutMs ?? 3000),
         RENDER_WORKERS: '1',
+        ...(options.trustProxy ? { TRUST_PROXY: options.trustProxy } : {}),
+        ...options.env,
         ...(options.deploy
           ? {
               DEPLOY_TOKEN: options.deploy.token,

@@ -1,13 +1,21 @@
 import { promises as fs } from 'node:fs';
 
+/** A version of a group as it was live: where its files are and the pin of its Node build. */
+export interface LiveVersion {
+  version: string;
+  entry: string;
+  /** Absent in entries written before versions were pinned. */
+  serverIntegrity?: string;
+}
+
 /** One change of the live manifest: who, when, which remote, from which version to which, and why. */
 export interface HistoryEntry {
   at: string;
   by: string;
   action: 'deploy' | 'rollback';
   remote: string;
-  from: { version: string; entry: string } | null;
-  to: { version: string; entry: string };
+  from: LiveVersion | null;
+  to: LiveVersion;
   reason: string;
   /** The manifest version this change produced. */
   manifestVersion: string;
@@ -60,7 +68,7 @@ export function rollbackTarget(
   history: readonly HistoryEntry[],
   current: string | undefined,
   to?: string,
-): { version: string; entry: string } | undefined {
+): LiveVersion | undefined {
   const seen = history.flatMap((e) => [e.to, ...(e.from ? [e.from] : [])]);
   if (to !== undefined) return [...seen].reverse().find((v) => v.version === to);
   const last = [...history].reverse().find((e) => e.to.version === current);

@@ -11,6 +11,8 @@ export interface PublishedEntry {
   name: string;
   entry: string;
   version: string;
+  /** The pin of the version's Node build (`sha256-<base64>`). */
+  serverIntegrity?: string;
 }
 
 export class RefusedError extends Error {
@@ -53,6 +55,7 @@ export function patchManifest(
     version: published.version,
     prefixes: table.prefixes,
     routes: table.routes,
+    ...(published.serverIntegrity ? { serverIntegrity: published.serverIntegrity } : {}),
   };
   const liveRemotes =
     isObject(liveJson) && Array.isArray(liveJson.remotes) ? (liveJson.remotes as unknown[]) : [];

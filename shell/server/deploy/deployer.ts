@@ -1,0 +1,265 @@
+/**
+ * What a deploy and a rollback do, apart from HTTP: every check a new entry must pass before it goes
+ * live, and the compare-and-swap that makes it live. Any failure leaves the live manifest as it was
+ * and says why (a RefusedError with a status and a code).
+ *
+ * Before an entry goes live: its origin must be allowed; its route table is fetched from there (no
+ * redirect followed) and read with the browser's parser; its paths must stay in its prefixes and
+ * clear of every other group's; the shared packages it needs must be provided by the live shell;
+ * its Node build is fetched and pinned by SHA-256 (and must be the file the team built, when the
+ * team says which); and every one of its pages must render on the server from that pinned file.
+ */
+import semver from 'semver';
+import { SHA256_INTEGRITY, type DeploymentManifest, type RouteTable } from '@site/shared/contracts';
+import type { LiveManifest } from '../manifest-store';
+import { StaleManifestError } from '../manifest-store';
+import { RemoteFileError, fetchRemoteFile, fetchRemoteJson } from '../remote-files';
+import { History, rollbackTarget, type HistoryEntry, type LiveVersion } from './history';
+import { RefusedError, patchManifest, type PublishedEntry } from './patch';
+
+export interface DeployerOptions {
+  /** Origins entries may point at, e.g. `https://cdn.example.com`. */
+  allowedOrigins: readonly string[];
+  history: History;
+  current(): Promise<LiveManifest>;
+  /** Makes a manifest live if the live one is still `base`; throws StaleManifestError if not. */
+  publish(json: Record<string, unknown>, base: string): Promise<LiveManifest>;
+  /** What the shell provides: package name -> version. */
+  providedVersions: Record<string, string>;
+  shellPaths: readonly string[];
+  /** Renders a page against a manifest; resolves to the failure, if any. */
+  renderCheck(manifest: DeploymentManifest, path: string): Promise<string | null>;
+  fetchTimeoutMs?: number;
+}
+
+export interface Change {
+  base: string;
+  reason: string;
+  by: string;
+}
+
+/** A refusal for a file that could not be fetched, as the team should read it. */
+function refusedFetch(error: unknown): RefusedError {
+  if (!(error instanceof RemoteFileError)) throw error;
+  const status = error.code === 'not_allowed' ? 403 : 422;
+  return new RefusedError(status, error.code === 'not_json' ? 'invalid_entry' : error.code, error.message);
+}
+
+export class Deployer {
+  private readonly allowed: ReadonlySet<string>;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: DeployerOptions) {
+    this.allowed = new Set(options.allowedOrigins.map((o) => new URL(o).origin));
+  }
+
+  private get fetchOptions() {
+    return { timeoutMs: this.options.fetchTimeoutMs ?? 5000, maxBytes: 20 * 1024 * 1024 };
+  }
+
+  private async json(url: string, what: string): Promise<unknown> {
+    try {
+      return await fetchRemoteJson(url, this.allowed, what, this.fetchOptions);
+    } catch (error) {
+      throw refusedFetch(error);
+    }
+  }
+
+  /** The shared packages the new version needs that the live shell does not provide. */
+  private async checkShared(entry: string): Promise<void> {
+    const manifest = (await this.json(
+      new URL('mf-manifest.json', entry).href,
+      'the federation manifest',
+    )) as { shared?: { name?: string; requiredVersion?: string }[] } | null;
+    const missing: string[] = [];
+    for (const { name, requiredVersion } of manifest?.shared ?? []) {
+      if (!name || !requiredVersion) continue;
+      const provided = this.options.providedVersions[name];
+      if (provided === undefined) {
+        missing.push(`${name} ${requiredVersion} (the shell provides none)`);
+      } else if (!semver.satisfies(provided, requiredVersion)) {
+        missing.push(`${name} ${requiredVersion} (the shell provides ${provided})`);
+      }
+    }
+    if (missing.length) {
+      throw new RefusedError(
+        422,
+        'shared_not_provided',
+        `this version needs ${missing.join(', ')}: deploy a shell that provides ${missing.length > 1 ? 'them' : 'it'} first`,
+      );
+    }
+  }
+
+  /**
+   * The pin of the version's Node build as its origin serves it now. When the change names the pin
+   * it expects (the team's build, or the version that was live before a rollback), the served file
+   * must be that one.
+   */
+  private async pin(published: PublishedEntry): Promise<string> {
+    const url = new URL('server/pages.js', published.entry).href;
+    let served: string;
+    try {
+      served = (await fetchRemoteFile(url, this.allowed, 'the Node build', this.fetchOptions))
+        .integrity;
+    } catch (error) {
+      throw refusedFetch(error);
+    }
+    if (published.serverIntegrity && published.serverIntegrity !== served) {
+      throw new RefusedError(
+        422,
+        'contents_differ',
+        `${url} is not the file this deploy names (expected ${published.serverIntegrity}, the origin serves ${served}): a version's files must not change once built; build and deploy a new version`,
+      );
+    }
+    return served;
+  }
+
+  /** Runs every check on a new entry and makes it live, or throws without changing anything. */
+  private async publish(
+    published: PublishedEntry,
+    change: Change & { action: HistoryEntry['action'] },
+  ): Promise<HistoryEntry> {
+    if (!/^[a-z][a-z0-9_]*$/.test(published.name)) {
+      throw new RefusedError(400, 'bad_field', 'the remote name must be a snake_case identifier');
+    }
+    if (!semver.valid(published.version)) {
+      throw new RefusedError(400, 'bad_field', `"${published.version}" is not a semantic version`);
+    }
+    if (published.serverIntegrity && !SHA256_INTEGRITY.test(published.serverIntegrity)) {
+      throw new RefusedError(
+        400,
+        'bad_field',
+        '"serverIntegrity" must be "sha256-" and the base64 of a SHA-256 digest',
+      );
+    }
+    let url: URL;
+    try {
+      url = new URL(published.entry);
+    } catch {
+      throw new RefusedError(400, 'bad_field', `"${published.entry}" is not a URL`);
+    }
+    if (!/^https?:$/.test(url.protocol) || !this.allowed.has(url.origin)) {
+      throw new RefusedError(
+        403,
+        'origin_not_allowed',
+        `entries may point only at ${[...this.allowed].join(', ') || 'no origin (none is configured)'}; not at ${url.origin}`,
+      );
+    }
+    const before = await this.options.current();
+    if (change.base !== before.version) {
+      throw new RefusedError(
+        409,
+        'stale_base',
+        `the live manifest is at version ${before.version}, not ${change.base}: read it again and retry`,
+      );
+    }
+    const table = (await this.json(new URL('routes.json', url).href, 'the route table')) as RouteTable;
+    if (typeof table !== 'object' || table === null) {
+      throw new RefusedError(422, 'invalid_entry', 'the route table is not a JSON object');
+    }
+    await this.checkShared(url.href);
+    const pinned = { ...published, serverIntegrity: await this.pin(published) };
+    const { json, remote } = patchManifest(
+      JSON.parse(before.text),
+      pinned,
+      table,
+      this.options.shellPaths,
+    );
+    const candidate = {
+      ...before.manifest,
+      remotes: [...before.manifest.remotes.filter((r) => r.name !== remote.name), remote],
+    };
+    for (const route of remote.routes) {
+      const failure = await this.options.renderCheck(candidate, route.path);
+      if (failure) {
+        throw new RefusedError(
+          422,
+          'render_failed',
+          `the page ${route.path} could not be rendered: ${failure}`,
+        );
+      }
+    }
+    const previous = before.manifest.remotes.find((r) => r.name === remote.name);
+    let after: LiveManifest;
+    try {
+      // Compare and swap: nothing else may have gone live while the checks ran.
+      after = await this.options.publish(json, before.version);
+    } catch (error) {
+      if (!(error instanceof StaleManifestError)) throw error;
+      throw new RefusedError(
+        409,
+        'stale_base',
+        `the live manifest changed to ${error.live} while this deploy was checked: retry`,
+      );
+    }
+    const entry: HistoryEntry = {
+      at: new Date().toISOString(),
+      by: change.by,
+      action: change.action,
+      remote: remote.name,
+      from: previous ? liveVersion(previous) : null,
+      to: liveVersion(remote),
+      reason: change.reason,
+      manifestVersion: after.version,
+    };
+    await this.options.history.append(entry);
+    return entry;
+  }
+
+  /** One change at a time: each sees the manifest the previous one left. */
+  private serialized<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  deploy(published: PublishedEntry, change: Change): Promise<HistoryEntry> {
+    return this.serialized(() =>
+      this.publish(published, {
+        ...change,
+        reason: change.reason || `deploy ${published.version}`,
+        action: 'deploy',
+      }),
+    );
+  }
+
+  rollback(name: string, to: string | undefined, change: Change): Promise<HistoryEntry> {
+    return this.serialized(async () => {
+      const live = await this.options.current();
+      const current = live.manifest.remotes.find((r) => r.name === name)?.version;
+      const target = rollbackTarget(await this.options.history.read(name), current, to);
+      if (!target) {
+        throw new RefusedError(
+          404,
+          'no_such_version',
+          to
+            ? `"${name}" has never been live at ${to}`
+            : `"${name}" has no earlier version in the history`,
+        );
+      }
+      // The version goes back exactly as it was live: its Node build must still be the pinned file.
+      return this.publish(
+        { name, ...target },
+        {
+          ...change,
+          reason: change.reason || `roll back to ${target.version}`,
+          action: 'rollback',
+        },
+      );
+    });
+  }
+
+  history(remote?: string): Promise<HistoryEntry[]> {
+    return this.options.history.read(remote);
+  }
+}
+
+const liveVersion = (remote: {
+  version: string;
+  entry: string;
+  serverIntegrity?: string;
+}): LiveVersion => ({
+  version: remote.version,
+  entry: remote.entry,
+  ...(remote.serverIntegrity ? { serverIntegrity: remote.serverIntegrity } : {}),
+});

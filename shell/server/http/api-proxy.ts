@@ -1,0 +1,68 @@
+/**
+ * `/api/*` forwarded to the mail-service, so the contact form talks to the site's own origin.
+ * The request's body is passed on as it arrives (the mail-service parses and limits it), and the
+ * mail-service is told who the client is and how it reached the site: `X-Forwarded-For` and
+ * `X-Forwarded-Proto` as this server established them with its own `TRUST_PROXY` (a TLS-terminating
+ * CDN's `https` passes through; a client's own claims do not).
+ */
+import replyFrom from '@fastify/reply-from';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+
+const UNAVAILABLE = {
+  error: 'service_unavailable',
+  message: 'The message service is not reachable right now.',
+};
+
+/** What the proxy needs to know of a request: who sent it and how it reached the site. */
+interface Origin {
+  ips?: string[];
+  ip: string;
+  protocol: string;
+  host: string;
+}
+
+function forwardedHeaders(request: Origin, headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  // `request.ips` is the chain up to the first address this server does not trust (nearest
+  // first); without a trusted proxy it is the client's address alone.
+  const chain = request.ips ? [...request.ips].reverse() : [request.ip];
+  const {
+    'x-forwarded-for': _for,
+    'x-forwarded-proto': _proto,
+    'x-forwarded-host': _host,
+    ...rest
+  } = headers;
+  return {
+    ...rest,
+    'x-forwarded-for': chain.join(', '),
+    'x-forwarded-proto': request.protocol,
+    'x-forwarded-host': request.host,
+  };
+}
+
+export async function apiProxy(
+  app: FastifyInstance,
+  { target, timeoutMs = 15000 }: { target: string; timeoutMs?: number },
+): Promise<void> {
+  await app.register(replyFrom, {
+    base: target,
+    http: { requestOptions: { timeout: timeoutMs } },
+    disableRequestLogging: true,
+  });
+  // Bodies go through untouched, whatever their type.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  const forward = (request: FastifyRequest, reply: FastifyReply) =>
+    reply.from(request.url, {
+      rewriteRequestHeaders: forwardedHeaders,
+      onError(errorReply) {
+        errorReply
+          .code(503)
+          .header('retry-after', '30')
+          .header('cache-control', 'no-store')
+          .send(UNAVAILABLE);
+      },
+    });
+  app.all('/api', forward);
+  app.all('/api/*', forward);
+}

@@ -1,0 +1,115 @@
+/**
+ * Every GET and HEAD that is not the manifest, the sitemap, the deploy API or `/api`: a page of
+ * the site, else one of the shell's files, else the 404 page. Only the path of the request target
+ * is read; a target that is not a path is a 400. Files come from the shell's public folder through
+ * `@fastify/static` (which decodes the path before any check, refuses to leave the folder, ignores
+ * dotfiles, negotiates the precompressed copies and answers conditional requests); the shell's Node
+ * build is not in that folder, so no spelling of a path reaches it.
+ */
+import fastifyStatic from '@fastify/static';
+import encodeUrl from 'encodeurl';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import path from 'node:path';
+import type { ComposedPage } from '../page-cache';
+import { IMMUTABLE, REVALIDATE, sendComposed } from './send-body';
+
+export interface PageSource {
+  /** Whether a path is one of the site's pages now. */
+  isPage(urlPath: string): Promise<boolean>;
+  /** The page at a path, or undefined when the path is not one of the site's pages. */
+  page(urlPath: string): Promise<ComposedPage | undefined>;
+  notFound(): Promise<ComposedPage>;
+}
+
+/** A 10-hex-digit content hash in the file name, as the webpack builds write them. */
+const HASHED = /\.[0-9a-f]{10}\.[a-z0-9]+(\.(br|gz))?$/;
+
+/** The cache policy of a built file: forever when its name changes with its content. */
+export const filePolicy = (file: string): string =>
+  HASHED.test(path.basename(file)) ? IMMUTABLE : REVALIDATE;
+
+export class BadTargetError extends Error {
+  override name = 'BadTargetError';
+  readonly statusCode = 400;
+}
+
+/** The path of a request target (origin form); anything else is a 400. */
+export function targetPath(url: string): { path: string; query: string } {
+  const end = url.search(/[?#]/);
+  const pathPart = end === -1 ? url : url.slice(0, end);
+  if (!pathPart.startsWith('/')) {
+    throw new BadTargetError('The request target must be a path starting with "/".');
+  }
+  return { path: pathPart, query: end === -1 ? '' : url.slice(end).replace(/#.*$/, '') };
+}
+
+const PAGE_HEADERS = { type: 'text/html; charset=utf-8', cacheControl: REVALIDATE };
+
+export async function pageRoutes(
+  app: FastifyInstance,
+  { publicDir, pages }: { publicDir: string; pages: PageSource },
+): Promise<void> {
+  await app.register(fastifyStatic, {
+    root: publicDir,
+    serve: false,
+    index: false,
+    redirect: false,
+    dotfiles: 'ignore',
+    preCompressed: true,
+    cacheControl: false,
+    // The template pages are composed from; never a page of its own.
+    allowedPath: (pathname) => pathname !== '/index.html',
+    setHeaders(res, file) {
+      res.setHeader('cache-control', filePolicy(file));
+      res.setHeader('vary', 'Accept-Encoding');
+      res.setHeader('x-content-type-options', 'nosniff');
+    },
+  });
+
+  async function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
+    return sendComposed(request, reply, await pages.notFound(), PAGE_HEADERS);
+  }
+
+  async function handle(request: FastifyRequest, reply: FastifyReply) {
+    const { path: urlPath, query } = targetPath(request.url);
+    const page = await pages.page(urlPath);
+    if (page) return sendComposed(request, reply, page, PAGE_HEADERS);
+    if (urlPath.length > 1 && urlPath.endsWith('/')) {
+      // `/about/` is `/about`. Only ever to one of the site's own pages, so no spelling of a path
+      // makes a Location that leaves the site (`//host`, `/\host`).
+      const target = urlPath.replace(/\/+$/, '') || '/';
+      if (await pages.isPage(target)) {
+        return reply
+          .code(301)
+          .header('location', encodeUrl(target + query))
+          .send();
+      }
+      return sendNotFound(request, reply);
+    }
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(urlPath);
+    } catch {
+      throw new BadTargetError('The request path is not valid percent-encoding.');
+    }
+    // A file name never holds a NUL or a backslash; such a path is no file (and some file systems
+    // would read a backslash as a separator).
+    if (/[\0\\]/.test(decoded)) return sendNotFound(request, reply);
+    return reply.sendFile(decoded);
+  }
+
+  app.route({ method: ['GET', 'HEAD'], url: '/*', handler: handle });
+  app.route({ method: ['GET', 'HEAD'], url: '/', handler: handle });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return reply
+        .code(405)
+        .header('allow', 'GET, HEAD')
+        .type('text/plain; charset=utf-8')
+        .send('Only GET and HEAD are answered here.\n');
+    }
+    targetPath(request.url);
+    return sendNotFound(request, reply);
+  });
+}
