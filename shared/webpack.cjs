@@ -88,13 +88,15 @@ function serverConfig({ dir, production, uniqueName, entry, outputPath, filename
 }
 
 /**
- * Brotli and gzip copies of every text file beside it (`x.js.br`, `x.js.gz`), made once at build
+ * Brotli and gzip copies of the text files a browser fetches, beside each (`x.js.br`, `x.js.gz`), made once at build
  * time at the strongest settings, so the static hosts send them as they are (negotiated from the
  * request's Accept-Encoding) and never compress per request. Only where the copy is smaller.
  */
 function precompress(production) {
   if (!production) return [];
-  const test = /\.(js|css|html|json|svg|txt|xml|map)$/;
+  // Not the JSON files: the browser fetches none of them (the site server reads route tables and
+  // manifests itself), and a hand-edited copy must never be shadowed by a stale compressed one.
+  const test = /\.(js|css|html|svg|txt|xml|map)$/;
   // Files a build writes beside its public folder (the shell's server/chunks.json) are not served.
   const OUTSIDE = /^\.\.\//;
   return [
