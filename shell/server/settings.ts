@@ -31,6 +31,8 @@ export interface SiteSettings {
   /** Undefined without DEPLOY_TOKEN: the deploy API is off. */
   deploy: { token: string; allowedOrigins: string[] } | undefined;
   trustProxy: TrustProxy;
+  /** Undefined without DATABASE_URL: the live manifest and its history are files in deployDir. */
+  databaseUrl?: string | undefined;
 }
 
 export class SettingsError extends Error {
@@ -125,6 +127,29 @@ const originList = z.string().transform((value, ctx) => {
   return out;
 });
 
+/**
+ * A PostgreSQL connection URL. It may hold a password, so a bad one is described by what is wrong,
+ * never echoed.
+ */
+const databaseUrl = z.string().transform((value, ctx) => {
+  const url = parseUrl(value);
+  const problem = !url
+    ? 'is not a URL'
+    : url.protocol !== 'postgres:' && url.protocol !== 'postgresql:'
+      ? `is not postgres or postgresql (${url.protocol.slice(0, -1)})`
+      : !url.hostname && !url.searchParams.get('host')
+        ? 'names no host'
+        : undefined;
+  if (problem) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `the value ${problem}: expected a URL such as postgres://user:password@db.example.com:5432/site`,
+    });
+    return z.NEVER;
+  }
+  return value;
+});
+
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 function validProxyEntry(entry: string): boolean {
@@ -190,6 +215,7 @@ const schema = z.object({
   DEPLOY_TOKEN: deployToken.optional(),
   DEPLOY_ALLOWED_ORIGINS: originList.default([]),
   TRUST_PROXY: trustProxy.default(false),
+  DATABASE_URL: databaseUrl.optional(),
 });
 
 /** Every variable the site server reads. */
@@ -228,5 +254,6 @@ export function parseSiteSettings(env: NodeJS.ProcessEnv): SiteSettings {
         ? undefined
         : { token: s.DEPLOY_TOKEN, allowedOrigins: s.DEPLOY_ALLOWED_ORIGINS },
     trustProxy: s.TRUST_PROXY,
+    databaseUrl: s.DATABASE_URL,
   };
 }

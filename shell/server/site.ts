@@ -15,14 +15,14 @@ import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { RemoteDeployment } from '@site/shared/contracts';
 import { composePage, loadShellTemplate, type ShellTemplate } from './compose';
+import type { LiveManifest } from './control-plane';
+import { openControlPlane } from './control-plane/open';
 import { deployApi } from './deploy/api';
 import { Deployer } from './deploy/deployer';
-import { History } from './deploy/history';
 import { apiProxy } from './http/api-proxy';
 import { listenOn } from './http/listen';
 import { pageRoutes, type PageSource } from './http/pages';
 import { REVALIDATE, sendComposed } from './http/send-body';
-import { ManifestStore, type LiveManifest } from './manifest-store';
 import { ComposedPage, PageCache } from './page-cache';
 import { fetchRemoteFile, httpOrigin } from './remote-files';
 import { RenderPool } from './render-pool';
@@ -32,8 +32,13 @@ import { robotsTxt, sitemapXml } from './seo-files';
 export interface SiteOptions {
   /** The shell's build: `public/` (what visitors may fetch) and `server/` (its Node build). */
   shellDist: string;
-  /** Where the live manifest lives: `<deployDir>/remotes.json`. */
+  /**
+   * Where the live manifest lives: `<deployDir>/remotes.json`; with a database, what an empty one
+   * starts from.
+   */
   deployDir: string;
+  /** PostgreSQL shared by replicas for the live manifest and its history; files when absent. */
+  databaseUrl?: string | undefined;
   /** The mail-service, for `/api/*`. */
   apiTarget: string;
   /** The site's public origin, for canonical links, Open Graph URLs and the sitemap. */
@@ -94,7 +99,11 @@ export async function createSite(options: SiteOptions): Promise<Site> {
   // and the notice it renders when a page cannot be rendered at all.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the shell's Node build is CommonJS
   const shell = require(path.join(shellServerDir, 'render.js')) as ShellServerBuild;
-  const store = new ManifestStore(path.join(path.resolve(options.deployDir), 'remotes.json'), log);
+  const store = openControlPlane({
+    deployDir: options.deployDir,
+    databaseUrl: options.databaseUrl,
+    log,
+  });
   await store.start();
 
   /**
@@ -342,10 +351,10 @@ export async function createSite(options: SiteOptions): Promise<Site> {
   if (deploy) {
     const deployer = new Deployer({
       allowedOrigins: deploy.allowedOrigins,
-      history: new History(path.join(path.resolve(options.deployDir), 'history.jsonl')),
       current: () => store.get(),
-      publish: async (json, base) => {
-        const next = await store.replace(json, base);
+      history: (remote) => store.history(remote),
+      publish: async (json, base, entry) => {
+        const next = await store.publish(json, base, entry);
         log(`site: manifest ${next.version} is live`);
         return next;
       },
@@ -392,9 +401,9 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     paths,
     manifest: () => store.get(),
     async close() {
-      store.close();
       await app.close();
       await pool.close();
+      await store.close();
     },
   };
 }

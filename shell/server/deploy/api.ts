@@ -14,7 +14,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import type { LiveManifest } from '../manifest-store';
+import { ControlPlaneUnavailableError, type LiveManifest } from '../control-plane';
 import type { Deployer } from './deployer';
 import { RefusedError } from './patch';
 
@@ -145,6 +145,10 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error instanceof RefusedError) return refuse(reply, error.status, error.code, error.message);
+    if (error instanceof ControlPlaneUnavailableError) {
+      options.log(`site: deploy API: ${error.message}`);
+      return refuse(reply.header('retry-after', '5'), 503, 'control_plane_unavailable', error.message);
+    }
     const { status, code, message } = describe(error);
     if (status >= 500) options.log(`site: deploy API: ${error.stack ?? error.message}`);
     return refuse(reply, status, code, message);

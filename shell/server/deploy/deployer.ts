@@ -11,19 +11,21 @@
  */
 import semver from 'semver';
 import { SHA256_INTEGRITY, type DeploymentManifest, type RouteTable } from '@site/shared/contracts';
-import type { LiveManifest } from '../manifest-store';
-import { StaleManifestError } from '../manifest-store';
+import { StaleManifestError, type ControlPlane, type LiveManifest } from '../control-plane';
 import { RemoteFileError, fetchRemoteFile, fetchRemoteJson } from '../remote-files';
-import { History, rollbackTarget, type HistoryEntry, type LiveVersion } from './history';
+import { liveVersion, rollbackTarget, type HistoryEntry } from './history';
 import { RefusedError, patchManifest, type PublishedEntry } from './patch';
 
 export interface DeployerOptions {
   /** Origins entries may point at, e.g. `https://cdn.example.com`. */
   allowedOrigins: readonly string[];
-  history: History;
   current(): Promise<LiveManifest>;
-  /** Makes a manifest live if the live one is still `base`; throws StaleManifestError if not. */
-  publish(json: Record<string, unknown>, base: string): Promise<LiveManifest>;
+  /**
+   * Makes a manifest live if the live one is still `base`, together with its history entry; throws
+   * StaleManifestError if not (ControlPlane.publish).
+   */
+  publish: ControlPlane['publish'];
+  history: ControlPlane['history'];
   /** What the shell provides: package name -> version. */
   providedVersions: Record<string, string>;
   shellPaths: readonly string[];
@@ -180,10 +182,19 @@ export class Deployer {
       }
     }
     const previous = before.manifest.remotes.find((r) => r.name === remote.name);
+    const draft = {
+      at: new Date().toISOString(),
+      by: change.by,
+      action: change.action,
+      remote: remote.name,
+      from: previous ? liveVersion(previous) : null,
+      to: liveVersion(remote),
+      reason: change.reason,
+    };
     let after: LiveManifest;
     try {
       // Compare and swap: nothing else may have gone live while the checks ran.
-      after = await this.options.publish(json, before.version);
+      after = await this.options.publish(json, before.version, draft);
     } catch (error) {
       if (!(error instanceof StaleManifestError)) throw error;
       throw new RefusedError(
@@ -192,17 +203,7 @@ export class Deployer {
         `the live manifest changed to ${error.live} while this deploy was checked: retry`,
       );
     }
-    const entry: HistoryEntry = {
-      at: new Date().toISOString(),
-      by: change.by,
-      action: change.action,
-      remote: remote.name,
-      from: previous ? liveVersion(previous) : null,
-      to: liveVersion(remote),
-      reason: change.reason,
-      manifestVersion: after.version,
-    };
-    await this.options.history.append(entry);
+    const entry: HistoryEntry = { ...draft, manifestVersion: after.version };
     return entry;
   }
 
@@ -227,7 +228,7 @@ export class Deployer {
     return this.serialized(async () => {
       const live = await this.options.current();
       const current = live.manifest.remotes.find((r) => r.name === name)?.version;
-      const target = rollbackTarget(await this.options.history.read(name), current, to);
+      const target = rollbackTarget(await this.options.history(name), current, to);
       if (!target) {
         throw new RefusedError(
           404,
@@ -250,16 +251,6 @@ export class Deployer {
   }
 
   history(remote?: string): Promise<HistoryEntry[]> {
-    return this.options.history.read(remote);
+    return this.options.history(remote);
   }
 }
-
-const liveVersion = (remote: {
-  version: string;
-  entry: string;
-  serverIntegrity?: string;
-}): LiveVersion => ({
-  version: remote.version,
-  entry: remote.entry,
-  ...(remote.serverIntegrity ? { serverIntegrity: remote.serverIntegrity } : {}),
-});

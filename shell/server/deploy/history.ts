@@ -12,7 +12,8 @@ export interface LiveVersion {
 export interface HistoryEntry {
   at: string;
   by: string;
-  action: 'deploy' | 'rollback';
+  /** `seed`: the manifest a shared control plane started from, one entry per remote in it. */
+  action: 'deploy' | 'rollback' | 'seed';
   remote: string;
   from: LiveVersion | null;
   to: LiveVersion;
@@ -74,3 +75,13 @@ export function rollbackTarget(
   const last = [...history].reverse().find((e) => e.to.version === current);
   return last?.from && last.from.version !== current ? last.from : undefined;
 }
+
+export const liveVersion = (remote: {
+  version: string;
+  entry: string;
+  serverIntegrity?: string;
+}): LiveVersion => ({
+  version: remote.version,
+  entry: remote.entry,
+  ...(remote.serverIntegrity ? { serverIntegrity: remote.serverIntegrity } : {}),
+});

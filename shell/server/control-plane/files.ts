@@ -1,0 +1,138 @@
+import { promises as fs, watch, type FSWatcher } from 'node:fs';
+import path from 'node:path';
+import { History, type HistoryEntry } from '../deploy/history';
+import {
+  EMPTY,
+  StaleManifestError,
+  live,
+  manifestText,
+  type ControlPlane,
+  type HistoryDraft,
+  type LiveManifest,
+} from './index';
+
+/**
+ * The control plane of a single site server: the live manifest is `<deployDir>/remotes.json`, read
+ * whenever the file changes, so a deploy (or a hand edit) takes effect on the next request; the
+ * history is `<deployDir>/history.jsonl`. The manifest is read by the same parser the browser uses:
+ * an entry that does not parse spoils only its own group, and a file that is not a manifest at all
+ * is reported while the last good manifest stays live.
+ *
+ * Requests read it without touching the disk: the folder is watched, and a change marks the copy
+ * stale so the next request waits for the new one; a slow poll stands in where the file system
+ * does not report changes (network folders).
+ */
+export class FileControlPlane implements ControlPlane {
+  readonly file: string;
+  private readonly historyFile: History;
+  private current: LiveManifest = EMPTY;
+  private mtimeMs = -1;
+  private stale = true;
+  private reading: Promise<LiveManifest> | undefined;
+  private watcher: FSWatcher | undefined;
+  private poll: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly deployDir: string,
+    private readonly log: (message: string) => void = console.error,
+    private readonly pollMs = 2000,
+  ) {
+    this.file = path.join(deployDir, 'remotes.json');
+    this.historyFile = new History(path.join(deployDir, 'history.jsonl'));
+  }
+
+  async start(): Promise<LiveManifest> {
+    await fs.mkdir(path.dirname(this.file), { recursive: true });
+    try {
+      this.watcher = watch(path.dirname(this.file), (_, name) => {
+        if (name === null || name === path.basename(this.file)) this.stale = true;
+      });
+      this.watcher.on('error', () => this.watcher?.close());
+      this.watcher.unref();
+    } catch {
+      // No file-system events here: the poll notices changes.
+    }
+    this.poll = setInterval(() => (this.stale = true), this.pollMs);
+    this.poll.unref();
+    return this.get();
+  }
+
+  close(): Promise<void> {
+    this.watcher?.close();
+    clearInterval(this.poll);
+    return Promise.resolve();
+  }
+
+  peek(): LiveManifest | undefined {
+    return this.stale ? undefined : this.current;
+  }
+
+  get(): Promise<LiveManifest> {
+    if (!this.stale) return Promise.resolve(this.current);
+    this.reading ??= this.read().finally(() => {
+      this.reading = undefined;
+    });
+    return this.reading;
+  }
+
+  /**
+   * The manifest is written to a temporary file and renamed over the old one, so a reader sees the
+   * old file or the new one, never half of either; then the history line is appended and flushed.
+   * (A crash between the two leaves the change live without its line: files cannot do better.)
+   */
+  async publish(
+    json: Record<string, unknown>,
+    base: string,
+    entry: HistoryDraft,
+  ): Promise<LiveManifest> {
+    const before = await this.get();
+    if (before.version !== base) throw new StaleManifestError(before.version);
+    const text = manifestText(json);
+    const next = live(text);
+    const tmp = path.join(
+      path.dirname(this.file),
+      `.${path.basename(this.file)}.${process.pid}.tmp`,
+    );
+    const handle = await fs.open(tmp, 'w');
+    try {
+      await handle.writeFile(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(tmp, this.file);
+    this.mtimeMs = (await fs.stat(this.file)).mtimeMs;
+    this.current = next;
+    await this.historyFile.append({ ...entry, manifestVersion: next.version });
+    return next;
+  }
+
+  history(remote?: string): Promise<HistoryEntry[]> {
+    return this.historyFile.read(remote);
+  }
+
+  private async read(): Promise<LiveManifest> {
+    // Cleared first: a change reported while this read runs makes the next request read again.
+    this.stale = false;
+    let stat;
+    try {
+      stat = await fs.stat(this.file);
+    } catch {
+      if (this.mtimeMs !== -1) this.log(`site: the deployment manifest ${this.file} is gone`);
+      this.mtimeMs = -1;
+      this.current = EMPTY;
+      return this.current;
+    }
+    if (stat.mtimeMs === this.mtimeMs) return this.current;
+    try {
+      const text = await fs.readFile(this.file, 'utf8');
+      this.mtimeMs = stat.mtimeMs;
+      this.current = live(text);
+    } catch (error) {
+      this.log(
+        `site: the deployment manifest ${this.file} is not valid (${String(error)}); still serving version ${this.current.version}`,
+      );
+    }
+    return this.current;
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The control plane: where the live deployment manifest and the history of its changes are kept.
+ * One site server keeps them in files beside each other (files.ts); replicas share them in
+ * PostgreSQL (postgres.ts). Either way a change is a compare-and-swap against the version it was
+ * made from, and the manifest goes live together with the history entry that says why.
+ */
+import { createHash } from 'node:crypto';
+import { readManifest, type DeploymentManifest } from '@site/shared/contracts';
+import type { HistoryEntry } from '../deploy/history';
+
+export interface LiveManifest {
+  /** Content hash: every page composed from this manifest is cached under it. */
+  version: string;
+  text: string;
+  /** The manifest as JSON that is safe inside a page's script element. */
+  embedded: string;
+  manifest: DeploymentManifest;
+  /** Every path a remote owns. */
+  paths: Set<string>;
+  /** Prefixes of groups whose entries could not be read: their paths answer 503. */
+  unavailablePrefixes: string[];
+}
+
+/** A history entry before its change is made: the manifest version it produces is not known yet. */
+export type HistoryDraft = Omit<HistoryEntry, 'manifestVersion'>;
+
+export interface ControlPlane {
+  /** Reads the live manifest and starts noticing changes to it. */
+  start(): Promise<LiveManifest>;
+  /** The live manifest when it is known to be current; undefined when it must be read first. */
+  peek(): LiveManifest | undefined;
+  /** The live manifest; after the first successful read, never rejects. */
+  get(): Promise<LiveManifest>;
+  /**
+   * Makes `json` the live manifest if the live one is still `base` (compare and swap), and records
+   * `entry` with it: both or neither. Throws StaleManifestError when the live manifest has moved
+   * on, ControlPlaneUnavailableError when the store cannot be reached.
+   */
+  publish(json: Record<string, unknown>, base: string, entry: HistoryDraft): Promise<LiveManifest>;
+  /** Every recorded change, oldest first; only one remote's when named. */
+  history(remote?: string): Promise<HistoryEntry[]>;
+  close(): Promise<void>;
+}
+
+/** The version of the manifest before anything was ever published. */
+export const NO_VERSION = 'none';
+
+const EMPTY_TEXT = '{"schemaVersion":1,"generatedAt":"","remotes":[]}';
+
+export const EMPTY: LiveManifest = {
+  version: NO_VERSION,
+  text: EMPTY_TEXT,
+  embedded: EMPTY_TEXT,
+  manifest: { schemaVersion: 1, generatedAt: '', remotes: [] },
+  paths: new Set(),
+  unavailablePrefixes: [],
+};
+
+/** The live manifest moved on from the version a change was made against. */
+export class StaleManifestError extends Error {
+  override name = 'StaleManifestError';
+  constructor(readonly live: string) {
+    super(`the live manifest is at version ${live}`);
+  }
+}
+
+/** The store of the live manifest cannot be reached: the change was not made (or may not be). */
+export class ControlPlaneUnavailableError extends Error {
+  override name = 'ControlPlaneUnavailableError';
+}
+
+/** JSON that is safe inside a script element. */
+export const scriptJson = (value: unknown): string =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+
+/** How a published manifest is written: its version is the hash of exactly these bytes. */
+export const manifestText = (json: Record<string, unknown>): string =>
+  `${JSON.stringify(json, null, 2)}\n`;
+
+export function live(text: string): LiveManifest {
+  const json: unknown = JSON.parse(text);
+  const manifest = readManifest(json);
+  return {
+    version: createHash('sha256').update(text).digest('hex').slice(0, 12),
+    text,
+    // As it is: the browser reads it with the same parser, setting aside the same entries.
+    embedded: scriptJson(json),
+    manifest,
+    paths: new Set(manifest.remotes.flatMap((r) => r.routes.map((route) => route.path))),
+    unavailablePrefixes: (manifest.unavailable ?? []).flatMap((u) => u.prefixes),
+  };
+}

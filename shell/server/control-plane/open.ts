@@ -1,0 +1,19 @@
+import path from 'node:path';
+import { FileControlPlane } from './files';
+import type { ControlPlane } from './index';
+import { PostgresControlPlane } from './postgres';
+
+/**
+ * The control plane a site server was configured with: PostgreSQL when it has a database URL
+ * (replicas share it), else the files in DEPLOY_DIR (one server, nothing else to run).
+ */
+export function openControlPlane(options: {
+  deployDir: string;
+  databaseUrl?: string | undefined;
+  log: (message: string) => void;
+}): ControlPlane {
+  const deployDir = path.resolve(options.deployDir);
+  return options.databaseUrl
+    ? new PostgresControlPlane({ url: options.databaseUrl, deployDir, log: options.log })
+    : new FileControlPlane(deployDir, options.log);
+}

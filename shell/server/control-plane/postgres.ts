@@ -1,0 +1,445 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import pg, { DatabaseError, type Pool, type PoolClient } from 'pg';
+import { liveVersion, type HistoryEntry } from '../deploy/history';
+import {
+  ControlPlaneUnavailableError,
+  EMPTY,
+  NO_VERSION,
+  StaleManifestError,
+  live,
+  manifestText,
+  type ControlPlane,
+  type HistoryDraft,
+  type LiveManifest,
+} from './index';
+import { migrate } from './migrate';
+
+/** The channel on which a change names the manifest version it made live. */
+const CHANNEL = 'manifest_live';
+
+export interface PostgresControlPlaneOptions {
+  /** `postgres://…`; the store makes its own pool unless one is given. */
+  url: string;
+  pool?: Pool;
+  /** Where `remotes.json` is: what an empty database starts from. */
+  deployDir: string;
+  log?: (message: string) => void;
+  /** The safety net under LISTEN: the live pointer is read this often anyway. */
+  pollMs?: number;
+  /** How long `start()` waits for the database before it gives up. */
+  startTimeoutMs?: number;
+}
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.href;
+  } catch {
+    return 'the configured URL';
+  }
+}
+
+/** Whether an error says the database could not be reached, rather than refusing a statement. */
+function isUnreachable(error: unknown): boolean {
+  if (error instanceof ControlPlaneUnavailableError) return true;
+  if (error instanceof DatabaseError) {
+    // Connection exceptions, an operator intervention (shutdown, recovery), insufficient resources.
+    return /^(08|57P|53)/.test(error.code ?? '');
+  }
+  // Socket errors, time-outs and "Connection terminated": no answer from the database at all.
+  return error instanceof Error;
+}
+
+function reasonOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  // Node's AggregateError for a refused connection has no message, only a code.
+  return error.message || (typeof code === 'string' ? code : error.name);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface LiveRow {
+  seq: string;
+  version: string | null;
+  body: string | null;
+}
+
+interface HistoryRow {
+  at: Date;
+  by_name: string;
+  action: HistoryEntry['action'];
+  remote: string;
+  from_version: HistoryEntry['from'];
+  to_version: HistoryEntry['to'];
+  reason: string;
+  manifest_version: string;
+}
+
+/**
+ * The control plane shared by replicas, in PostgreSQL: every manifest version a row of
+ * `manifest_versions`, the live one named by the single row of `live_manifest`, every change a row
+ * of `manifest_history` (migrations/001_control_plane.sql).
+ *
+ * A change is one transaction: the live pointer is locked (`FOR UPDATE`) and compared with the
+ * change's base, then the version, its history and the pointer are written and `manifest_live` is
+ * notified, so of two replicas changing from the same base exactly one wins. Every replica LISTENs
+ * on a connection of its own and reads the live manifest again when notified (a slow poll stands in
+ * for a lost notification). Reads are served from memory: while the database cannot be reached a
+ * replica keeps serving the last manifest it read, and a change is refused as unavailable.
+ */
+export class PostgresControlPlane implements ControlPlane {
+  private readonly pool: Pool;
+  private readonly ownPool: boolean;
+  private readonly log: (message: string) => void;
+  private readonly seedFile: string;
+  private current: LiveManifest = EMPTY;
+  /** The live pointer's change count when `current` was read; -1 before the first read. */
+  private seq = -1;
+  private stale = true;
+  private reading: Promise<LiveManifest> | undefined;
+  private listener: pg.Client | undefined;
+  private reconnect: NodeJS.Timeout | undefined;
+  private backoffMs = BACKOFF_FIRST_MS;
+  private poll: NodeJS.Timeout | undefined;
+  private reachable = true;
+  private closed = false;
+
+  constructor(private readonly options: PostgresControlPlaneOptions) {
+    this.log = options.log ?? console.error;
+    this.seedFile = path.join(options.deployDir, 'remotes.json');
+    this.ownPool = !options.pool;
+    this.pool =
+      options.pool ??
+      new pg.Pool({
+        connectionString: options.url,
+        max: 4,
+        connectionTimeoutMillis: 3000,
+        idleTimeoutMillis: 30_000,
+        // A database that stops answering fails a request in seconds instead of holding it.
+        query_timeout: 10_000,
+      });
+    // An idle connection the server closed: the next query makes a new one.
+    this.pool.on('error', () => undefined);
+  }
+
+  async start(): Promise<LiveManifest> {
+    const timeoutMs = this.options.startTimeoutMs ?? 30_000;
+    const deadline = Date.now() + timeoutMs;
+    const where = redactUrl(this.options.url);
+    for (;;) {
+      try {
+        await migrate(this.pool);
+        break;
+      } catch (error) {
+        if (!isUnreachable(error)) throw error;
+        if (Date.now() >= deadline) {
+          throw new ControlPlaneUnavailableError(
+            `the control-plane database ${where} is unreachable (${reasonOf(error)}); gave up after ${Math.round(timeoutMs / 1000)} s`,
+          );
+        }
+        this.log(
+          `site: the control-plane database ${where} is unreachable (${reasonOf(error)}); trying again for up to ${Math.ceil((deadline - Date.now()) / 1000)} s`,
+        );
+        await sleep(1000);
+      }
+    }
+    await this.seed();
+    this.adopt(await this.readLive());
+    this.stale = false;
+    await this.listen();
+    this.poll = setInterval(() => void this.refresh(), this.options.pollMs ?? 5000);
+    this.poll.unref();
+    return this.current;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.poll);
+    clearTimeout(this.reconnect);
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+    if (this.ownPool) await this.pool.end();
+  }
+
+  peek(): LiveManifest | undefined {
+    return this.stale ? undefined : this.current;
+  }
+
+  get(): Promise<LiveManifest> {
+    if (!this.stale) return Promise.resolve(this.current);
+    return this.refresh();
+  }
+
+  publish(json: Record<string, unknown>, base: string, entry: HistoryDraft): Promise<LiveManifest> {
+    return this.commit(manifestText(json), base, [entry]);
+  }
+
+  async history(remote?: string): Promise<HistoryEntry[]> {
+    let rows: HistoryRow[];
+    try {
+      ({ rows } = await this.pool.query<HistoryRow>(
+        `SELECT at, by_name, action, remote, from_version, to_version, reason, manifest_version
+           FROM manifest_history
+          WHERE $1::text IS NULL OR remote = $1
+          ORDER BY id`,
+        [remote ?? null],
+      ));
+    } catch (error) {
+      if (!isUnreachable(error)) throw error;
+      throw new ControlPlaneUnavailableError(
+        `the control-plane database is unreachable: ${reasonOf(error)}; the history cannot be read`,
+      );
+    }
+    return rows.map((r) => ({
+      at: r.at.toISOString(),
+      by: r.by_name,
+      action: r.action,
+      remote: r.remote,
+      from: r.from_version,
+      to: r.to_version,
+      reason: r.reason,
+      manifestVersion: r.manifest_version,
+    }));
+  }
+
+  /**
+   * The compare-and-swap: `text` goes live with `entries` if the live version is still `base`.
+   * The live pointer's row lock orders concurrent changes; the loser reads the winner's version.
+   */
+  private async commit(
+    text: string,
+    base: string,
+    entries: readonly HistoryDraft[],
+  ): Promise<LiveManifest> {
+    const next = live(text);
+    let client: PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw unavailable(error, false);
+    }
+    let committing = false;
+    let failed = false;
+    try {
+      await client.query('BEGIN');
+      const locked = await client.query<{ version: string | null }>(
+        'SELECT version FROM live_manifest WHERE id FOR UPDATE',
+      );
+      const before = locked.rows[0]?.version ?? NO_VERSION;
+      if (before !== base) {
+        await client.query('ROLLBACK');
+        throw new StaleManifestError(before);
+      }
+      await client.query(
+        `INSERT INTO manifest_versions (version, body) VALUES ($1, $2)
+         ON CONFLICT (version) DO NOTHING`,
+        [next.version, text],
+      );
+      for (const entry of entries) {
+        await client.query(
+          `INSERT INTO manifest_history
+             (at, by_name, action, remote, from_version, to_version, reason, manifest_version)
+           VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8)`,
+          [
+            entry.at,
+            entry.by,
+            entry.action,
+            entry.remote,
+            entry.from === null ? null : JSON.stringify(entry.from),
+            JSON.stringify(entry.to),
+            entry.reason,
+            next.version,
+          ],
+        );
+      }
+      const moved = await client.query<{ seq: string }>(
+        `UPDATE live_manifest SET version = $1, seq = seq + 1, changed_at = now()
+          WHERE id RETURNING seq`,
+        [next.version],
+      );
+      await client.query('SELECT pg_notify($1, $2)', [CHANNEL, next.version]);
+      committing = true;
+      await client.query('COMMIT');
+      this.adopt({ seq: moved.rows[0]?.seq ?? '0', version: next.version, body: text }, next);
+      return next;
+    } catch (error) {
+      if (error instanceof StaleManifestError) throw error;
+      failed = true;
+      await client.query('ROLLBACK').catch(() => undefined);
+      if (isUnreachable(error)) throw unavailable(error, committing);
+      throw error;
+    } finally {
+      // A connection that failed mid-transaction is not handed out again.
+      client.release(failed);
+    }
+  }
+
+  /**
+   * An empty database starts from the manifest in DEPLOY_DIR: published as a change from "none",
+   * so of several replicas starting together exactly one seeds it and the others find it live.
+   */
+  private async seed(): Promise<void> {
+    if ((await this.readLive()).version !== null) return;
+    let text: string;
+    try {
+      text = await fs.readFile(this.seedFile, 'utf8');
+    } catch {
+      return;
+    }
+    let first: LiveManifest;
+    try {
+      first = live(text);
+    } catch (error) {
+      this.log(
+        `site: ${this.seedFile} is not valid (${String(error)}); the control plane starts empty`,
+      );
+      return;
+    }
+    const at = new Date().toISOString();
+    const entries = first.manifest.remotes.map((remote): HistoryDraft => ({
+      at,
+      by: 'site',
+      action: 'seed',
+      remote: remote.name,
+      from: null,
+      to: liveVersion(remote),
+      reason: `the manifest in ${this.seedFile} when the control plane was empty`,
+    }));
+    try {
+      // The file's own bytes, so the version is the one a single server had from the same file.
+      await this.commit(text, NO_VERSION, entries);
+      this.log(`site: the control plane starts from ${this.seedFile} (manifest ${first.version})`);
+    } catch (error) {
+      if (!(error instanceof StaleManifestError)) throw error;
+    }
+  }
+
+  private async readLive(): Promise<LiveRow> {
+    const { rows } = await this.pool.query<LiveRow>(
+      `SELECT l.seq, l.version, v.body
+         FROM live_manifest l LEFT JOIN manifest_versions v ON v.version = l.version`,
+    );
+    return rows[0] ?? { seq: '0', version: null, body: null };
+  }
+
+  /** Takes a read of the live pointer unless a newer one was taken meanwhile. */
+  private adopt(row: LiveRow, parsed?: LiveManifest): void {
+    const seq = Number(row.seq);
+    if (seq <= this.seq) return;
+    this.seq = seq;
+    if (row.version === this.current.version) return;
+    if (row.version === null || row.body === null) {
+      this.current = EMPTY;
+      return;
+    }
+    try {
+      this.current = parsed ?? live(row.body);
+    } catch (error) {
+      this.log(
+        `site: manifest ${row.version} in the control plane is not valid (${String(error)}); still serving version ${this.current.version}`,
+      );
+    }
+  }
+
+  /** Reads the live manifest again; after the first read, a failure keeps the last one. */
+  private refresh(): Promise<LiveManifest> {
+    this.reading ??= (async () => {
+      // Cleared first: a notification while this read runs makes the next request read again.
+      this.stale = false;
+      try {
+        this.adopt(await this.readLive());
+        this.up();
+      } catch (error) {
+        this.down(error);
+      }
+      return this.current;
+    })().finally(() => {
+      this.reading = undefined;
+    });
+    return this.reading;
+  }
+
+  private up(): void {
+    if (this.reachable) return;
+    this.reachable = true;
+    this.log(
+      `site: the control-plane database is reachable again; serving manifest ${this.current.version}`,
+    );
+  }
+
+  private down(error: unknown): void {
+    if (!this.reachable) return;
+    this.reachable = false;
+    this.log(
+      `site: the control-plane database is unreachable (${reasonOf(error)}); still serving manifest ${this.current.version}`,
+    );
+  }
+
+  /** A connection of its own for LISTEN, made again with a growing wait when it is lost. */
+  private async listen(): Promise<void> {
+    if (this.closed) return;
+    const client = new pg.Client({
+      connectionString: this.options.url,
+      connectionTimeoutMillis: 3000,
+      keepAlive: true,
+    });
+    let lost = false;
+    const onLost = (error?: unknown) => {
+      if (lost) return;
+      lost = true;
+      if (this.listener === client) this.listener = undefined;
+      void client.end().catch(() => undefined);
+      if (error !== undefined) this.down(error);
+      this.scheduleListen();
+    };
+    client.on('error', onLost);
+    client.on('end', () => onLost(new Error('the notification connection ended')));
+    client.on('notification', (message) => {
+      if (message.channel !== CHANNEL || message.payload === this.current.version) return;
+      this.stale = true;
+      // A read already under way may have started before this change: read again after it.
+      void (this.reading ?? Promise.resolve()).then(() => this.refresh());
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      onLost(error);
+      return;
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.listener = client;
+    this.backoffMs = BACKOFF_FIRST_MS;
+    // Changes made while no notification could arrive.
+    await this.refresh();
+  }
+
+  private scheduleListen(): void {
+    if (this.closed || this.reconnect) return;
+    this.reconnect = setTimeout(() => {
+      this.reconnect = undefined;
+      void this.listen();
+    }, this.backoffMs);
+    this.reconnect.unref();
+    this.backoffMs = Math.min(this.backoffMs * 2, BACKOFF_MAX_MS);
+  }
+}
+
+const BACKOFF_FIRST_MS = 250;
+const BACKOFF_MAX_MS = 2000;
+
+function unavailable(error: unknown, committing: boolean): ControlPlaneUnavailableError {
+  return new ControlPlaneUnavailableError(
+    committing
+      ? `the control-plane database became unreachable while the change was committed (${reasonOf(error)}): it may or may not be live; read the manifest and its history before retrying`
+      : `the control-plane database is unreachable: ${reasonOf(error)}; nothing was changed`,
+  );
+}
