@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { types } from 'node:util';
 import pg, { DatabaseError, type Pool, type PoolClient } from 'pg';
 import { liveVersion, type HistoryEntry } from '../deploy/history';
 import {
@@ -50,11 +51,15 @@ function isUnreachable(error: unknown): boolean {
     return /^(08|57P|53)/.test(error.code ?? '');
   }
   // Socket errors, time-outs and "Connection terminated": no answer from the database at all.
-  return error instanceof Error;
+  return isError(error);
 }
 
+/** An Error, also one made in another realm (Node's own modules seen from a VM context). */
+const isError = (error: unknown): error is Error =>
+  error instanceof Error || types.isNativeError(error);
+
 function reasonOf(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
+  if (!isError(error)) return String(error);
   const code = (error as { code?: unknown }).code;
   // Node's AggregateError for a refused connection has no message, only a code.
   return error.message || (typeof code === 'string' ? code : error.name);

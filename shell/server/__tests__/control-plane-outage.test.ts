@@ -1,0 +1,141 @@
+/**
+ * @jest-environment node
+ */
+import {
+  ControlPlaneUnavailableError,
+  StaleManifestError,
+  type LiveManifest,
+} from '../control-plane';
+import { PostgresControlPlane } from '../control-plane/postgres';
+import {
+  deployDirWith,
+  deployOf,
+  manifestJson,
+  startPostgres,
+  startStores,
+  timeUntil,
+  type TestPostgres,
+} from './control-plane-helpers';
+
+jest.setTimeout(90_000);
+
+let postgres: TestPostgres;
+beforeAll(async () => {
+  postgres = await startPostgres({ port: 3471 });
+});
+afterAll(() => postgres.stop());
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('while PostgreSQL is down for 10 s, replicas serve their last manifest and refuse changes; then they go on', async () => {
+  const { stores, logs, close } = await startStores(
+    postgres.url,
+    deployDirWith(manifestJson('1.0.0')),
+    3,
+  );
+  const [one, two, three] = stores as [
+    PostgresControlPlane,
+    PostgresControlPlane,
+    PostgresControlPlane,
+  ];
+  try {
+    const seeded = await one.get();
+    const first = await one.publish(
+      manifestJson('1.1.0'),
+      seeded.version,
+      deployOf(seeded, '1.1.0'),
+    );
+    await timeUntil(() => stores.every((s) => s.peek()?.version === first.version), 1000);
+
+    await postgres.pause();
+    const downSince = Date.now();
+    const refusals: unknown[] = [];
+    while (Date.now() - downSince < 10_000) {
+      for (const store of stores) {
+        expect((await store.get()).version).toBe(first.version);
+        expect(store.peek()?.version ?? first.version).toBe(first.version);
+      }
+      refusals.push(
+        await one
+          .publish(manifestJson('1.2.0'), first.version, deployOf(first, '1.2.0'))
+          .catch((error: unknown) => error),
+      );
+      await sleep(1000);
+    }
+    expect(refusals.length).toBeGreaterThanOrEqual(5);
+    for (const refusal of refusals) {
+      expect(refusal).toBeInstanceOf(ControlPlaneUnavailableError);
+      expect((refusal as Error).message).toMatch(
+        /^the control-plane database is unreachable: .+; nothing was changed$/,
+      );
+    }
+    await expect(two.history()).rejects.toBeInstanceOf(ControlPlaneUnavailableError);
+    expect(logs.some((line) => line.includes('unreachable') && line.includes(first.version))).toBe(
+      true,
+    );
+
+    await postgres.resume();
+    // The first change after the outage, from the manifest every replica kept serving.
+    let next: LiveManifest | undefined;
+    const upSince = Date.now();
+    while (!next) {
+      try {
+        next = await two.publish(manifestJson('1.2.0'), first.version, deployOf(first, '1.2.0'));
+      } catch (error) {
+        expect(error).toBeInstanceOf(ControlPlaneUnavailableError);
+        if (Date.now() - upSince > 10_000) throw error;
+        await sleep(200);
+      }
+    }
+    const published = next;
+    console.log(
+      `control plane: the first change after the outage went live ${Date.now() - upSince} ms after PostgreSQL was back`,
+    );
+    const caughtUp = await timeUntil(
+      () => stores.every((s) => s.peek()?.version === published.version),
+      5000,
+    );
+    console.log(`control plane: every replica served it ${caughtUp.toFixed(0)} ms later`);
+    // The history holds every change that was made and none that was refused.
+    expect((await three.history('data')).map((e) => [e.action, e.to.version])).toEqual([
+      ['seed', '1.0.0'],
+      ['deploy', '1.1.0'],
+      ['deploy', '1.2.0'],
+    ]);
+    // Notifications flow again: a change through the third replica reaches the first in time.
+    const after = await three.publish(
+      manifestJson('1.3.0'),
+      published.version,
+      deployOf(published, '1.3.0'),
+    );
+    await timeUntil(() => one.peek()?.version === after.version, 1000);
+    await expect(
+      one.publish(manifestJson('1.4.0'), published.version, deployOf(published, '1.4.0')),
+    ).rejects.toBeInstanceOf(StaleManifestError);
+  } finally {
+    await close();
+  }
+});
+
+test('a replica that cannot reach its database at start-up tries again, then gives up saying why', async () => {
+  const logs: string[] = [];
+  const store = new PostgresControlPlane({
+    url: 'postgres://site:secret@127.0.0.1:3479/site',
+    deployDir: deployDirWith(manifestJson('1.0.0')),
+    log: (message) => logs.push(message),
+    startTimeoutMs: 2500,
+  });
+  const started = Date.now();
+  const failure = await store.start().catch((error: unknown) => error);
+  await store.close();
+  expect(failure).toBeInstanceOf(ControlPlaneUnavailableError);
+  expect((failure as Error).message).toBe(
+    'the control-plane database postgres://site:***@127.0.0.1:3479/site is unreachable (connect ECONNREFUSED 127.0.0.1:3479); gave up after 3 s',
+  );
+  expect(Date.now() - started).toBeGreaterThanOrEqual(2500);
+  expect(logs.length).toBeGreaterThanOrEqual(2);
+  expect(logs[0]).toMatch(
+    /^site: the control-plane database postgres:\/\/site:\*\*\*@127\.0\.0\.1:3479\/site is unreachable \(connect ECONNREFUSED 127\.0\.0\.1:3479\); trying again for up to \d+ s$/,
+  );
+  expect(logs.join('\n')).not.toContain('secret');
+});
