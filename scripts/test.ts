@@ -1,6 +1,7 @@
 /**
- * `npm test`: the whole suite, runnable right after `npm install`. Unit and component tests of
- * every workspace, then a production build of everything, then the browser tests against it.
+ * `npm test`: the whole suite, runnable right after `npm install`. A production build of
+ * everything, then the unit, component and server tests of every workspace (some run the real
+ * builds: the site server's render processes, the deploy checks), then the browser tests.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -16,6 +17,6 @@ function step(title: string, command: string, args: string[], cwd = root): void 
   }
 }
 
-step('unit and component tests', 'npm', ['run', 'test:unit']);
 step('production build', 'npm', ['run', 'build']);
+step('unit and component tests', 'npm', ['run', 'test:unit']);
 step('browser tests', 'npx', ['playwright', 'test'], path.join(root, 'tests'));

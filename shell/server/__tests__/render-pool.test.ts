@@ -13,6 +13,7 @@ import {
 import { copyFile, cp, mkdir, readFile, readdir } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import http from 'node:http';
+import { promisify } from 'node:util';
 import os from 'node:os';
 import path from 'node:path';
 import { parseManifest, type DeploymentManifest, type RemoteDeployment } from '@site/shared';
@@ -138,8 +139,11 @@ function pool(options: Partial<RenderPoolOptions> = {}): RenderPool {
 }
 
 beforeAll(async () => {
+  // The real shell build renders here; a fresh checkout builds it once (about 20 s).
   if (!existsSync(path.join(SHELL_SERVER_DIR, 'render.js'))) {
-    throw new Error(`${SHELL_SERVER_DIR}/render.js is missing: run npm run build -w shell`);
+    await promisify(execFile)('npm', ['run', 'build', '-w', 'shell'], {
+      cwd: path.join(__dirname, '..', '..', '..'),
+    });
   }
   work = mkdtempSync(path.join(os.tmpdir(), 'render-pool-'));
   remotesDir = path.join(work, 'remotes');
@@ -175,7 +179,7 @@ beforeAll(async () => {
     .replace('__MARKER_FILE__', markerFile)
     .replace('__ENTRY__', `${origin}/probe/1.0.0/remoteEntry.js`);
   writeFileSync(pages, filled);
-});
+}, 180_000);
 
 afterEach(async () => {
   await Promise.all(pools.splice(0).map((p) => p.close()));
