@@ -9,20 +9,32 @@
  * Settings come from the environment and, under it, from `.env` when there is one. A process that
  * stops is started again; Ctrl-C stops them all. `--rebuild` builds everything again first and
  * writes a fresh manifest from the local builds; `--fresh-manifest` only the latter.
+ *
+ * `--replicas N` (`npm run start:cluster` is `--replicas 3`) runs the site as it runs in production
+ * instead: PostgreSQL (embedded, its data in deploy/.postgres), N site servers (ports 3011…) and two
+ * mail-services (3021, 3022) on it, behind nginx as the load balancer on PORT, the remotes as above.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SHELL_PORT, SITE_REMOTES } from '../shared/src/site';
+import { startPostgres } from '../shared/src/testing/postgres';
+import { writeBalancerConfig, findNginx } from './lib/cluster';
 import { DOT_ENV, loadDotEnv } from './lib/dot-env';
-import { runTogether } from './lib/processes';
+import { runTogether, type ProcessSpec } from './lib/processes';
 
 // First of all, so that everything below and every process started sees the same settings.
 if (loadDotEnv()) console.log(`settings: ${DOT_ENV} (the environment's own values win)`);
 
 const root = path.join(__dirname, '..');
 const rebuild = process.argv.includes('--rebuild');
+const replicasAt = process.argv.indexOf('--replicas');
+const replicas = replicasAt === -1 ? 0 : Number(process.argv[replicasAt + 1]);
+if (replicasAt !== -1 && !(Number.isInteger(replicas) && replicas >= 1 && replicas <= 9)) {
+  console.error('--replicas takes a number of site servers from 1 to 9');
+  process.exit(2);
+}
 const tsx = ['--import', 'tsx'];
 
 const version = (folder: string): string =>
@@ -104,42 +116,101 @@ function mailTrustProxy(site: string | undefined): string {
 
 const port = process.env.PORT ?? String(SHELL_PORT);
 const mailPort = process.env.MAIL_SERVICE_PORT ?? '3005';
-runTogether([
-  {
-    name: 'site',
-    args: [...tsx, path.join(root, 'shell', 'server', 'main.ts')],
-    cwd: root,
-    env: {
-      PORT: port,
-      MAIL_SERVICE_URL: process.env.MAIL_SERVICE_URL ?? `http://127.0.0.1:${mailPort}`,
-      DEPLOY_TOKEN: deployToken,
-      DEPLOY_ALLOWED_ORIGINS: process.env.DEPLOY_ALLOWED_ORIGINS ?? remoteOrigins.join(','),
-      // A proxy on this machine (the cluster's load balancer) may say how a visitor came in.
-      TRUST_PROXY: process.env.TRUST_PROXY ?? 'loopback',
-    },
+const CLUSTER = { postgres: 3040, sites: 3011, mailServices: [3021, 3022] };
+
+const siteSpec = (name: string, env: Record<string, string>): ProcessSpec => ({
+  name,
+  args: [...tsx, path.join(root, 'shell', 'server', 'main.ts')],
+  cwd: root,
+  env: {
+    DEPLOY_TOKEN: deployToken,
+    DEPLOY_ALLOWED_ORIGINS: process.env.DEPLOY_ALLOWED_ORIGINS ?? remoteOrigins.join(','),
+    // A proxy on this machine (the cluster's load balancer) may say how a visitor came in.
+    TRUST_PROXY: process.env.TRUST_PROXY ?? 'loopback',
+    ...env,
   },
-  ...SITE_REMOTES.map(({ name, folder, port: remotePort }) => ({
-    name,
-    args: [
-      ...tsx,
-      path.join(__dirname, 'serve-remote.ts'),
-      path.join(root, folder, 'dist'),
-      String(remotePort),
-    ],
-    cwd: root,
-  })),
-  {
-    name: 'mail-service',
-    args: [...tsx, path.join(root, 'mail-service', 'src', 'server.ts')],
-    cwd: path.join(root, 'mail-service'),
-    env: {
-      MAIL_SERVICE_PORT: mailPort,
-      ALLOWED_ORIGINS:
-        process.env.ALLOWED_ORIGINS ?? `http://localhost:${port},http://127.0.0.1:${port}`,
-      // The site server on this machine is a proxy the mail-service always believes, besides
-      // whatever proxies the site itself trusts.
-      TRUST_PROXY: mailTrustProxy(process.env.TRUST_PROXY),
-    },
+});
+
+const mailSpec = (name: string, env: Record<string, string>): ProcessSpec => ({
+  name,
+  args: [...tsx, path.join(root, 'mail-service', 'src', 'server.ts')],
+  cwd: path.join(root, 'mail-service'),
+  env: {
+    ALLOWED_ORIGINS:
+      process.env.ALLOWED_ORIGINS ?? `http://localhost:${port},http://127.0.0.1:${port}`,
+    // The site server (or the load balancer) on this machine is a proxy the mail-service always
+    // believes, besides whatever proxies the site itself trusts.
+    TRUST_PROXY: mailTrustProxy(process.env.TRUST_PROXY),
+    ...env,
   },
-]);
-console.log(`\nThe site is at http://localhost:${port}/ (Ctrl-C stops everything)\n`);
+});
+
+const remoteSpecs: ProcessSpec[] = SITE_REMOTES.map(({ name, folder, port: remotePort }) => ({
+  name,
+  args: [
+    ...tsx,
+    path.join(__dirname, 'serve-remote.ts'),
+    path.join(root, folder, 'dist'),
+    String(remotePort),
+  ],
+  cwd: root,
+}));
+
+async function cluster(): Promise<ProcessSpec[]> {
+  const dir = path.join(root, 'deploy', '.cluster');
+  mkdirSync(dir, { recursive: true });
+  const nginx = findNginx();
+  console.log(`PostgreSQL: starting on port ${CLUSTER.postgres} (data in deploy/.postgres)…`);
+  const postgres = await startPostgres({
+    port: CLUSTER.postgres,
+    dir: path.join(root, 'deploy', '.postgres'),
+  });
+  const stopPostgres = () => void postgres.pause();
+  process.once('exit', stopPostgres);
+  const sitePorts = Array.from({ length: replicas }, (_, i) => CLUSTER.sites + i);
+  const config = writeBalancerConfig({
+    dir,
+    port: Number(port),
+    sites: sitePorts,
+    mailServices: CLUSTER.mailServices,
+  });
+  return [
+    ...sitePorts.map((sitePort, i) =>
+      siteSpec(`site-${i + 1}`, {
+        PORT: String(sitePort),
+        SITE_URL: process.env.SITE_URL ?? `http://localhost:${port}`,
+        DATABASE_URL: postgres.url,
+        MAIL_SERVICE_URL: `http://127.0.0.1:${CLUSTER.mailServices[0]}`,
+      }),
+    ),
+    ...CLUSTER.mailServices.map((mailServicePort, i) =>
+      mailSpec(`mail-${i + 1}`, {
+        MAIL_SERVICE_PORT: String(mailServicePort),
+        DATABASE_URL: postgres.url,
+        DATA_DIR: path.join(root, 'mail-service', '.data', `instance-${i + 1}`),
+      }),
+    ),
+    { name: 'nginx', command: nginx, args: ['-p', dir, '-c', config, '-g', 'daemon off;'] },
+  ];
+}
+
+async function main(): Promise<void> {
+  const specs = replicas
+    ? await cluster()
+    : [
+        siteSpec('site', {
+          PORT: port,
+          MAIL_SERVICE_URL: process.env.MAIL_SERVICE_URL ?? `http://127.0.0.1:${mailPort}`,
+        }),
+        mailSpec('mail-service', { MAIL_SERVICE_PORT: mailPort }),
+      ];
+  runTogether([...specs, ...remoteSpecs]);
+  console.log(
+    `\nThe site is at http://localhost:${port}/${replicas ? ` (${replicas} site servers behind nginx)` : ''} (Ctrl-C stops everything)\n`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(`start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -4,7 +4,9 @@ import readline from 'node:readline';
 export interface ProcessSpec {
   /** Shown before each line of its output. */
   name: string;
-  /** Arguments to Node.js. */
+  /** The program: Node.js when not given. */
+  command?: string;
+  /** Its arguments (to Node.js: a script and what it takes). */
   args: string[];
   cwd?: string;
   env?: Record<string, string | undefined>;
@@ -62,7 +64,7 @@ export function runTogether(
 
     const start = () => {
       const startedAt = Date.now();
-      const child = spawn(process.execPath, spec.args, {
+      const child = spawn(spec.command ?? process.execPath, spec.args, {
         cwd: spec.cwd,
         env: { ...process.env, ...spec.env },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,93 @@
+/**
+ * The pieces of the local cluster run (`npm run start:cluster`) that the single-process run does
+ * not have: a load balancer (Debian's nginx) in front of several site servers and mail-services,
+ * and a PostgreSQL they share.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const NGINX_PATHS = ['/usr/sbin/nginx', '/usr/bin/nginx'];
+
+/** Debian's nginx, installed when it is missing and this user may install packages. */
+export function findNginx(): string {
+  const found = NGINX_PATHS.find((p) => existsSync(p));
+  if (found) return found;
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!root || !existsSync('/usr/bin/apt-get')) {
+    throw new Error(
+      'the cluster run needs nginx as its load balancer: install it (Debian: apt-get install nginx)',
+    );
+  }
+  console.log('installing nginx (Debian) for the load balancer…');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-qq', 'nginx'], { stdio: 'inherit', env });
+  const installed = NGINX_PATHS.find((p) => existsSync(p));
+  if (!installed) throw new Error('nginx was installed but is not where Debian puts it');
+  return installed;
+}
+
+export interface BalancerOptions {
+  /** Where its configuration, pid and temporary files go. */
+  dir: string;
+  port: number;
+  sites: number[];
+  mailServices: number[];
+}
+
+/**
+ * nginx as the load balancer: pages to the site servers, `/api/` to the mail-services. A server
+ * that refuses connections, times out or answers 502/503/504 is skipped for the request (passive
+ * health checks: `max_fails`, `fail_timeout`, `proxy_next_upstream`), so a dead replica costs at
+ * most the requests that were in flight on it. Deploys (`/_deploy/`) are not retried on another
+ * replica: a deploy is not idempotent.
+ */
+export function writeBalancerConfig({ dir, port, sites, mailServices }: BalancerOptions): string {
+  mkdirSync(path.join(dir, 'logs'), { recursive: true });
+  const upstream = (name: string, ports: number[]) =>
+    `  upstream ${name} {\n${ports
+      .map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;`)
+      .join('\n')}\n    keepalive 32;\n  }`;
+  const proxied = (to: string, retry: string) => `      proxy_pass http://${to};
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_next_upstream ${retry};
+      proxy_connect_timeout 2s;`;
+  const config = `worker_processes auto;
+pid ${path.join(dir, 'nginx.pid')};
+error_log ${path.join(dir, 'logs', 'error.log')} warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${path.join(dir, 'client_body')};
+  proxy_temp_path ${path.join(dir, 'proxy')};
+  fastcgi_temp_path ${path.join(dir, 'fastcgi')};
+  uwsgi_temp_path ${path.join(dir, 'uwsgi')};
+  scgi_temp_path ${path.join(dir, 'scgi')};
+${upstream('site', sites)}
+${upstream('mail', mailServices)}
+  server {
+    listen ${port};
+    location /api/ {
+${proxied('mail', 'error timeout http_502 http_503 http_504')}
+    }
+    location /_deploy/ {
+${proxied('site', 'off')}
+    }
+    location / {
+${proxied('site', 'error timeout http_502 http_504')}
+    }
+  }
+}
+`;
+  const file = path.join(dir, 'nginx.conf');
+  writeFileSync(file, config);
+  const nginx = findNginx();
+  const checked = spawnSync(nginx, ['-t', '-p', dir, '-c', file], { encoding: 'utf8' });
+  if (checked.status !== 0) throw new Error(`the load balancer's configuration: ${checked.stderr}`);
+  return file;
+}
