@@ -1,5 +1,5 @@
 /**
- * The live manifest's types and helpers now live with the control plane (control-plane/); these
- * names stay importable from here for the modules that read them.
+ * The live manifest's helpers live with the control plane (control-plane/); the page composer
+ * still imports this one from here.
  */
-export { StaleManifestError, live, scriptJson, type LiveManifest } from './control-plane';
+export { scriptJson } from './control-plane';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Pool } from 'pg';
 
 /** The site server's schema changes: `NNN_name.sql`, applied in the order of their names. */
-export const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
+const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
 
 /**
  * Any fixed number: it names the lock under which this package's migrations run, so replicas that

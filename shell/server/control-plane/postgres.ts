@@ -33,7 +33,7 @@ export interface PostgresControlPlaneOptions {
 }
 
 /** The URL without its password, for messages. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';
@@ -132,13 +132,31 @@ export class PostgresControlPlane implements ControlPlane {
   }
 
   async start(): Promise<LiveManifest> {
+    try {
+      await this.connect();
+      await this.seed();
+      this.adopt(await this.readLive());
+    } catch (error) {
+      // Nothing of a replica that did not start stays open.
+      await this.close();
+      throw error;
+    }
+    this.stale = false;
+    await this.listen();
+    this.poll = setInterval(() => void this.refresh(), this.options.pollMs ?? 5000);
+    this.poll.unref();
+    return this.current;
+  }
+
+  /** Brings the schema up to date, waiting for a database that is not reachable yet. */
+  private async connect(): Promise<void> {
     const timeoutMs = this.options.startTimeoutMs ?? 30_000;
     const deadline = Date.now() + timeoutMs;
     const where = redactUrl(this.options.url);
     for (;;) {
       try {
         await migrate(this.pool);
-        break;
+        return;
       } catch (error) {
         if (!isUnreachable(error)) throw error;
         if (Date.now() >= deadline) {
@@ -152,16 +170,10 @@ export class PostgresControlPlane implements ControlPlane {
         await sleep(1000);
       }
     }
-    await this.seed();
-    this.adopt(await this.readLive());
-    this.stale = false;
-    await this.listen();
-    this.poll = setInterval(() => void this.refresh(), this.options.pollMs ?? 5000);
-    this.poll.unref();
-    return this.current;
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     clearInterval(this.poll);
     clearTimeout(this.reconnect);
