@@ -21,7 +21,7 @@ jest.setTimeout(90_000);
 
 let postgres: TestPostgres;
 beforeAll(async () => {
-  postgres = await startPostgres({ port: 3471 });
+  postgres = await startPostgres({ port: 3479 });
 });
 afterAll(() => postgres.stop());
 
@@ -120,7 +120,7 @@ test('while PostgreSQL is down for 10 s, replicas serve their last manifest and 
 test('a replica that cannot reach its database at start-up tries again, then gives up saying why', async () => {
   const logs: string[] = [];
   const store = new PostgresControlPlane({
-    url: 'postgres://site:secret@127.0.0.1:3479/site',
+    url: 'postgres://site:secret@127.0.0.1:3488/site',
     deployDir: deployDirWith(manifestJson('1.0.0')),
     log: (message) => logs.push(message),
     startTimeoutMs: 2500,
@@ -130,12 +130,12 @@ test('a replica that cannot reach its database at start-up tries again, then giv
   await store.close();
   expect(failure).toBeInstanceOf(ControlPlaneUnavailableError);
   expect((failure as Error).message).toBe(
-    'the control-plane database postgres://site:***@127.0.0.1:3479/site is unreachable (connect ECONNREFUSED 127.0.0.1:3479); gave up after 3 s',
+    'the control-plane database postgres://site:***@127.0.0.1:3488/site is unreachable (connect ECONNREFUSED 127.0.0.1:3488); gave up after 3 s',
   );
   expect(Date.now() - started).toBeGreaterThanOrEqual(2500);
   expect(logs.length).toBeGreaterThanOrEqual(2);
   expect(logs[0]).toMatch(
-    /^site: the control-plane database postgres:\/\/site:\*\*\*@127\.0\.0\.1:3479\/site is unreachable \(connect ECONNREFUSED 127\.0\.0\.1:3479\); trying again for up to \d+ s$/,
+    /^site: the control-plane database postgres:\/\/site:\*\*\*@127\.0\.0\.1:3488\/site is unreachable \(connect ECONNREFUSED 127\.0\.0\.1:3488\); trying again for up to \d+ s$/,
   );
   expect(logs.join('\n')).not.toContain('secret');
 });

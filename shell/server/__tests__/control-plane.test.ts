@@ -21,7 +21,7 @@ jest.setTimeout(60_000);
 
 let postgres: TestPostgres;
 beforeAll(async () => {
-  postgres = await startPostgres({ port: 3470 });
+  postgres = await startPostgres({ port: 3478 });
 });
 afterAll(() => postgres.stop());
 
