@@ -1,0 +1,64 @@
+/**
+ * @jest-environment node
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { StaleManifestError, live } from '../control-plane';
+import { FileControlPlane } from '../control-plane/files';
+import { deployDirWith, deployOf, manifestJson } from './control-plane-helpers';
+
+describe('the control plane in files (one site server)', () => {
+  test('a change writes the manifest and then its history line; a stale base writes neither', async () => {
+    const dir = deployDirWith(manifestJson('1.0.0'));
+    const store = new FileControlPlane(dir, () => undefined);
+    try {
+      const before = await store.start();
+      expect(before.version).toBe(
+        live(readFileSync(path.join(dir, 'remotes.json'), 'utf8')).version,
+      );
+      const after = await store.publish(
+        manifestJson('1.1.0'),
+        before.version,
+        deployOf(before, '1.1.0'),
+      );
+      const text = readFileSync(path.join(dir, 'remotes.json'), 'utf8');
+      expect(live(text).version).toBe(after.version);
+      expect(store.peek()?.version ?? (await store.get()).version).toBe(after.version);
+      expect(await store.history('data')).toEqual([
+        expect.objectContaining({
+          action: 'deploy',
+          from: expect.objectContaining({ version: '1.0.0' }) as unknown,
+          to: expect.objectContaining({ version: '1.1.0' }) as unknown,
+          manifestVersion: after.version,
+        }),
+      ]);
+
+      await expect(
+        store.publish(manifestJson('1.2.0'), before.version, deployOf(before, '1.2.0')),
+      ).rejects.toEqual(new StaleManifestError(after.version));
+      expect(readFileSync(path.join(dir, 'remotes.json'), 'utf8')).toBe(text);
+      expect(await store.history()).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a hand edit of remotes.json is what the store serves next', async () => {
+    const dir = deployDirWith(manifestJson('1.0.0'));
+    const store = new FileControlPlane(dir, () => undefined, 50);
+    try {
+      await store.start();
+      expect(await store.history()).toEqual([]);
+      writeFileSync(path.join(dir, 'remotes.json'), `${JSON.stringify(manifestJson('2.0.0'))}\n`);
+      const edited = live(readFileSync(path.join(dir, 'remotes.json'), 'utf8')).version;
+      for (let i = 0; i < 100 && (await store.get()).version !== edited; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect((await store.get()).manifest.remotes.find((r) => r.name === 'data')?.version).toBe(
+        '2.0.0',
+      );
+    } finally {
+      await store.close();
+    }
+  });
+});
