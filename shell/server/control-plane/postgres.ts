@@ -355,7 +355,10 @@ export class PostgresControlPlane implements ControlPlane {
       return;
     }
     try {
+      const first = this.current === EMPTY;
       this.current = parsed ?? live(row.body);
+      // A change made through another replica (this one's own are logged where they are made).
+      if (!parsed && !first) this.log(`site: manifest ${row.version} is live`);
     } catch (error) {
       this.log(
         `site: manifest ${row.version} in the control plane is not valid (${String(error)}); still serving version ${this.current.version}`,
