@@ -1,11 +1,13 @@
 /**
- * The site's performance benchmark: `npm run bench` (see docs/performance.md). It starts the site as
- * `npm start` does, on ports 3000..3005 and 3100, so run it under `flock /tmp/e2e-ports.lock`.
+ * The site's performance benchmark: `npm run bench` (see docs/performance.md). For the page
+ * measurements it starts the site as `npm start` does, on ports 3000..3005 and 3100, so run it under
+ * `flock /tmp/e2e-ports.lock`; `throughput` runs the site server and nginx on 3450..3455.
  *
  *   npm run bench                          everything: every route of the sitemap, 3 runs
  *   npm run bench -- --quick               bytes on a page of each kind, phone taps, 1 run; no Lighthouse
  *   npm run bench -- --only bytes,phone    some measurements: bytes, lighthouse, navigation, phone,
- *                                          server (the site server's answer times)
+ *                                          server (the site server's answer times), throughput (the
+ *                                          site server's cached pages per second against nginx)
  *   npm run bench -- --routes /,/about --runs 1
  *   npm run bench -- --skip-lighthouse
  *
@@ -22,12 +24,22 @@ import { LIGHTHOUSE_VERSION, runLighthouse } from './lighthouse';
 import { measureNavigation, type NavigationResult } from './navigation';
 import { measurePhone, type PhoneResult } from './phone';
 import { measureSiteServer, printSiteServer } from './site-server';
+import { measureThroughput, printThroughput } from './throughput';
 import { BUDGET, report, summarize, type BenchData, type RouteResult } from './report';
 import { prepareSite, remoteOriginFor } from './site';
 import { cleanup, elapsedS, errorMessage, kb, log, withTimeout } from './util';
 
-const MEASUREMENTS = ['bytes', 'lighthouse', 'navigation', 'phone', 'server'] as const;
+const MEASUREMENTS = [
+  'bytes',
+  'lighthouse',
+  'navigation',
+  'phone',
+  'server',
+  'throughput',
+] as const;
 type Measurement = (typeof MEASUREMENTS)[number];
+/** The measurements that need the whole site running as `npm start` runs it. */
+const SITE_MEASUREMENTS: readonly Measurement[] = ['bytes', 'lighthouse', 'navigation', 'phone'];
 
 interface Args {
   routes: string[] | null;
@@ -46,6 +58,7 @@ function parseArgs(argv: string[]): Args {
     help: false,
   };
   let runsGiven = false;
+  let onlyGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => {
@@ -71,6 +84,7 @@ function parseArgs(argv: string[]): Args {
       if (unknown.length)
         throw new Error(`--only: unknown ${unknown.join(', ')} (${MEASUREMENTS.join(', ')})`);
       args.only = new Set(wanted as Measurement[]);
+      onlyGiven = true;
     } else if (arg === '--skip-lighthouse') args.only.delete('lighthouse');
     else if (arg === '--quick') args.quick = true;
     else if (arg === '--help' || arg === '-h') args.help = true;
@@ -80,6 +94,7 @@ function parseArgs(argv: string[]): Args {
     if (!runsGiven) args.runs = 1;
     args.only.delete('lighthouse');
     args.only.delete('navigation');
+    if (!onlyGiven) args.only.delete('throughput');
   }
   return args;
 }
@@ -88,7 +103,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.help) {
     console.log(
-      'usage: npm run bench -- [--quick] [--only bytes,lighthouse,navigation,phone,server] [--routes /,/about] [--runs N] [--skip-lighthouse]',
+      'usage: npm run bench -- [--quick] [--only bytes,lighthouse,navigation,phone,server,throughput] [--routes /,/about] [--runs N] [--skip-lighthouse]',
     );
     return;
   }
@@ -102,11 +117,15 @@ async function main(): Promise<void> {
   );
   watchdog.unref();
 
-  const site = await prepareSite();
+  // The server measurements start what they measure on ports of their own: the whole site on
+  // 3000 is started only for the page measurements.
+  const site = SITE_MEASUREMENTS.some((m) => args.only.has(m)) ? await prepareSite() : null;
   // --quick: a page of each kind (the shell's two, the first of each group).
-  const quickRoutes = ['/', '/about', ...site.remotes.map((r) => r.paths[0]!).filter(Boolean)];
-  const routes = args.routes ?? (args.quick ? quickRoutes : site.routes);
-  const unknown = routes.filter((r) => !site.routes.includes(r));
+  const quickRoutes = site
+    ? ['/', '/about', ...site.remotes.map((r) => r.paths[0]!).filter(Boolean)]
+    : [];
+  const routes = site ? (args.routes ?? (args.quick ? quickRoutes : site.routes)) : [];
+  const unknown = routes.filter((r) => !site?.routes.includes(r));
   if (unknown.length) throw new Error(`not a route of the site: ${unknown.join(', ')}`);
   log(
     `${routes.length} route(s), ${args.runs} run(s): ${[...args.only].join(', ')}; Chromium ${executablePath}`,
@@ -114,7 +133,7 @@ async function main(): Promise<void> {
 
   const results: RouteResult[] = routes.map((route) => ({
     route,
-    remote: remoteOriginFor(route, site) != null,
+    remote: site ? remoteOriginFor(route, site) != null : false,
     firstLoad: null,
     lighthouse: null,
     error: null,
@@ -123,7 +142,7 @@ async function main(): Promise<void> {
   let phone: PhoneResult | null = null;
   let browserVersion: string | null = null;
 
-  if (args.only.has('bytes') || args.only.has('navigation') || args.only.has('phone')) {
+  if (site && (args.only.has('bytes') || args.only.has('navigation') || args.only.has('phone'))) {
     const browser = await chromium.launch({ ...chromiumLaunchOptions(), timeout: 30_000 });
     browserVersion = browser.version();
     try {
@@ -160,16 +179,18 @@ async function main(): Promise<void> {
 
   // The site server's own answer times, on its own ports, with the browser work done.
   const server = args.only.has('server') ? await measureSiteServer() : null;
+  // Cached pages per second against nginx, each in its own processes on ports 3450 to 3455.
+  const throughput = args.only.has('throughput') ? await measureThroughput() : null;
 
-  const problems = [...site.problems];
+  const problems = [...(site?.problems ?? [])];
   for (const r of results) {
     if (r.error) problems.push(`${r.route}: first load not measured: ${r.error}`);
     if (!r.firstLoad) continue;
     if (!r.firstLoad.appReady) problems.push(`${r.route}: the app did not report ready`);
     if (!r.firstLoad.networkIdle) problems.push(`${r.route}: the network never went idle`);
-    if (r.firstLoad.heading !== site.headings[r.route])
+    if (r.firstLoad.heading !== site?.headings[r.route])
       problems.push(
-        `${r.route}: heading "${r.firstLoad.heading}" differs from the served "${site.headings[r.route]}"`,
+        `${r.route}: heading "${r.firstLoad.heading}" differs from the served "${site?.headings[r.route]}"`,
       );
   }
   const data: BenchData = {
@@ -190,7 +211,7 @@ async function main(): Promise<void> {
       lighthouseUserAgent: userAgent,
       lighthouse: LIGHTHOUSE_VERSION,
     },
-    build: site.build,
+    build: site?.build ?? null,
     budgets: BUDGET,
     routes: results,
     navigation,
@@ -199,8 +220,9 @@ async function main(): Promise<void> {
   };
   data.summary = summarize(results);
   data.durationS = elapsedS();
-  console.log(`\n${report(data)}`);
+  if (site) console.log(`\n${report(data)}`);
   if (server) printSiteServer(server);
+  if (throughput) printThroughput(throughput);
 
   const outDir = path.join(
     path.dirname(fileURLToPath(import.meta.url)),
@@ -209,7 +231,7 @@ async function main(): Promise<void> {
     'bench-results',
   );
   await fs.mkdir(outDir, { recursive: true });
-  const json = `${JSON.stringify(data, null, 2)}\n`;
+  const json = `${JSON.stringify({ ...data, ...(throughput ? { throughput } : {}) }, null, 2)}\n`;
   await fs.writeFile(path.join(outDir, 'latest.json'), json);
   await fs.writeFile(path.join(outDir, `${data.date.replace(/[:.]/g, '-')}.json`), json);
   console.log(`\nwritten: bench-results/latest.json (and a dated copy); ${data.durationS} s`);
