@@ -133,7 +133,7 @@ test('a replica that cannot reach its database at start-up tries again, then giv
     'the control-plane database postgres://site:***@127.0.0.1:3488/site is unreachable (connect ECONNREFUSED 127.0.0.1:3488); gave up after 3 s',
   );
   expect(Date.now() - started).toBeGreaterThanOrEqual(2500);
-  expect(logs.length).toBeGreaterThanOrEqual(2);
+  expect(logs).toHaveLength(1);
   expect(logs[0]).toMatch(
     /^site: the control-plane database postgres:\/\/site:\*\*\*@127\.0\.0\.1:3488\/site is unreachable \(connect ECONNREFUSED 127\.0\.0\.1:3488\); trying again for up to \d+ s$/,
   );

@@ -153,6 +153,7 @@ export class PostgresControlPlane implements ControlPlane {
     const timeoutMs = this.options.startTimeoutMs ?? 30_000;
     const deadline = Date.now() + timeoutMs;
     const where = redactUrl(this.options.url);
+    let loggedAt = -Infinity;
     for (;;) {
       try {
         await migrate(this.pool);
@@ -164,9 +165,13 @@ export class PostgresControlPlane implements ControlPlane {
             `the control-plane database ${where} is unreachable (${reasonOf(error)}); gave up after ${Math.round(timeoutMs / 1000)} s`,
           );
         }
-        this.log(
-          `site: the control-plane database ${where} is unreachable (${reasonOf(error)}); trying again for up to ${Math.ceil((deadline - Date.now()) / 1000)} s`,
-        );
+        // Tried every second, said every five.
+        if (Date.now() - loggedAt >= 5000) {
+          loggedAt = Date.now();
+          this.log(
+            `site: the control-plane database ${where} is unreachable (${reasonOf(error)}); trying again for up to ${Math.ceil((deadline - Date.now()) / 1000)} s`,
+          );
+        }
         await sleep(1000);
       }
     }
