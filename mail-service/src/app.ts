@@ -16,7 +16,7 @@ import { errorHandler, methodNotAllowed, notFound } from './middleware/fallbacks
 import { readBody, requireJson } from './middleware/json-body';
 import { clientKey, rateLimiter } from './middleware/rate-limit';
 import { requestLog } from './middleware/request-log';
-import type { Outbox } from './outbox/outbox';
+import type { OutboxStore } from './outbox/store';
 import { issueCsrfToken } from './routes/csrf';
 import { health, readiness } from './routes/health';
 import { metricsEndpoint } from './routes/metrics';
@@ -32,7 +32,7 @@ export interface AppDeps {
     | 'readyMaxQueueAgeSeconds'
     | 'metricsToken'
   >;
-  outbox: Outbox;
+  outbox: OutboxStore;
   delivery: { kick(): void; status(): DeliveryStatus; admit?(): Promise<void> | undefined };
   logger: Logger;
   metrics?: Metrics;

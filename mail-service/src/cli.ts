@@ -1,12 +1,13 @@
 /**
- * `npm run outbox -w mail-service -- <command>`: the operator's view of the outbox. It opens the
- * same SQLite file as the running service (WAL lets both work at once) and reads DATA_DIR like it.
+ * `npm run outbox -w mail-service -- <command>`: the operator's view of the outbox. It reads the
+ * settings like the running service and opens the same outbox: the PostgreSQL of DATABASE_URL
+ * (shared by every instance), or the SQLite file in DATA_DIR (WAL lets both work at once).
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config';
-import { Outbox } from './outbox/outbox';
 import type { MessageSummary } from './outbox/queries';
 import { MESSAGE_STATUSES, type MessageStatus } from './outbox/schema';
+import { openOutbox } from './outbox/open';
 
 const USAGE = `usage: npm run outbox -w mail-service -- <command>
 
@@ -48,11 +49,11 @@ const isStatus = (s: string | undefined): s is MessageStatus =>
   s !== undefined && (MESSAGE_STATUSES as readonly string[]).includes(s);
 
 /** Runs one command; returns the exit code. Exported for the tests. */
-export function runOutboxCommand(
+export async function runOutboxCommand(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
   now: () => number = Date.now,
-): number {
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -70,18 +71,19 @@ export function runOutboxCommand(
     return command ? 0 : 2;
   }
   const config = loadConfig(env);
-  const outbox = Outbox.open(config.dataDir, now);
+  const { outbox, postgres } = openOutbox(config, { now });
   try {
+    await outbox.ready();
     switch (command) {
       case 'counts':
-        process.stdout.write(`${JSON.stringify(outbox.counts())}\n`);
+        process.stdout.write(`${JSON.stringify(await outbox.counts())}\n`);
         return 0;
       case 'list': {
         const state = rest[0];
         if (state !== undefined && !isStatus(state))
           throw new UsageError(`unknown state "${state}"`);
         print(
-          outbox.list({
+          await outbox.list({
             status: state,
             limit: values.limit ? Number(values.limit) : 50,
             withContent: values.content === true,
@@ -91,7 +93,7 @@ export function runOutboxCommand(
       }
       case 'show':
         if (rest.length === 0) throw new UsageError('show needs at least one id');
-        print(outbox.list({ ids: rest, withContent: true, limit: rest.length }));
+        print(await outbox.list({ ids: rest, withContent: true, limit: rest.length }));
         return 0;
       case 'requeue':
       case 'ack': {
@@ -99,7 +101,7 @@ export function runOutboxCommand(
           throw new UsageError(`${command} needs ids or --all`);
         }
         const ids = values.all ? undefined : rest;
-        const n = command === 'requeue' ? outbox.requeue(ids) : outbox.acknowledge(ids);
+        const n = await (command === 'requeue' ? outbox.requeue(ids) : outbox.acknowledge(ids));
         process.stdout.write(
           command === 'requeue'
             ? `${n} message(s) queued again; the running service sends them within a minute\n`
@@ -116,7 +118,7 @@ export function runOutboxCommand(
           throw new UsageError(`unknown state "${state}"`);
         const days = values['older-than'] === undefined ? undefined : Number(values['older-than']);
         if (days !== undefined && !(days >= 0)) throw new UsageError('--older-than takes days');
-        const n = outbox.purge({
+        const n = await outbox.purge({
           ...(rest.length > 0 ? { ids: rest } : {}),
           ...(state !== undefined ? { status: state } : {}),
           ...(days !== undefined ? { before: now() - days * 86_400_000 } : {}),
@@ -125,7 +127,7 @@ export function runOutboxCommand(
         return 0;
       }
       case 'retention': {
-        const r = outbox.applyRetention({
+        const r = await outbox.applyRetention({
           deliveredMs: config.retentionDays * 86_400_000,
           spamMs: config.spamRetentionDays * 86_400_000,
         });
@@ -138,21 +140,28 @@ export function runOutboxCommand(
         throw new UsageError(`unknown command "${command}"`);
     }
   } finally {
-    outbox.close();
+    await outbox.close();
+    await postgres?.close();
   }
 }
 
 class UsageError extends Error {}
 
 if (require.main === module) {
-  try {
-    process.exitCode = runOutboxCommand(process.argv.slice(2));
-  } catch (error) {
-    if (error instanceof UsageError || error instanceof ConfigError) {
-      process.stderr.write(
-        `outbox: ${error.message}\n\n${error instanceof UsageError ? USAGE : ''}`,
-      );
-      process.exitCode = 2;
-    } else throw error;
-  }
+  runOutboxCommand(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      if (error instanceof UsageError || error instanceof ConfigError) {
+        process.stderr.write(
+          `outbox: ${error.message}\n\n${error instanceof UsageError ? USAGE : ''}`,
+        );
+        process.exitCode = 2;
+      } else {
+        process.stderr.write(
+          `outbox: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+        );
+        process.exitCode = 1;
+      }
+    },
+  );
 }

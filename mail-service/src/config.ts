@@ -25,6 +25,9 @@ export interface Config {
   smtpUrl: string | undefined;
   mailTo: MailAddress[];
   mailFrom: MailAddress;
+  /** Set: the outbox and the rate-limit counters live in this PostgreSQL, shared by every
+   * instance; unset: the SQLite outbox in `dataDir`. Holds credentials: never log. */
+  databaseUrl: string | undefined;
   dataDir: string;
   mailboxDir: string;
   rateLimitMax: number;
@@ -143,6 +146,34 @@ const smtpUrl = z
     return value;
   });
 
+const databaseUrl = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      // The value may hold a password: say what is wrong without echoing it.
+      ctx.addIssue({ code: 'custom', message: 'is not a URL (expected postgres://…)' });
+      return z.NEVER;
+    }
+    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+      ctx.addIssue({ code: 'custom', message: 'must start with postgres:// or postgresql://' });
+      return z.NEVER;
+    }
+    if (!url.hostname) {
+      ctx.addIssue({ code: 'custom', message: 'has no host name' });
+      return z.NEVER;
+    }
+    if (url.pathname.length <= 1) {
+      ctx.addIssue({ code: 'custom', message: 'names no database (postgres://host/database)' });
+      return z.NEVER;
+    }
+    return value;
+  });
+
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 function validProxyEntry(entry: string): boolean {
@@ -225,6 +256,7 @@ const envSchema = z.object({
   SMTP_URL: smtpUrl,
   MAIL_TO: addresses(false).default(() => parseAddresses(DEFAULTS.MAIL_TO) as MailAddress[]),
   MAIL_FROM: addresses(true).default(() => parseAddresses(DEFAULTS.MAIL_FROM) as MailAddress[]),
+  DATABASE_URL: databaseUrl,
   DATA_DIR: directory.default(DEFAULTS.DATA_DIR),
   MAILBOX_DIR: directory.default(DEFAULTS.MAILBOX_DIR),
   RATE_LIMIT_MAX: int(1).default(Number(DEFAULTS.RATE_LIMIT_MAX)),
@@ -285,6 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailTo: e.MAIL_TO,
     mailFrom,
+    databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
     mailboxDir: e.MAILBOX_DIR,
     rateLimitMax: e.RATE_LIMIT_MAX,
@@ -307,6 +340,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** The domain of MAIL_FROM, used to make each message's Message-ID. */
 export const fromDomain = (config: Pick<Config, 'mailFrom'>): string =>
   config.mailFrom.address.slice(config.mailFrom.address.lastIndexOf('@') + 1).toLowerCase();
+
+/** Where the outbox is, safe to log: the database's host, port and name, never the credentials. */
+export function describeStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
+  if (!config.databaseUrl) return `SQLite in ${config.dataDir}`;
+  const url = new URL(config.databaseUrl);
+  return `PostgreSQL ${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`;
+}
 
 /** Where delivery goes, safe to log: the SMTP host and port, never the credentials. */
 export function describeTarget(config: Pick<Config, 'smtpUrl' | 'mailboxDir'>): string {

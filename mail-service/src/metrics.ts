@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DeliveryObserver, DeliveryStatus } from './delivery/worker';
-import type { Outbox } from './outbox/outbox';
+import type { OutboxStore } from './outbox/store';
 import { MESSAGE_STATUSES } from './outbox/schema';
 
 export interface Metrics {
@@ -18,7 +18,7 @@ export interface Metrics {
  * counters and the latency histogram are this process's since it started.
  */
 export function createMetrics(
-  outbox: Outbox,
+  outbox: OutboxStore,
   delivery: () => DeliveryStatus,
   now: () => number = Date.now,
 ): Metrics {
@@ -28,8 +28,8 @@ export function createMetrics(
     help: 'Messages in the outbox by state (failed: kept after a permanent refusal or the retry limit)',
     labelNames: ['state'],
     registers: [registry],
-    collect() {
-      const counts = outbox.counts();
+    async collect() {
+      const counts = await outbox.counts();
       for (const state of MESSAGE_STATUSES) this.set({ state }, counts[state]);
     },
   });
@@ -37,16 +37,16 @@ export function createMetrics(
     name: 'mail_outbox_failed_unacknowledged',
     help: 'Failed messages no operator has acknowledged or requeued yet',
     registers: [registry],
-    collect() {
-      this.set(outbox.unacknowledgedFailed());
+    async collect() {
+      this.set(await outbox.unacknowledgedFailed());
     },
   });
   new Gauge({
     name: 'mail_outbox_oldest_queued_age_seconds',
     help: 'How long the longest-waiting queued message has waited since its acceptance or requeue (0 when none)',
     registers: [registry],
-    collect() {
-      const at = outbox.oldestQueuedAt();
+    async collect() {
+      const at = await outbox.oldestQueuedAt();
       this.set(at === undefined ? 0 : Math.max(0, (now() - at) / 1000));
     },
   });

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { ConfigError, describeTarget, loadConfig, type Config } from './config';
+import { ConfigError, describeStore, describeTarget, loadConfig, type Config } from './config';
+import type { MessageCounts } from './outbox/queries';
 import { createService, type Service } from './service';
 
 function readConfig(): Config {
@@ -31,6 +32,20 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const { app, outbox, courier } = service;
+  try {
+    await outbox.ready();
+  } catch (error) {
+    logger.fatal(
+      { store: describeStore(config), err: error instanceof Error ? error.message : String(error) },
+      `cannot open the outbox in ${describeStore(config)}: check DATABASE_URL and that the database is reachable`,
+    );
+    process.exit(1);
+  }
+  /** The outbox's counts for the logs; null when the outbox cannot be read just now. */
+  const countsNow = (): Promise<MessageCounts | null> =>
+    Promise.resolve()
+      .then(() => outbox.counts())
+      .catch(() => null);
   const server = http.createServer(app);
   // A client gets this long to send its request; slow-drip clients cannot hold sockets forever.
   server.requestTimeout = 30_000;
@@ -52,10 +67,16 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  server.listen(config.port, config.host, () => {
+  server.listen(config.port, config.host, async () => {
     const { port } = server.address() as AddressInfo;
     logger.info(
-      { port, delivery: courier.mode, target: describeTarget(config), dataDir: config.dataDir },
+      {
+        port,
+        delivery: courier.mode,
+        target: describeTarget(config),
+        outbox: describeStore(config),
+        dataDir: config.dataDir,
+      },
       `mail-service listening on http://localhost:${port}`,
     );
     if (courier.mode === 'mailbox') {
@@ -64,12 +85,12 @@ async function main(): Promise<void> {
         `SMTP_URL is not set: messages are written as .eml files to ${config.mailboxDir}`,
       );
     }
-    const counts = outbox.counts();
+    const counts = await countsNow();
     logger.info(
       { messages: counts },
-      counts.queued > 0 ? `resuming ${counts.queued} queued message(s)` : 'outbox open',
+      counts && counts.queued > 0 ? `resuming ${counts.queued} queued message(s)` : 'outbox open',
     );
-    if (counts.failed > 0) {
+    if (counts && counts.failed > 0) {
       logger.warn(
         { failed: counts.failed },
         'failed messages are kept in the outbox: `npm run outbox -w mail-service -- list failed`',
@@ -85,22 +106,20 @@ async function main(): Promise<void> {
     const deadline = setTimeout(() => {
       logger.warn('shutdown took too long; exiting with unsent messages left in the outbox');
       server.closeAllConnections();
-      try {
-        outbox.close();
-      } finally {
-        process.exit(1);
-      }
+      Promise.resolve()
+        .then(() => outbox.close())
+        .finally(() => process.exit(1));
     }, config.shutdownTimeoutMs);
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();
     });
-    const counts = outbox.counts();
+    const counts = await countsNow();
     await service.stop();
     clearTimeout(deadline);
     logger.info(
       { messages: counts },
-      `stopped; ${counts.queued} message(s) stay queued for the next start`,
+      `stopped; ${counts?.queued ?? 'the'} message(s) stay queued for the next start`,
     );
     process.exit(0);
   };

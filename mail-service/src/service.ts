@@ -8,7 +8,9 @@ import { cleanMailboxTemp, createMailboxCourier } from './delivery/mailbox-couri
 import { createSmtpCourier, type SmtpTimeouts } from './delivery/smtp-courier';
 import { DeliveryWorker, type DeliveryStatus } from './delivery/worker';
 import { createMetrics, type Metrics } from './metrics';
-import { Outbox } from './outbox/outbox';
+import { PostgresRateLimitStore } from './middleware/postgres-rate-limit-store';
+import { openOutbox } from './outbox/open';
+import type { OutboxStore } from './outbox/store';
 
 export interface ServiceDeps {
   logger?: Logger;
@@ -24,12 +26,14 @@ export interface ServiceDeps {
   inFlowDelayMs?: number;
   /** How often retention runs (it also runs at start). */
   retentionEveryMs?: number;
+  /** With DATABASE_URL: how long a claimed message is held for this instance without renewal. */
+  leaseMs?: number;
 }
 
 export interface Service {
   app: Express;
   config: Config;
-  outbox: Outbox;
+  outbox: OutboxStore;
   worker: DeliveryWorker;
   courier: Courier;
   metrics: Metrics;
@@ -39,7 +43,7 @@ export interface Service {
   /** Stops delivery (the sends in progress finish), closes the relay pool and the outbox. */
   stop(): Promise<void>;
   /** Applies the retention policy now. */
-  applyRetention(): { redacted: number; deleted: number };
+  applyRetention(): Promise<{ redacted: number; deleted: number }>;
 }
 
 const DAY_MS = 86_400_000;
@@ -52,7 +56,14 @@ const DAY_MS = 86_400_000;
 export function createService(config: Config, deps: ServiceDeps = {}): Service {
   const logger = deps.logger ?? pino({ level: config.logLevel, base: { service: 'mail-service' } });
   const now = deps.now ?? Date.now;
-  const outbox = Outbox.open(config.dataDir, now);
+  const { outbox, postgres } = openOutbox(config, {
+    now,
+    ...(deps.leaseMs !== undefined ? { leaseMs: deps.leaseMs } : {}),
+  });
+  // Instances sharing a database share the allowance too, unless a store is given.
+  const sharedLimits =
+    postgres && !deps.rateLimitStore ? new PostgresRateLimitStore(postgres, now) : undefined;
+  const rateLimitStore = deps.rateLimitStore ?? sharedLimits;
   const courier = config.smtpUrl
     ? createSmtpCourier(config.smtpUrl, {
         connections: config.smtpConnections,
@@ -85,11 +96,11 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
     logger,
     metrics,
     now,
-    ...(deps.rateLimitStore ? { rateLimitStore: deps.rateLimitStore } : {}),
+    ...(rateLimitStore ? { rateLimitStore } : {}),
   });
 
-  const applyRetention = () => {
-    const result = outbox.applyRetention({
+  const applyRetention = async () => {
+    const result = await outbox.applyRetention({
       deliveredMs: config.retentionDays * DAY_MS,
       spamMs: config.spamRetentionDays * DAY_MS,
     });
@@ -111,19 +122,18 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
     logger,
     applyRetention,
     async start() {
-      outbox.retryQueuedNow();
-      try {
-        applyRetention();
-      } catch (error) {
-        logger.error({ err: String(error) }, 'retention could not run; it is tried again later');
-      }
-      retentionTimer = setInterval(() => {
-        try {
-          applyRetention();
-        } catch (error) {
+      const retention = () =>
+        applyRetention().catch((error: unknown) => {
           logger.error({ err: String(error) }, 'retention could not run; it is tried again later');
-        }
-      }, deps.retentionEveryMs ?? 3_600_000);
+        });
+      try {
+        await outbox.retryQueuedNow();
+      } catch (error) {
+        logger.error({ err: String(error) }, 'the outbox could not be read at start');
+      }
+      await retention();
+      if (stopped) return;
+      retentionTimer = setInterval(() => void retention(), deps.retentionEveryMs ?? 3_600_000);
       retentionTimer.unref();
       if (!config.smtpUrl) await cleanMailboxTemp(config.mailboxDir);
       // Stopped while the mailbox was being cleaned (a test, a quick SIGTERM): nothing to start.
@@ -136,7 +146,9 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
       if (retentionTimer) clearInterval(retentionTimer);
       await worker.stop();
       courier.close();
-      outbox.close();
+      sharedLimits?.shutdown();
+      await outbox.close();
+      await postgres?.close();
     },
   };
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { CONTACT_MESSAGES } from '@site/shared/contact';
 import { runOutboxCommand } from '../cli';
+import type { Outbox } from '../outbox/outbox';
 import {
   accept,
   closedPort,
@@ -12,7 +13,9 @@ import {
   ready,
   sleep,
   startPerTest,
+  STORE_KINDS,
   tempDir,
+  testStore,
   validMessage,
   waitFor,
   type TestSmtp,
@@ -48,7 +51,7 @@ describe('a full disk while results are recorded', () => {
     await waitFor(async () => (await ready(h)).delivery.working === false);
 
     // Empty the write-ahead log first, so that the next write has to grow it on the full disk.
-    const db = new Database(h.outbox.file);
+    const db = new Database((h.outbox as Outbox).file);
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
     // Fill the disk to the last byte.
@@ -97,111 +100,120 @@ describe('a full disk while results are recorded', () => {
   });
 });
 
-describe('relay configuration errors are retried, not failed', () => {
-  test.each([
-    ['530 authentication required at MAIL FROM', 'mail'],
-    ['550 relaying denied at RCPT TO', 'rcpt'],
-  ])('%s: messages stay queued and arrive once the relay is fixed', async (_what, where) => {
-    const smtp = await start.relay();
-    let broken = true;
-    if (where === 'mail') {
-      smtp.mailFromReply = () =>
-        broken ? { code: 530, message: '5.7.0 Authentication required' } : undefined;
-    } else {
-      smtp.rcptReply = () => (broken ? { code: 550, message: '5.7.1 Relaying denied' } : undefined);
-    }
-    const h = start.harness({ SMTP_URL: smtp.url, RETRY_BASE_MS: '50', RETRY_MAX_MS: '100' });
-    const id = await accept(h);
-    const r = await waitFor(async () => {
-      const x = await ready(h);
-      return x.delivery.working === false && x;
+describe.each(STORE_KINDS)('relay faults and operators (%s outbox)', (kind) => {
+  const store = testStore(kind, 3491);
+  const start = startPerTest(store);
+  /** The outbox command's settings for this harness: its DATA_DIR, or the shared database. */
+  const cli = (h: { config: { dataDir: string } }) => ({
+    DATA_DIR: h.config.dataDir,
+    ...store.env,
+  });
+
+  describe('relay configuration errors are retried, not failed', () => {
+    test.each([
+      ['530 authentication required at MAIL FROM', 'mail'],
+      ['550 relaying denied at RCPT TO', 'rcpt'],
+    ])('%s: messages stay queued and arrive once the relay is fixed', async (_what, where) => {
+      const smtp = await start.relay();
+      let broken = true;
+      if (where === 'mail') {
+        smtp.mailFromReply = () =>
+          broken ? { code: 530, message: '5.7.0 Authentication required' } : undefined;
+      } else {
+        smtp.rcptReply = () =>
+          broken ? { code: 550, message: '5.7.1 Relaying denied' } : undefined;
+      }
+      const h = start.harness({ SMTP_URL: smtp.url, RETRY_BASE_MS: '50', RETRY_MAX_MS: '100' });
+      const id = await accept(h);
+      const r = await waitFor(async () => {
+        const x = await ready(h);
+        return x.delivery.working === false && x;
+      });
+      await sleep(300);
+      expect((await h.outbox.statusOf(id))?.status).toBe('queued');
+      expect(r.messages.failed).toBe(0);
+      broken = false;
+      await waitFor(() => smtp.received.length === 1);
+      await waitFor(async () => (await ready(h)).messages.delivered === 1);
+      expect(idsOf(smtp)).toEqual([`<${id}@highveld-digital.co.za>`]);
     });
-    await sleep(300);
-    expect(h.outbox.statusOf(id)?.status).toBe('queued');
-    expect(r.messages.failed).toBe(0);
-    broken = false;
-    await waitFor(() => smtp.received.length === 1);
-    await waitFor(async () => (await ready(h)).messages.delivered === 1);
-    expect(idsOf(smtp)).toEqual([`<${id}@highveld-digital.co.za>`]);
-  });
-});
-
-describe('retry horizon and visible failures', () => {
-  test('by default a message is retried for days, with at most an hour between attempts', () => {
-    const c = start.harness().config;
-    expect(c.queueLifetimeSeconds).toBeGreaterThanOrEqual(4 * 86_400);
-    expect(c.retryMaxMs).toBeLessThanOrEqual(3_600_000);
   });
 
-  test('after a permanent failure /api/ready stays red until an operator acknowledges it', async () => {
-    const smtp = await start.relay();
-    smtp.reply = () => ({ code: 550, message: '5.7.1 Message rejected' });
-    const h = start.harness({ SMTP_URL: smtp.url }, { pollMs: 50 });
-    const id = await accept(h);
-    await waitFor(async () => (await ready(h)).messages.failed === 1);
-    await sleep(800);
-    const red = await ready(h);
-    expect(red.code).toBe(503);
-    expect(red.problems).toEqual(['failed_messages']);
-
-    const out = captureStdout(() =>
-      runOutboxCommand(['list', 'failed'], { DATA_DIR: h.config.dataDir }),
-    );
-    expect(out).toContain(id);
-    expect(out).toContain('550');
-    expect(out).not.toContain('thandi@example.co.za');
-    captureStdout(() => runOutboxCommand(['ack', id], { DATA_DIR: h.config.dataDir }));
-    expect((await ready(h)).code).toBe(200);
-  });
-
-  test('undelivered messages older than READY_MAX_QUEUE_AGE turn readiness red', async () => {
-    const port = await closedPort();
-    const h = start.harness(
-      {
-        SMTP_URL: `smtp://127.0.0.1:${port}`,
-        READY_MAX_QUEUE_AGE: '1',
-        RETRY_BASE_MS: '5000',
-        RETRY_MAX_MS: '5000',
-      },
-      { pollMs: 50 },
-    );
-    await accept(h);
-    const r = await waitFor(async () => {
-      const x = await ready(h);
-      return x.problems.includes('messages_waiting_too_long') && x;
+  describe('retry horizon and visible failures', () => {
+    test('by default a message is retried for days, with at most an hour between attempts', () => {
+      const c = start.harness().config;
+      expect(c.queueLifetimeSeconds).toBeGreaterThanOrEqual(4 * 86_400);
+      expect(c.retryMaxMs).toBeLessThanOrEqual(3_600_000);
     });
-    expect(r.code).toBe(503);
-  });
-});
 
-describe('recipients the relay refuses', () => {
-  test('a refused recipient is not marked delivered; the others get it once, and a requeue sends only to the refused one', async () => {
-    const smtp = await start.relay();
-    let refuse = true;
-    smtp.rcptReply = (address) =>
-      refuse && address === 'sales@highveld-digital.co.za'
-        ? { code: 550, message: '5.1.1 No such user' }
-        : undefined;
-    const h = start.harness({
-      SMTP_URL: smtp.url,
-      MAIL_TO: 'hello@highveld-digital.co.za, sales@highveld-digital.co.za',
+    test('after a permanent failure /api/ready stays red until an operator acknowledges it', async () => {
+      const smtp = await start.relay();
+      smtp.reply = () => ({ code: 550, message: '5.7.1 Message rejected' });
+      const h = start.harness({ SMTP_URL: smtp.url }, { pollMs: 50 });
+      const id = await accept(h);
+      await waitFor(async () => (await ready(h)).messages.failed === 1);
+      await sleep(800);
+      const red = await ready(h);
+      expect(red.code).toBe(503);
+      expect(red.problems).toEqual(['failed_messages']);
+
+      const out = await captureStdout(() => runOutboxCommand(['list', 'failed'], cli(h)));
+      expect(out).toContain(id);
+      expect(out).toContain('550');
+      expect(out).not.toContain('thandi@example.co.za');
+      await captureStdout(() => runOutboxCommand(['ack', id], cli(h)));
+      expect((await ready(h)).code).toBe(200);
     });
-    const id = await accept(h);
-    await waitFor(async () => (await ready(h)).messages.failed === 1);
-    expect(smtp.received.map((r) => r.envelope.rcptTo.map((x) => x.address))).toEqual([
-      ['hello@highveld-digital.co.za'],
-    ]);
-    const [row] = h.outbox.list({ ids: [id] });
-    expect(row?.lastError).toMatch(/550.*sales@highveld-digital\.co\.za/);
 
-    refuse = false;
-    captureStdout(() => runOutboxCommand(['requeue', id], { DATA_DIR: h.config.dataDir }));
-    h.worker.kick();
-    await waitFor(async () => (await ready(h)).messages.delivered === 1);
-    expect(smtp.received.map((r) => r.envelope.rcptTo.map((x) => x.address))).toEqual([
-      ['hello@highveld-digital.co.za'],
-      ['sales@highveld-digital.co.za'],
-    ]);
+    test('undelivered messages older than READY_MAX_QUEUE_AGE turn readiness red', async () => {
+      const port = await closedPort();
+      const h = start.harness(
+        {
+          SMTP_URL: `smtp://127.0.0.1:${port}`,
+          READY_MAX_QUEUE_AGE: '1',
+          RETRY_BASE_MS: '5000',
+          RETRY_MAX_MS: '5000',
+        },
+        { pollMs: 50 },
+      );
+      await accept(h);
+      const r = await waitFor(async () => {
+        const x = await ready(h);
+        return x.problems.includes('messages_waiting_too_long') && x;
+      });
+      expect(r.code).toBe(503);
+    });
+  });
+
+  describe('recipients the relay refuses', () => {
+    test('a refused recipient is not marked delivered; the others get it once, and a requeue sends only to the refused one', async () => {
+      const smtp = await start.relay();
+      let refuse = true;
+      smtp.rcptReply = (address) =>
+        refuse && address === 'sales@highveld-digital.co.za'
+          ? { code: 550, message: '5.1.1 No such user' }
+          : undefined;
+      const h = start.harness({
+        SMTP_URL: smtp.url,
+        MAIL_TO: 'hello@highveld-digital.co.za, sales@highveld-digital.co.za',
+      });
+      const id = await accept(h);
+      await waitFor(async () => (await ready(h)).messages.failed === 1);
+      expect(smtp.received.map((r) => r.envelope.rcptTo.map((x) => x.address))).toEqual([
+        ['hello@highveld-digital.co.za'],
+      ]);
+      const [row] = await h.outbox.list({ ids: [id] });
+      expect(row?.lastError).toMatch(/550.*sales@highveld-digital\.co\.za/);
+
+      refuse = false;
+      await captureStdout(() => runOutboxCommand(['requeue', id], cli(h)));
+      h.worker.kick();
+      await waitFor(async () => (await ready(h)).messages.delivered === 1);
+      expect(smtp.received.map((r) => r.envelope.rcptTo.map((x) => x.address))).toEqual([
+        ['hello@highveld-digital.co.za'],
+        ['sales@highveld-digital.co.za'],
+      ]);
+    });
   });
 });
 
@@ -264,7 +276,7 @@ describe('encoded words and international addresses', () => {
   });
 });
 
-function captureStdout(run: () => number): string {
+async function captureStdout(run: () => Promise<number>): Promise<string> {
   const write = process.stdout.write.bind(process.stdout);
   let out = '';
   process.stdout.write = ((chunk: string | Uint8Array) => {
@@ -272,7 +284,7 @@ function captureStdout(run: () => number): string {
     return true;
   }) as typeof process.stdout.write;
   try {
-    expect(run()).toBe(0);
+    expect(await run()).toBe(0);
   } finally {
     process.stdout.write = write;
   }

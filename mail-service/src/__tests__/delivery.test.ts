@@ -10,6 +10,8 @@ import {
   createHarness,
   ready,
   startPerTest,
+  STORE_KINDS,
+  testStore,
   waitFor,
   type TestSmtp,
 } from './helpers';
@@ -17,8 +19,8 @@ import {
 const one = (a: AddressObject | AddressObject[] | undefined) =>
   (Array.isArray(a) ? a : a ? [a] : []).flatMap((x) => x.value);
 
-describe('delivery over SMTP', () => {
-  const start = startPerTest();
+describe.each(STORE_KINDS)('delivery over SMTP (%s outbox)', (kind) => {
+  const start = startPerTest(testStore(kind, 3490));
   let smtp: TestSmtp;
 
   beforeEach(async () => {
@@ -141,7 +143,7 @@ describe('delivery over SMTP', () => {
     await new Promise((res) => setTimeout(res, 200));
     expect(smtp.dataAttempts).toBe(1);
     expect(smtp.received).toHaveLength(0);
-    expect(h.outbox.statusOf(id)).toEqual({ status: 'failed', attempts: 1 });
+    expect(await h.outbox.statusOf(id)).toEqual({ status: 'failed', attempts: 1 });
   });
 
   test('transient failures are retried for QUEUE_LIFETIME, then the message is kept as failed', async () => {
@@ -157,7 +159,7 @@ describe('delivery over SMTP', () => {
     await waitFor(async () => (await ready(h)).messages.failed === 1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     expect(smtp.dataAttempts).toBeGreaterThan(3);
-    expect(h.outbox.statusOf(id)?.status).toBe('failed');
+    expect((await h.outbox.statusOf(id))?.status).toBe('failed');
   });
 });
 

@@ -3,11 +3,13 @@
  * describe block), requests the way the site's form sends them, and a real SMTP server standing
  * in for the company's relay.
  */
+import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
+import { Client } from 'pg';
 import pino from 'pino';
 import request from 'supertest';
 import { SMTPServer, type SMTPServerEnvelope } from 'smtp-server';
@@ -15,7 +17,8 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { loadConfig, type Config } from '../config';
 import type { Courier } from '../delivery/courier';
 import type { DeliveryWorker } from '../delivery/worker';
-import type { Outbox } from '../outbox/outbox';
+import type { OutboxStore } from '../outbox/store';
+import { openPostgres } from '../postgres';
 import { createService, type Service } from '../service';
 
 export const ORIGIN = 'http://localhost:3000';
@@ -50,7 +53,7 @@ export async function waitFor<T>(
 export interface Harness {
   app: Express;
   config: Config;
-  outbox: Outbox;
+  outbox: OutboxStore;
   worker: DeliveryWorker;
   courier: Courier;
   service: Service;
@@ -121,11 +124,88 @@ export function useHarness(
   return current;
 }
 
+export interface TestPostgres {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real PostgreSQL on `port`: `startPostgres` of @site/shared/testing/postgres, run in a process
+ * of its own (postgres-process.ts says why).
+ */
+export function startPostgres(port: number): Promise<TestPostgres> {
+  const child = fork(path.join(__dirname, 'postgres-process.ts'), [String(port)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    const early = () => reject(new Error(`PostgreSQL on port ${port} did not start`));
+    child.once('exit', early);
+    child.once('message', (message: { url: string }) => {
+      child.off('exit', early);
+      resolve({
+        url: message.url,
+        stop() {
+          if (child.connected) child.disconnect();
+          return exited;
+        },
+      });
+    });
+  });
+}
+
+export type StoreKind = 'sqlite' | 'postgres';
+/** The outbox stores the fault suite runs against. */
+export const STORE_KINDS: StoreKind[] = ['sqlite', 'postgres'];
+
+/** The settings that point a service at a store: filled in before the block's first test. */
+export interface TestStore {
+  kind: StoreKind;
+  /** `{}` for SQLite (each harness has a DATA_DIR of its own), `{ DATABASE_URL }` for PostgreSQL. */
+  env: Record<string, string>;
+  postgres?: TestPostgres;
+}
+
+/**
+ * The store for the tests of the enclosing describe block. PostgreSQL: a server of its own on
+ * `port` (3490-3499), started before the block and removed after it, migrated once, and emptied
+ * before each test, so that each test starts with an empty outbox as with SQLite.
+ */
+export function testStore(kind: StoreKind, port: number): TestStore {
+  const store: TestStore = { kind, env: {} };
+  if (kind === 'sqlite') return store;
+  beforeAll(async () => {
+    store.postgres = await startPostgres(port);
+    store.env = { DATABASE_URL: store.postgres.url };
+    const pg = openPostgres(store.postgres.url, { max: 1 });
+    try {
+      await pg.ready;
+    } finally {
+      await pg.close();
+    }
+  }, 60_000);
+  beforeEach(async () => {
+    const client = new Client({ connectionString: store.env.DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query('TRUNCATE mail_messages, mail_rate_limits, mail_probe');
+    } finally {
+      await client.end();
+    }
+  });
+  afterAll(async () => {
+    await store.postgres?.stop();
+  }, 30_000);
+  return store;
+}
+
 /**
  * Starts harnesses and test relays for the tests of the enclosing describe block (or file); once
- * a test ends, whatever it started is closed, the harnesses first, then the relays.
+ * a test ends, whatever it started is closed, the harnesses first, then the relays. Harnesses use
+ * `store` (default: each its own SQLite outbox).
  */
-export function startPerTest() {
+export function startPerTest(store?: TestStore) {
   const harnesses: Harness[] = [];
   const relays: TestSmtp[] = [];
   afterEach(async () => {
@@ -133,8 +213,8 @@ export function startPerTest() {
     for (const smtp of relays.splice(0)) await smtp.close();
   });
   return {
-    harness(...args: Parameters<typeof createHarness>): Harness {
-      const h = createHarness(...args);
+    harness(...[env, options]: Parameters<typeof createHarness>): Harness {
+      const h = createHarness({ ...store?.env, ...env }, options);
       harnesses.push(h);
       return h;
     },
@@ -210,11 +290,24 @@ export interface Received {
   envelope: SMTPServerEnvelope;
 }
 
+/** One DATA of one message as the relay saw it: who sent it (its EHLO name) and when. */
+export interface DataSession {
+  messageId: string | undefined;
+  client: string;
+  start: number;
+  end: number;
+  accepted: boolean;
+}
+
 type Reply = { code: number; message: string } | undefined;
 
 /** A real SMTP server on a port of its own, standing in for the company's relay. */
 export class TestSmtp {
   readonly received: Received[] = [];
+  /** Every DATA, accepted or refused, from its first byte to the relay's answer. */
+  readonly sessions: DataSession[] = [];
+  /** The EHLO names of the clients whose DATA the relay is taking right now, one per DATA. */
+  readonly sending: string[] = [];
   /** Decides the reply to each DATA: undefined accepts, a code refuses. */
   reply: (attempt: number) => Reply = () => undefined;
   /** How long the server takes to answer each DATA, to hold a send in progress. */
@@ -252,10 +345,21 @@ export class TestSmtp {
         const t = holder.self as TestSmtp;
         t.attempts += 1;
         const attempt = t.attempts;
+        const start = Date.now();
+        const client = session.hostNameAppearsAs;
+        t.sending.push(client);
+        let open = true;
+        const done = () => {
+          if (open) t.sending.splice(t.sending.indexOf(client), 1);
+          open = false;
+        };
         simpleParser(stream)
           .then(async (mail) => {
             if (t.delayMs > 0) await new Promise((r) => setTimeout(r, t.delayMs));
             const reply = t.reply(attempt);
+            const messageId = mail.messageId;
+            t.sessions.push({ messageId, client, start, end: Date.now(), accepted: !reply });
+            done();
             if (reply) {
               callback(Object.assign(new Error(reply.message), { responseCode: reply.code }));
               return;
@@ -263,7 +367,10 @@ export class TestSmtp {
             t.received.push({ mail, envelope: session.envelope });
             callback();
           })
-          .catch((error: Error) => callback(error));
+          .catch((error: Error) => {
+            done();
+            callback(error);
+          });
       },
     });
     // A client that dies mid-session (the service SIGKILLed by a test) resets its connection; a

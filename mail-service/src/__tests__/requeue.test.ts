@@ -38,22 +38,26 @@ describe('requeue', () => {
       { pollMs: 50, now: () => Date.now() + offset },
     );
     const id = await accept(h);
-    await waitFor(() => h.outbox.statusOf(id)?.status === 'failed', { what: 'the failure' });
-    const acceptedAt = h.outbox.list({ ids: [id] })[0]!.createdAt;
+    await waitFor(async () => (await h.outbox.statusOf(id))?.status === 'failed', {
+      what: 'the failure',
+    });
+    const acceptedAt = (await h.outbox.list({ ids: [id] }))[0]!.createdAt;
 
     // Two days later the operator fixes the cause and requeues it.
     offset = 0;
     expect(outboxCommand(['requeue', id], h.config.dataDir)).toMatch(
       /^1 message\(s\) queued again/,
     );
-    const [requeued] = h.outbox.list({ ids: [id] });
+    const [requeued] = await h.outbox.list({ ids: [id] });
     expect(requeued).toMatchObject({ status: 'queued', attempts: 0, createdAt: acceptedAt });
     expect(requeued!.queuedAt).toBeGreaterThanOrEqual(acceptedAt + 2 * DAY - 60_000);
     // Waiting is counted from the requeue: readiness is not red for a message requeued just now.
     expect((await ready(h)).problems).not.toContain('messages_waiting_too_long');
 
     h.worker.kick();
-    await waitFor(() => h.outbox.statusOf(id)?.status === 'delivered', { what: 'the delivery' });
+    await waitFor(async () => (await h.outbox.statusOf(id))?.status === 'delivered', {
+      what: 'the delivery',
+    });
     // The 451 after the requeue was retried, not failed as two days past QUEUE_LIFETIME.
     expect(smtp.dataAttempts).toBe(3);
     const [{ mail }] = smtp.received as [(typeof smtp.received)[number]];

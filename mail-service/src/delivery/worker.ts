@@ -3,7 +3,7 @@
  * records each result; its status feeds /api/ready and the metrics.
  */
 import type { Logger } from 'pino';
-import type { Outbox } from '../outbox/outbox';
+import type { OutboxStore } from '../outbox/store';
 import type { AttemptResult, StoredMessage } from '../outbox/queue';
 import { isStringArray, type Courier, type Refusal } from './courier';
 import {
@@ -39,7 +39,7 @@ export interface DeliveryObserver {
 }
 
 export interface WorkerOptions extends InFlowOptions {
-  outbox: Outbox;
+  outbox: OutboxStore;
   courier: Courier;
   mail: MailConfig;
   logger: Logger;
@@ -109,6 +109,8 @@ export class DeliveryWorker {
   }
 
   start(): void {
+    // A shared outbox announces messages stored by other instances too.
+    this.o.outbox.onMessageStored(() => this.kick());
     this.kick();
   }
 
@@ -177,29 +179,36 @@ export class DeliveryWorker {
   }
 
   private schedule(): void {
+    void this.scheduleNext();
+  }
+
+  private async scheduleNext(): Promise<void> {
     let wait: number;
     if (this.unrecorded.length > 0) wait = this.storageRetryMs;
     else {
       let next: number | undefined;
       try {
-        next = this.o.outbox.nextDueAt();
+        next = await this.o.outbox.nextDueAt();
       } catch {
         next = this.now() + this.storageRetryMs;
       }
       wait =
         next === undefined ? this.pollMs : Math.max(0, Math.min(next - this.now(), this.pollMs));
     }
+    // Kicked or stopped while the outbox was asked: that round schedules its own successor.
+    if (this.stopped || this.running) return;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => this.kick(), wait);
     // The HTTP server keeps the process alive; this timer alone should not.
     this.timer.unref();
   }
 
   /** Writes the results that could not be written before; true when none is left. */
-  private recordPending(): boolean {
+  private async recordPending(): Promise<boolean> {
     while (this.unrecorded.length > 0) {
       const next = this.unrecorded[0] as AttemptResult;
       try {
-        this.o.outbox.record(next);
+        await this.o.outbox.record(next);
       } catch {
         return false;
       }
@@ -213,13 +222,13 @@ export class DeliveryWorker {
   }
 
   private async run(): Promise<void> {
-    if (!this.recordPending()) return;
+    if (!(await this.recordPending())) return;
     let attempted = false;
     do {
       this.again = false;
       for (;;) {
         if (this.stopped || this.unrecorded.length > 0) return;
-        const batch = this.o.outbox.due(this.batchSize);
+        const batch = await this.o.outbox.due(this.batchSize);
         if (batch.length === 0) {
           this.inFlow.caughtUp();
           break;
@@ -241,17 +250,17 @@ export class DeliveryWorker {
       while (!this.stopped && this.unrecorded.length === 0 && next < batch.length) {
         const message = batch[next++] as StoredMessage;
         const result = await this.deliverOne(message);
-        this.record(result);
+        await this.record(result);
         this.inFlow.release();
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, batch.length) }, lane));
   }
 
-  private record(result: AttemptResult): void {
+  private async record(result: AttemptResult): Promise<void> {
     if (this.unrecorded.length === 0) {
       try {
-        this.o.outbox.record(result);
+        await this.o.outbox.record(result);
         return;
       } catch (error) {
         this.o.observer?.recordFailed();
@@ -262,7 +271,7 @@ export class DeliveryWorker {
             outcome: result.outcome,
             err: describeError(error) === 'error' ? String(error) : describeError(error),
           },
-          'cannot record a delivery result in the outbox: delivery is stopped until DATA_DIR can be written again (free disk space); nothing is sent twice',
+          'cannot record a delivery result in the outbox: delivery is stopped until the outbox can be written again (DATA_DIR: free disk space; DATABASE_URL: make the database reachable); nothing is sent twice',
         );
       }
     }

@@ -39,8 +39,8 @@ export const bodyHash = (payload: ContactMessage): string =>
 
 // Keys are scoped to the client: another client using the same key gets its own message, and a
 // client cannot learn or claim someone else's. The raw key and address are never stored.
-const scopedKey = (client: string, key: string) => sha256(`${client}\n${key}`);
-const clientHash = (client: string) => sha256(`client\n${client}`).slice(0, 32);
+export const scopedKey = (client: string, key: string) => sha256(`${client}\n${key}`);
+export const clientHash = (client: string) => sha256(`client\n${client}`).slice(0, 32);
 
 interface PendingInsert {
   id: string;

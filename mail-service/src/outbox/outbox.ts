@@ -17,12 +17,14 @@ import {
 import { DeliveryQueue, type AttemptResult, type StoredMessage } from './queue';
 import { Retention, type PurgeOptions, type RetentionPolicy } from './retention';
 import { openDatabase, type MessageStatus } from './schema';
+import type { OutboxStore } from './store';
 
 /**
  * Every accepted message, durably, in SQLite (WAL, synchronous=FULL, so a commit has reached the
  * disk when it returns). Inserts are group-committed (see Intake).
  */
-export class Outbox {
+export class Outbox implements OutboxStore {
+  readonly kind = 'sqlite' as const;
   private closed = false;
   private readonly db: Database.Database;
   private readonly intake: Intake;
@@ -47,6 +49,14 @@ export class Outbox {
     mkdirSync(dir, { recursive: true });
     return new Outbox(path.join(dir, 'outbox.sqlite'), now);
   }
+
+  /** The file is open and current once the constructor returns. */
+  ready(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** Only this process writes here, and it wakes its own worker: nothing to listen for. */
+  onMessageStored(): void {}
 
   /** Stores a message; resolves once it is committed to disk (see Intake.enqueue). */
   enqueue(message: NewMessage): Promise<EnqueueResult> {

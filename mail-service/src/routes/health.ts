@@ -5,7 +5,7 @@
 import type { RequestHandler } from 'express';
 import type { Config } from '../config';
 import type { DeliveryStatus } from '../delivery/worker';
-import type { Outbox } from '../outbox/outbox';
+import type { OutboxStore } from '../outbox/store';
 import type { MessageCounts } from '../outbox/queries';
 
 /** /api/ready re-checks the disk at most this often, so polling it cannot turn into fsync load. */
@@ -17,7 +17,7 @@ export const health: RequestHandler = (_req, res) => {
 
 export interface ReadinessDeps {
   config: Pick<Config, 'readyMaxQueueAgeSeconds'>;
-  outbox: Outbox;
+  outbox: OutboxStore;
   delivery: { status(): DeliveryStatus };
   now: () => number;
 }
@@ -25,17 +25,17 @@ export interface ReadinessDeps {
 /** 200 when all is well, else 503 with the reasons in `problems` (README: Operations). */
 export function readiness({ config, outbox, delivery, now }: ReadinessDeps): RequestHandler {
   let probe = { at: -Infinity, writable: false };
-  return (_req, res) => {
+  return async (_req, res) => {
     const t = now();
-    if (t - probe.at >= PROBE_CACHE_MS) probe = { at: t, writable: outbox.probeWritable() };
+    if (t - probe.at >= PROBE_CACHE_MS) probe = { at: t, writable: await outbox.probeWritable() };
     const d = delivery.status();
     let messages: MessageCounts | null = null;
     let oldestQueuedAt: number | undefined;
     let unacknowledgedFailed = 0;
     try {
-      messages = outbox.counts();
-      oldestQueuedAt = outbox.oldestQueuedAt();
-      unacknowledgedFailed = outbox.unacknowledgedFailed();
+      messages = await outbox.counts();
+      oldestQueuedAt = await outbox.oldestQueuedAt();
+      unacknowledgedFailed = await outbox.unacknowledgedFailed();
     } catch {
       // Reported below as not ready: an outbox that cannot be read cannot be written either.
     }

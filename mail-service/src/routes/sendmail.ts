@@ -18,7 +18,7 @@ import { sendError } from '../errors';
 import type { Metrics } from '../metrics';
 import { parseJson } from '../middleware/json-body';
 import type { EnqueueResult } from '../outbox/intake';
-import type { Outbox } from '../outbox/outbox';
+import type { OutboxStore } from '../outbox/store';
 
 /** 1 to 200 printable ASCII characters. */
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,200}$/;
@@ -34,7 +34,7 @@ interface Accepted {
 }
 
 export interface ValidateDeps {
-  outbox: Outbox;
+  outbox: OutboxStore;
   delivery: { status(): DeliveryStatus };
   clientOf: (req: Request) => string;
 }
@@ -45,7 +45,7 @@ export interface ValidateDeps {
  * not use up the allowance.
  */
 export function validateMessage({ outbox, delivery, clientOf }: ValidateDeps): RequestHandler {
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const rawKey = req.get('idempotency-key');
     if (rawKey !== undefined && !IDEMPOTENCY_KEY.test(rawKey)) {
       return sendError(
@@ -74,9 +74,18 @@ export function validateMessage({ outbox, delivery, clientOf }: ValidateDeps): R
     const client = clientOf(req);
     const accepted: Accepted = { payload, key: rawKey, client };
     if (rawKey !== undefined) {
-      const replay = outbox.replayOf(client, rawKey, payload);
-      if (replay) {
-        accepted.replay = replay;
+      // A store that cannot be read now answers 503 in storeMessage, like one that cannot be
+      // written; the request is not counted either way.
+      try {
+        const found = await outbox.replayOf(client, rawKey, payload);
+        if (found) {
+          accepted.replay = Promise.resolve(found);
+          res.locals.replay = true;
+        }
+      } catch (error) {
+        const failed = Promise.reject(error as Error);
+        failed.catch(() => undefined);
+        accepted.replay = failed;
         res.locals.replay = true;
       }
     }
@@ -86,7 +95,7 @@ export function validateMessage({ outbox, delivery, clientOf }: ValidateDeps): R
 }
 
 export interface StoreDeps {
-  outbox: Outbox;
+  outbox: OutboxStore;
   delivery: { kick(): void; admit?(): Promise<void> | undefined };
   logger: Logger;
   metrics?: Metrics | undefined;
@@ -104,7 +113,7 @@ export function storeMessage({ outbox, delivery, logger, metrics }: StoreDeps): 
     } catch (error) {
       logger.error(
         { err: error instanceof Error ? error.message : 'unknown' },
-        'could not store a message: check that DATA_DIR has space and is writable',
+        'could not store a message: check that DATA_DIR has space and is writable, or that the database of DATABASE_URL is reachable',
       );
       res.set('Retry-After', '60');
       return sendError(

@@ -1,0 +1,191 @@
+import type { ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from 'pg';
+import request from 'supertest';
+import { openPostgres } from '../postgres';
+import {
+  closedPort,
+  getCsrf,
+  post,
+  startPerTest,
+  tempDir,
+  testStore,
+  validMessage,
+  waitFor,
+  type CsrfPair,
+  type TestSmtp,
+} from './helpers';
+import { startService, type ServiceProcess } from './service-process';
+
+/**
+ * Several instances on one PostgreSQL, as a fleet runs them: one outbox, one set of idempotency
+ * keys, one rate limit; an instance killed mid-delivery leaves its messages to the others.
+ */
+
+const store = testStore('postgres', 3494);
+const start = startPerTest(store);
+
+/** Runs `sql` on the test database. */
+async function query<R extends object>(sql: string, args: unknown[] = []): Promise<R[]> {
+  const client = new Client({ connectionString: store.env.DATABASE_URL });
+  await client.connect();
+  try {
+    return (await client.query<R>(sql, args)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('three instances, one outbox', () => {
+  const dir = tempDir('cluster');
+  const children: ChildProcess[] = [];
+  let smtp: TestSmtp | undefined;
+  afterAll(async () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await smtp?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('300 messages through all three with the relay down, one instance killed mid-delivery: each arrives, never sent by two at once', async () => {
+    const port = await closedPort();
+    const instances: ServiceProcess[] = [];
+    for (let i = 0; i < 3; i++) {
+      const instance = await startService({
+        ...store.env,
+        DATA_DIR: path.join(dir, `data-${i}`),
+        // The EHLO name tells the relay which instance a session came from.
+        SMTP_URL: `smtp://127.0.0.1:${port}/?name=instance-${i}`,
+        SMTP_CONNECTIONS: '1',
+        RETRY_BASE_MS: '200',
+        RETRY_MAX_MS: '500',
+        RATE_LIMIT_MAX: '1000',
+      });
+      children.push(instance.child);
+      instances.push(instance);
+    }
+    const csrf: CsrfPair[] = [];
+    for (const instance of instances) csrf.push(await getCsrf(instance.url));
+
+    const ids: string[] = [];
+    const sendOne = async (n: number) => {
+      const i = n % 3;
+      const body = { ...validMessage(), message: { subject: `m${n}`, body: `message ${n}` } };
+      const res = await post(instances[i]!.url, csrf[i]!, body).expect(202);
+      ids.push((res.body as { messageId: string }).messageId);
+    };
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        while (next < 300) await sendOne(next++);
+      }),
+    );
+    expect(new Set(ids).size).toBe(300);
+    const queued = await request(instances[1]!.url).get('/api/ready');
+    expect(queued.body.messages).toEqual({ queued: 300, delivered: 0, failed: 0, spam: 0 });
+
+    // The relay comes up, slow: each DATA takes 30 ms.
+    smtp = await start.relay(port);
+    smtp.delayMs = 30;
+    const relay = smtp;
+    await waitFor(() => relay.received.length >= 30 && relay.sending.includes('instance-0'), {
+      timeoutMs: 20_000,
+      what: 'instance-0 in the middle of a send',
+    });
+    instances[0]!.child.kill('SIGKILL');
+    await instances[0]!.exited;
+
+    await waitFor(
+      async () =>
+        (await request(instances[2]!.url).get('/api/ready')).body.messages?.delivered === 300,
+      { timeoutMs: 60_000, intervalMs: 200, what: 'all 300 delivered' },
+    );
+    const received = relay.received.map((r) => r.mail.messageId ?? '');
+    expect(new Set(received)).toEqual(new Set(ids.map((id) => `<${id}@highveld-digital.co.za>`)));
+    // Only the send in progress when instance-0 died can have arrived twice.
+    expect(received.length - 300).toBeLessThanOrEqual(1);
+
+    // No message was ever being sent by two sessions at once.
+    const byMessage = new Map<string, { start: number; end: number }[]>();
+    for (const s of relay.sessions) {
+      const list = byMessage.get(s.messageId ?? '') ?? [];
+      list.push(s);
+      byMessage.set(s.messageId ?? '', list);
+    }
+    for (const sessions of byMessage.values()) {
+      sessions.sort((a, b) => a.start - b.start);
+      for (let i = 1; i < sessions.length; i++) {
+        expect(sessions[i]!.start).toBeGreaterThanOrEqual(sessions[i - 1]!.end);
+      }
+    }
+    // Every instance took part.
+    const clients = new Set(relay.sessions.map((s) => s.client));
+    expect(clients).toEqual(new Set(['instance-0', 'instance-1', 'instance-2']));
+
+    for (const instance of instances.slice(1)) instance.child.kill('SIGTERM');
+    for (const instance of instances.slice(1)) {
+      expect(await instance.exited).toEqual({ code: 0, signal: null });
+    }
+  }, 120_000);
+});
+
+describe('idempotency keys and the rate limit, shared', () => {
+  test('a retried request with the same key through another instance is answered as the first and stored once', async () => {
+    const instances = [0, 1, 2].map(() => start.harness({ RATE_LIMIT_MAX: '100' }));
+    const key = { 'Idempotency-Key': 'form-7f3a' };
+    const csrf = await getCsrf(instances[0]!.app);
+    const first = await post(instances[0]!.app, csrf, validMessage(), key).expect(202);
+    const again = await post(instances[1]!.app, csrf, validMessage(), key).expect(202);
+    expect(again.body).toEqual(first.body);
+    const other = { ...validMessage(), message: { subject: 'Another', body: 'Other text' } };
+    await post(instances[2]!.app, csrf, other, key).expect(422);
+
+    // The same key through all three at once: one message, one id for all.
+    const racing = { 'Idempotency-Key': 'form-race' };
+    const answers = await Promise.all(
+      instances.map((h) => post(h.app, csrf, validMessage(), racing).expect(202)),
+    );
+    expect(new Set(answers.map((a) => (a.body as { messageId: string }).messageId)).size).toBe(1);
+
+    const rows = await query<{ n: number }>('SELECT COUNT(*)::integer AS n FROM mail_messages');
+    expect(rows[0]?.n).toBe(2);
+  });
+
+  test('the rate limit counts a client across instances', async () => {
+    const instances = [0, 1, 2].map(() => start.harness({ RATE_LIMIT_MAX: '5' }));
+    const csrf = await getCsrf(instances[0]!.app);
+    const statuses: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const h = instances[i % 3]!;
+      const res = await post(h.app, csrf, {
+        ...validMessage(),
+        message: { subject: `s${i}`, body: 'x' },
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([202, 202, 202, 202, 202, 429, 429, 429, 429]);
+    // Counters hold a hash of the client, not its address.
+    const keys = await query<{ key: string }>('SELECT key FROM mail_rate_limits');
+    expect(keys).toHaveLength(1);
+    expect(keys[0]?.key).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('migrations', () => {
+  test('instances starting together on an empty database apply each migration once', async () => {
+    await query('CREATE DATABASE fresh_start');
+    const url = store.env.DATABASE_URL!.replace(/\/[^/]+$/, '/fresh_start');
+    const opened = [0, 1, 2, 3].map(() => openPostgres(url, { max: 2 }));
+    try {
+      await Promise.all(opened.map((pg) => pg.ready));
+      const rows = (
+        await opened[0]!.pool.query<{ version: number }>(
+          'SELECT version FROM mail_schema_migrations ORDER BY version',
+        )
+      ).rows;
+      expect(rows.map((r) => r.version)).toEqual([1, 2]);
+    } finally {
+      await Promise.all(opened.map((pg) => pg.close()));
+    }
+  });
+});

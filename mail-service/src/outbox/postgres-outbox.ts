@@ -1,0 +1,498 @@
+/**
+ * The outbox in PostgreSQL, shared by every instance: the same messages, states and operations as
+ * the SQLite outbox, plus what sharing needs. A message is claimed for delivery with
+ * `FOR UPDATE SKIP LOCKED` and a lease (`claimed_by`, `lease_until`) that this instance renews
+ * while it sends; an instance that dies leaves its claims to the others once the lease ends.
+ * A stored message is announced with NOTIFY, so idle workers of every instance wake at once.
+ * The tables are made by mail-service/migrations/ (see ../postgres.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Pool, PoolClient } from 'pg';
+import type { ContactMessage } from '@site/shared/contact';
+import type { Postgres } from '../postgres';
+import { bodyHash, clientHash, scopedKey, type EnqueueResult, type NewMessage } from './intake';
+import type { ListOptions, MessageCounts, MessageSummary } from './queries';
+import type { AttemptResult, StoredMessage } from './queue';
+import type { PurgeOptions, RetentionPolicy } from './retention';
+import { emailDomainOf, readPayload, type MessageStatus } from './schema';
+import type { OutboxStore } from './store';
+
+/**
+ * A claim lasts this long without renewal (it is renewed every third of it while the send runs):
+ * the longest an instance that died mid-send keeps its messages from the others.
+ */
+export const DEFAULT_LEASE_MS = 10_000;
+
+/** The channel a stored message is announced on. */
+const CHANNEL = 'mail_outbox_stored';
+
+export interface PostgresOutboxOptions {
+  now?: () => number;
+  /** How long a claim holds without renewal; renewed every third of it while the send runs. */
+  leaseMs?: number;
+  /** Who claims, in `claimed_by`: unique per process. */
+  instanceId?: string;
+}
+
+interface SummaryRow {
+  id: string;
+  status: MessageStatus;
+  payload: string | null;
+  email_domain: string | null;
+  created_at: number;
+  queued_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  acknowledged_at: number | null;
+  redacted_at: number | null;
+}
+
+interface DueRow {
+  id: string;
+  payload: string | null;
+  lane: number;
+  created_at: number;
+  queued_at: number;
+  attempts: number;
+  done_rcpts: string | null;
+}
+
+const SUMMARY_COLUMNS = `id, status, payload, email_domain, created_at, queued_at, updated_at,
+  delivered_at, attempts, next_attempt_at, last_error, acknowledged_at, redacted_at`;
+
+/** `AND id = ANY($n)` for the ids given, or nothing when there are none (all of them). */
+const onlyIds = (ids: string[] | undefined, n: number) =>
+  ids && ids.length > 0 ? `AND id = ANY($${n}::text[])` : '';
+const idArgs = (ids: string[] | undefined) => (ids && ids.length > 0 ? [ids] : []);
+
+export class PostgresOutbox implements OutboxStore {
+  readonly kind = 'postgres' as const;
+  readonly instanceId: string;
+  private readonly pool: Pool;
+  private readonly now: () => number;
+  private readonly leaseMs: number;
+  /** Messages this instance has claimed and not yet recorded: their leases are renewed. */
+  private readonly claimed = new Set<string>();
+  private readonly renewTimer: NodeJS.Timeout;
+  private listener: PoolClient | undefined;
+  private listenRetry: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly pg: Postgres,
+    options: PostgresOutboxOptions = {},
+  ) {
+    this.pool = pg.pool;
+    this.now = options.now ?? Date.now;
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.instanceId = options.instanceId ?? randomUUID();
+    this.renewTimer = setInterval(() => void this.renewLeases(), this.leaseMs / 3);
+    this.renewTimer.unref();
+  }
+
+  ready(): Promise<void> {
+    return this.pg.ready;
+  }
+
+  private async query<R extends object>(sql: string, args: unknown[] = []): Promise<R[]> {
+    if (this.closed) throw new Error('the outbox is closed');
+    await this.pg.ready;
+    return (await this.pool.query<R>(sql, args)).rows;
+  }
+
+  private async changes(sql: string, args: unknown[] = []): Promise<number> {
+    if (this.closed) throw new Error('the outbox is closed');
+    await this.pg.ready;
+    return (await this.pool.query(sql, args)).rowCount ?? 0;
+  }
+
+  /**
+   * Stores a message; resolves once PostgreSQL has committed it. A key this client used before
+   * (through any instance) resolves with the message stored under it, or with a conflict; the
+   * unique key decides between two instances storing the same key at once.
+   */
+  async enqueue(message: NewMessage): Promise<EnqueueResult> {
+    const hash = bodyHash(message.payload);
+    const key =
+      message.idempotencyKey === undefined
+        ? null
+        : scopedKey(message.client, message.idempotencyKey);
+    const id = randomUUID();
+    const at = this.now();
+    const client = clientHash(message.client);
+    // One statement, so one transaction: the row and its announcement commit together.
+    const inserted = await this.query<{ id: string }>(
+      `WITH stored AS (
+         INSERT INTO mail_messages (id, idempotency_key, body_hash, client_hash, lane, status,
+           payload, email_domain, created_at, queued_at, next_attempt_at, updated_at)
+         SELECT $1::text, $2::text, $3::text, $4::text,
+           CASE WHEN $5::boolean THEN 0 ELSE (SELECT COUNT(*) + 1 FROM mail_messages
+             WHERE client_hash = $4::text AND status = 'queued') END,
+           CASE WHEN $5::boolean THEN 'spam' ELSE 'queued' END, $6::text, $7::text,
+           $8::bigint, $8::bigint, $8::bigint, $8::bigint
+         ON CONFLICT (idempotency_key) DO NOTHING
+         RETURNING id, status)
+       SELECT id, CASE WHEN status = 'queued' THEN pg_notify('${CHANNEL}', '') END AS notified
+       FROM stored`,
+      [
+        id,
+        key,
+        hash,
+        client,
+        message.spam,
+        JSON.stringify(message.payload),
+        emailDomainOf(message.payload.user.email),
+        at,
+      ],
+    );
+    if (inserted.length > 0) return { outcome: 'stored', messageId: id };
+    const existing = key === null ? undefined : await this.byKey(key);
+    if (!existing) throw new Error('the message was neither stored nor found under its key');
+    return existing.body_hash === hash
+      ? { outcome: 'replay', messageId: existing.id }
+      : { outcome: 'conflict' };
+  }
+
+  private async byKey(key: string): Promise<{ id: string; body_hash: string | null } | undefined> {
+    const [row] = await this.query<{ id: string; body_hash: string | null }>(
+      'SELECT id, body_hash FROM mail_messages WHERE idempotency_key = $1',
+      [key],
+    );
+    return row;
+  }
+
+  async replayOf(
+    client: string,
+    idempotencyKey: string,
+    payload: ContactMessage,
+  ): Promise<EnqueueResult | undefined> {
+    const existing = await this.byKey(scopedKey(client, idempotencyKey));
+    if (!existing) return undefined;
+    return existing.body_hash === bodyHash(payload)
+      ? { outcome: 'replay', messageId: existing.id }
+      : { outcome: 'conflict' };
+  }
+
+  /**
+   * Claims up to `limit` due messages for this instance, in fair order (a client's first waiting
+   * message before anyone's second). Rows another instance is claiming right now are skipped,
+   * not waited for; a claim whose lease has ended is free again.
+   */
+  async due(limit: number): Promise<StoredMessage[]> {
+    const at = this.now();
+    const rows = await this.query<DueRow>(
+      `UPDATE mail_messages m SET claimed_by = $1, lease_until = $2::bigint + $3::bigint
+       FROM (SELECT id FROM mail_messages
+             WHERE status = 'queued' AND next_attempt_at <= $2
+               AND (lease_until IS NULL OR lease_until <= $2)
+             ORDER BY lane, created_at LIMIT $4
+             FOR UPDATE SKIP LOCKED) due
+       WHERE m.id = due.id
+       RETURNING m.id, m.payload, m.lane, m.created_at, m.queued_at, m.attempts, m.done_rcpts`,
+      [this.instanceId, at, this.leaseMs, limit],
+    );
+    rows.sort((a, b) => a.lane - b.lane || a.created_at - b.created_at);
+    const out: StoredMessage[] = [];
+    for (const row of rows) {
+      const payload = readPayload(row.payload);
+      if (payload) {
+        this.claimed.add(row.id);
+        out.push({
+          id: row.id,
+          payload,
+          createdAt: row.created_at,
+          queuedAt: row.queued_at,
+          attempts: row.attempts,
+          doneRecipients: row.done_rcpts ? (JSON.parse(row.done_rcpts) as string[]) : [],
+        });
+      } else {
+        // An unreadable row would otherwise come back first in every round and block the queue.
+        this.claimed.add(row.id);
+        await this.record({
+          id: row.id,
+          outcome: 'failed',
+          attempts: row.attempts,
+          error: 'unreadable payload',
+          recipients: [],
+        });
+      }
+    }
+    return out;
+  }
+
+  /** Keeps the claims of the sends in progress; a failure here only shortens them. */
+  private async renewLeases(): Promise<void> {
+    if (this.claimed.size === 0 || this.closed) return;
+    try {
+      await this.pool.query(
+        `UPDATE mail_messages SET lease_until = $2::bigint + $3::bigint
+         WHERE claimed_by = $1 AND id = ANY($4::text[])`,
+        [this.instanceId, this.now(), this.leaseMs, [...this.claimed]],
+      );
+    } catch {
+      // The database is unreachable: the next renewal tries again.
+    }
+  }
+
+  /** When this instance can next find something due: a claimed message counts from its lease's end. */
+  async nextDueAt(): Promise<number | undefined> {
+    const [row] = await this.query<{ at: number | null }>(
+      `SELECT MIN(GREATEST(next_attempt_at, COALESCE(lease_until, 0))) AS at
+       FROM mail_messages WHERE status = 'queued'`,
+    );
+    return row?.at ?? undefined;
+  }
+
+  async retryQueuedNow(): Promise<number> {
+    const now = this.now();
+    return this.changes(
+      "UPDATE mail_messages SET next_attempt_at = $1 WHERE status = 'queued' AND next_attempt_at > $1",
+      [now],
+    );
+  }
+
+  /**
+   * Records the result of one attempt and gives up the claim. Only the claim's holder records:
+   * if the lease ended meanwhile and another instance took the message over, its result stands.
+   */
+  async record(r: AttemptResult): Promise<void> {
+    const at = this.now();
+    const done = JSON.stringify(r.recipients);
+    const mine = 'claimed_by = $1 AND id = $2';
+    if (r.outcome === 'delivered') {
+      await this.changes(
+        `UPDATE mail_messages SET status = 'delivered', attempts = $3, done_rcpts = $4,
+           last_error = NULL, delivered_at = $5, updated_at = $5, claimed_by = NULL,
+           lease_until = NULL WHERE ${mine}`,
+        [this.instanceId, r.id, r.attempts, done, at],
+      );
+    } else if (r.outcome === 'retry') {
+      await this.changes(
+        `UPDATE mail_messages SET attempts = $3, next_attempt_at = $4, last_error = $5,
+           done_rcpts = $6, updated_at = $7, claimed_by = NULL, lease_until = NULL WHERE ${mine}`,
+        [this.instanceId, r.id, r.attempts, r.nextAttemptAt, r.error, done, at],
+      );
+    } else {
+      await this.changes(
+        `UPDATE mail_messages SET status = 'failed', attempts = $3, last_error = $4,
+           done_rcpts = $5, acknowledged_at = NULL, updated_at = $6, claimed_by = NULL,
+           lease_until = NULL WHERE ${mine}`,
+        [this.instanceId, r.id, r.attempts, r.error, done, at],
+      );
+    }
+    this.claimed.delete(r.id);
+  }
+
+  async requeue(ids?: string[]): Promise<number> {
+    const at = this.now();
+    return this.changes(
+      `UPDATE mail_messages SET status = 'queued', attempts = 0, next_attempt_at = $1,
+         queued_at = $1, acknowledged_at = NULL, updated_at = $1
+       WHERE status = 'failed' AND redacted_at IS NULL ${onlyIds(ids, 2)}`,
+      [at, ...idArgs(ids)],
+    );
+  }
+
+  async acknowledge(ids?: string[]): Promise<number> {
+    const at = this.now();
+    return this.changes(
+      `UPDATE mail_messages SET acknowledged_at = $1, updated_at = $1
+       WHERE status = 'failed' AND acknowledged_at IS NULL ${onlyIds(ids, 2)}`,
+      [at, ...idArgs(ids)],
+    );
+  }
+
+  async counts(): Promise<MessageCounts> {
+    const counts: MessageCounts = { queued: 0, delivered: 0, failed: 0, spam: 0 };
+    const rows = await this.query<{ status: MessageStatus; n: number }>(
+      'SELECT status, COUNT(*)::integer AS n FROM mail_messages GROUP BY status',
+    );
+    for (const row of rows) counts[row.status] = row.n;
+    return counts;
+  }
+
+  async oldestQueuedAt(): Promise<number | undefined> {
+    const [row] = await this.query<{ at: number | null }>(
+      "SELECT MIN(queued_at) AS at FROM mail_messages WHERE status = 'queued'",
+    );
+    return row?.at ?? undefined;
+  }
+
+  async unacknowledgedFailed(): Promise<number> {
+    const [row] = await this.query<{ n: number }>(
+      `SELECT COUNT(*)::integer AS n FROM mail_messages
+       WHERE status = 'failed' AND acknowledged_at IS NULL`,
+    );
+    return row?.n ?? 0;
+  }
+
+  async statusOf(id: string): Promise<{ status: MessageStatus; attempts: number } | undefined> {
+    const [row] = await this.query<{ status: MessageStatus; attempts: number }>(
+      'SELECT status, attempts FROM mail_messages WHERE id = $1',
+      [id],
+    );
+    return row;
+  }
+
+  async list(options: ListOptions): Promise<MessageSummary[]> {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (options.status) {
+      args.push(options.status);
+      where.push(`status = $${args.length}`);
+    }
+    if (options.ids && options.ids.length > 0) {
+      args.push(options.ids);
+      where.push(`id = ANY($${args.length}::text[])`);
+    }
+    args.push(options.limit ?? 50);
+    const rows = await this.query<SummaryRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM mail_messages
+       ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY created_at DESC LIMIT $${args.length}`,
+      args,
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      status: row.status,
+      createdAt: row.created_at,
+      queuedAt: row.queued_at,
+      updatedAt: row.updated_at,
+      deliveredAt: row.delivered_at,
+      attempts: row.attempts,
+      nextAttemptAt: row.status === 'queued' ? row.next_attempt_at : null,
+      lastError: row.last_error,
+      acknowledged: row.acknowledged_at !== null,
+      redacted: row.redacted_at !== null,
+      emailDomain: row.email_domain,
+      ...(options.withContent ? { payload: readPayload(row.payload) ?? null } : {}),
+    }));
+  }
+
+  async purge(options: PurgeOptions): Promise<number> {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (options.ids && options.ids.length > 0) {
+      args.push(options.ids);
+      where.push(`id = ANY($${args.length}::text[])`);
+    }
+    if (options.status) {
+      args.push(options.status);
+      where.push(`status = $${args.length}`);
+    }
+    if (options.before !== undefined) {
+      args.push(options.before);
+      where.push(`updated_at < $${args.length}`);
+    }
+    if (where.length === 0) throw new Error('purge needs ids, a state or an age');
+    return this.changes(`DELETE FROM mail_messages WHERE ${where.join(' AND ')}`, args);
+  }
+
+  /** The retention policy of the SQLite outbox (see Retention.apply), in one transaction. */
+  async applyRetention(policy: RetentionPolicy): Promise<{ redacted: number; deleted: number }> {
+    if (this.closed) throw new Error('the outbox is closed');
+    await this.pg.ready;
+    const now = this.now();
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const deleted =
+        (
+          await client.query(
+            "DELETE FROM mail_messages WHERE status = 'spam' AND created_at < $1",
+            [now - policy.spamMs],
+          )
+        ).rowCount ?? 0;
+      const redacted =
+        (
+          await client.query(
+            `UPDATE mail_messages SET payload = NULL, idempotency_key = NULL, body_hash = NULL,
+               client_hash = NULL, redacted_at = $1
+             WHERE redacted_at IS NULL AND updated_at < $2
+               AND (status = 'delivered'
+                 OR (status = 'failed' AND acknowledged_at IS NOT NULL AND acknowledged_at < $2))`,
+            [now, now - policy.deliveredMs],
+          )
+        ).rowCount ?? 0;
+      await client.query('COMMIT');
+      return { redacted, deleted };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async probeWritable(): Promise<boolean> {
+    try {
+      await this.changes(
+        `INSERT INTO mail_probe (id, at) VALUES (1, $1)
+         ON CONFLICT (id) DO UPDATE SET at = EXCLUDED.at`,
+        [this.now()],
+      );
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * LISTENs on a connection of its own for messages stored by any instance. When that connection
+   * is lost it is opened again after a second; meanwhile the worker's polling still finds work.
+   */
+  onMessageStored(wake: () => void): void {
+    const listen = async () => {
+      if (this.closed) return;
+      try {
+        await this.pg.ready;
+        const client = await this.pool.connect();
+        if (this.closed) {
+          client.release();
+          return;
+        }
+        this.listener = client;
+        client.on('notification', () => wake());
+        client.on('error', () => {
+          if (this.listener === client) this.listener = undefined;
+          client.release(true);
+          retry();
+        });
+        await client.query(`LISTEN ${CHANNEL}`);
+        // Whatever was stored while no one listened.
+        wake();
+      } catch {
+        retry();
+      }
+    };
+    const retry = () => {
+      if (this.closed) return;
+      this.listenRetry = setTimeout(() => void listen(), 1000);
+      this.listenRetry.unref();
+    };
+    void listen();
+  }
+
+  /** Gives up this instance's claims (the sends have finished) and its connections. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    clearInterval(this.renewTimer);
+    if (this.listenRetry) clearTimeout(this.listenRetry);
+    try {
+      await this.pool.query(
+        'UPDATE mail_messages SET claimed_by = NULL, lease_until = NULL WHERE claimed_by = $1',
+        [this.instanceId],
+      );
+    } catch {
+      // Unreachable: the leases end on their own.
+    } finally {
+      this.closed = true;
+      const listener = this.listener;
+      this.listener = undefined;
+      listener?.release(true);
+    }
+  }
+}
