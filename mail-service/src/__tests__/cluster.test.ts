@@ -171,6 +171,41 @@ describe('idempotency keys and the rate limit, shared', () => {
   });
 });
 
+describe('the database down', () => {
+  test('no false 202: requests are 503 and readiness is red while PostgreSQL is down; then all is delivered', async () => {
+    const smtp = await start.relay();
+    const h = start.harness({ SMTP_URL: smtp.url, RATE_LIMIT_MAX: '100' }, { pollMs: 100 });
+    const csrf = await getCsrf(h.app);
+    const before = await post(h.app, csrf, validMessage()).expect(202);
+    await waitFor(() => smtp.received.length === 1);
+
+    await store.postgres!.pause();
+    try {
+      const refused = await post(h.app, csrf, validMessage());
+      expect(refused.status).toBe(503);
+      expect(refused.body.error).toBe('storage_unavailable');
+      expect(refused.headers['retry-after']).toBe('60');
+      const red = await request(h.app).get('/api/ready');
+      expect(red.status).toBe(503);
+      expect(red.body.problems).toContain('outbox_not_writable');
+    } finally {
+      await store.postgres!.resume();
+    }
+    const after = await waitFor(async () => {
+      const res = await post(h.app, csrf, validMessage());
+      return res.status === 202 && (res.body as { messageId: string });
+    });
+    await waitFor(() => smtp.received.length === 2, { what: 'the message after the outage' });
+    expect(smtp.received.map((r) => r.mail.messageId)).toEqual([
+      `<${(before.body as { messageId: string }).messageId}@highveld-digital.co.za>`,
+      `<${after.messageId}@highveld-digital.co.za>`,
+    ]);
+    await waitFor(async () => (await request(h.app).get('/api/ready')).status === 200, {
+      what: 'readiness green again',
+    });
+  }, 60_000);
+});
+
 describe('migrations', () => {
   test('instances starting together on an empty database apply each migration once', async () => {
     await query('CREATE DATABASE fresh_start');

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigError, SERVICE_DIR, describeTarget, loadConfig } from '../config';
+import { ConfigError, SERVICE_DIR, describeStore, describeTarget, loadConfig } from '../config';
 
 const problems = (env: Record<string, string>): string[] => {
   try {
@@ -92,6 +92,25 @@ describe('configuration', () => {
     const [p] = problems({ SMTP_URL: 'smtp//user:hunter2@smtp.example.com' });
     expect(p).toMatch(/^SMTP_URL: /);
     expect(p).not.toContain('hunter2');
+  });
+
+  test('DATABASE_URL: a postgres:// URL naming a database, refused otherwise without echoing its password', () => {
+    const url = 'postgres://mail:hunter2@db.internal:5432/site';
+    expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+    expect(describeStore(loadConfig({ DATABASE_URL: url }))).toBe(
+      'PostgreSQL db.internal:5432/site',
+    );
+    expect(describeStore(loadConfig({}))).toBe(`SQLite in ${path.join(SERVICE_DIR, '.data')}`);
+    for (const bad of [
+      'mysql://mail:hunter2@db.internal/site',
+      'postgres://mail:hunter2@db.internal',
+      'postgres//mail:hunter2@db.internal/site',
+    ]) {
+      const p = problems({ DATABASE_URL: bad });
+      expect(p).toHaveLength(1);
+      expect(p[0]).toMatch(/^DATABASE_URL: /);
+      expect(p[0]).not.toContain('hunter2');
+    }
   });
 
   test('RETRY_MAX_MS below RETRY_BASE_MS is refused', () => {

@@ -126,6 +126,9 @@ export function useHarness(
 
 export interface TestPostgres {
   url: string;
+  /** Stops the server, keeping its data (the database is down); `resume()` starts it again. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -144,8 +147,17 @@ export function startPostgres(port: number): Promise<TestPostgres> {
     child.once('exit', early);
     child.once('message', (message: { url: string }) => {
       child.off('exit', early);
+      const command = (name: 'pause' | 'resume') =>
+        new Promise<void>((done, fail) => {
+          child.once('message', (answer: { done?: string; error?: string }) =>
+            answer.done === name ? done() : fail(new Error(`PostgreSQL: ${answer.error}`)),
+          );
+          child.send(name);
+        });
       resolve({
         url: message.url,
+        pause: () => command('pause'),
+        resume: () => command('resume'),
         stop() {
           if (child.connected) child.disconnect();
           return exited;

@@ -67,6 +67,22 @@ describe('start-up configuration', () => {
     expect(stderr).toMatch(/RATE_LIMIT_MAX: expected a whole number from 1 to \d+, got "lots"/);
     expect(stderr).toMatch(/ALLOWED_ORIGINS: "localhost:3000" is not an origin/);
   });
+
+  test('a database that cannot be reached stops the start with what to check, without its password', async () => {
+    const port = await closedPort();
+    const child = spawnServer({
+      MAIL_SERVICE_PORT: '0',
+      DATABASE_URL: `postgres://mail:hunter2@127.0.0.1:${port}/site`,
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(out).toContain(`cannot open the outbox in PostgreSQL 127.0.0.1:${port}/site`);
+    expect(out).toContain('check DATABASE_URL');
+    expect(out).not.toContain('hunter2');
+    expect(out).not.toMatch(/listening/);
+  });
 });
 
 describe.each(STORE_KINDS)('crashes and restarts (%s outbox)', (kind) => {

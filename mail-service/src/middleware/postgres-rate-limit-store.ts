@@ -29,9 +29,24 @@ export class PostgresRateLimitStore implements Store {
     this.pruneTimer.unref();
   }
 
+  /**
+   * Counts one request. While the database cannot be reached the request is not counted and goes
+   * on: the outbox is on the same database, so it answers 503 (nothing is stored to limit).
+   */
   async increment(key: string): Promise<ClientRateLimitInfo> {
-    await this.pg.ready;
     const now = this.now();
+    let rows: { hits: number; reset_at: number }[];
+    try {
+      rows = await this.count(key, now);
+    } catch {
+      return { totalHits: 0, resetTime: new Date(now + this.windowMs) };
+    }
+    const row = rows[0] as { hits: number; reset_at: number };
+    return { totalHits: row.hits, resetTime: new Date(row.reset_at) };
+  }
+
+  private async count(key: string, now: number): Promise<{ hits: number; reset_at: number }[]> {
+    await this.pg.ready;
     const { rows } = await this.pg.pool.query<{ hits: number; reset_at: number }>(
       `INSERT INTO mail_rate_limits AS r (key, hits, reset_at) VALUES ($1, 1, $2::bigint + $3::bigint)
        ON CONFLICT (key) DO UPDATE SET
@@ -40,8 +55,7 @@ export class PostgresRateLimitStore implements Store {
        RETURNING hits, reset_at`,
       [hashed(key), now, this.windowMs],
     );
-    const row = rows[0] as { hits: number; reset_at: number };
-    return { totalHits: row.hits, resetTime: new Date(row.reset_at) };
+    return rows;
   }
 
   async get(key: string): Promise<ClientRateLimitInfo | undefined> {
@@ -54,14 +68,21 @@ export class PostgresRateLimitStore implements Store {
     return row ? { totalHits: row.hits, resetTime: new Date(row.reset_at) } : undefined;
   }
 
-  /** Gives back one hit of the current window (a request that is not to count). */
+  /**
+   * Gives back one hit of the current window (a request that is not to count). While the
+   * database cannot be reached there is nothing to give back: `increment` did not count.
+   */
   async decrement(key: string): Promise<void> {
-    await this.pg.ready;
-    await this.pg.pool.query(
-      `UPDATE mail_rate_limits SET hits = GREATEST(hits - 1, 0)
-       WHERE key = $1 AND reset_at > $2`,
-      [hashed(key), this.now()],
-    );
+    try {
+      await this.pg.ready;
+      await this.pg.pool.query(
+        `UPDATE mail_rate_limits SET hits = GREATEST(hits - 1, 0)
+         WHERE key = $1 AND reset_at > $2`,
+        [hashed(key), this.now()],
+      );
+    } catch {
+      // See above.
+    }
   }
 
   async resetKey(key: string): Promise<void> {
