@@ -4,7 +4,7 @@
  * (shared by every instance), or the SQLite file in DATA_DIR (WAL lets both work at once).
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, describeStore, loadConfig } from './config';
 import type { MessageSummary } from './outbox/queries';
 import { MESSAGE_STATUSES, type MessageStatus } from './outbox/schema';
 import { openOutbox } from './outbox/open';
@@ -73,7 +73,11 @@ export async function runOutboxCommand(
   const config = loadConfig(env);
   const { outbox, postgres } = openOutbox(config, { now });
   try {
-    await outbox.ready();
+    await outbox.ready().catch((error: unknown) => {
+      throw new StoreError(
+        `cannot open the outbox in ${describeStore(config)}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
     switch (command) {
       case 'counts':
         process.stdout.write(`${JSON.stringify(await outbox.counts())}\n`);
@@ -146,6 +150,8 @@ export async function runOutboxCommand(
 }
 
 class UsageError extends Error {}
+/** The outbox cannot be opened: said in one line, without a stack. */
+class StoreError extends Error {}
 
 if (require.main === module) {
   runOutboxCommand(process.argv.slice(2)).then(
@@ -156,6 +162,9 @@ if (require.main === module) {
           `outbox: ${error.message}\n\n${error instanceof UsageError ? USAGE : ''}`,
         );
         process.exitCode = 2;
+      } else if (error instanceof StoreError) {
+        process.stderr.write(`outbox: ${error.message}\n`);
+        process.exitCode = 1;
       } else {
         process.stderr.write(
           `outbox: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

@@ -129,6 +129,29 @@ describe('three instances, one outbox', () => {
   }, 120_000);
 });
 
+describe('claims', () => {
+  test('a send that outlasts the lease keeps its claim: the other instance does not send the message too', async () => {
+    const smtp = await start.relay();
+    // Each DATA takes four leases' time; the claim is renewed every third of a lease.
+    smtp.delayMs = 1200;
+    const env = { SMTP_URL: smtp.url, SMTP_CONNECTIONS: '1', RATE_LIMIT_MAX: '100' };
+    const a = start.harness(env, { leaseMs: 300, pollMs: 50 });
+    // A second instance on the same database, looking for due messages every 50 ms.
+    start.harness(env, { leaseMs: 300, pollMs: 50 });
+    const csrf = await getCsrf(a.app);
+    for (let i = 0; i < 3; i++) {
+      await post(a.app, csrf, { ...validMessage(), message: { subject: `s${i}`, body: 'x' } });
+    }
+    await waitFor(async () => (await a.outbox.counts()).delivered === 3, {
+      timeoutMs: 20_000,
+      what: 'all three delivered',
+    });
+    expect(smtp.received).toHaveLength(3);
+    expect(new Set(smtp.received.map((r) => r.mail.messageId)).size).toBe(3);
+    expect(smtp.sessions).toHaveLength(3);
+  }, 30_000);
+});
+
 describe('idempotency keys and the rate limit, shared', () => {
   test('a retried request with the same key through another instance is answered as the first and stored once', async () => {
     const instances = [0, 1, 2].map(() => start.harness({ RATE_LIMIT_MAX: '100' }));

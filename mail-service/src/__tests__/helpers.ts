@@ -68,7 +68,12 @@ export interface Harness {
  */
 export function createHarness(
   env: Record<string, string> = {},
-  { pollMs, dataDir, now }: { pollMs?: number; dataDir?: string; now?: () => number } = {},
+  {
+    pollMs,
+    dataDir,
+    now,
+    leaseMs,
+  }: { pollMs?: number; dataDir?: string; now?: () => number; leaseMs?: number } = {},
 ): Harness {
   const dir = tempDir('h');
   const config = loadConfig({
@@ -84,6 +89,7 @@ export function createHarness(
     smtpTimeouts: { connectionTimeout: 2000, greetingTimeout: 2000, socketTimeout: 5000 },
     ...(pollMs !== undefined ? { pollMs } : {}),
     ...(now ? { now } : {}),
+    ...(leaseMs !== undefined ? { leaseMs } : {}),
   });
   void service.start();
   let closed: Promise<void> | undefined;
