@@ -23,6 +23,12 @@ import type { OutboxStore } from './store';
  */
 export const DEFAULT_LEASE_MS = 10_000;
 
+/**
+ * Leases are set and compared on the database's clock, the one clock every instance shares: a
+ * machine whose clock runs ahead cannot take another's claims early.
+ */
+const DB_NOW = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
+
 /** The channel a stored message is announced on. */
 const CHANNEL = 'mail_outbox_stored';
 
@@ -184,10 +190,10 @@ export class PostgresOutbox implements OutboxStore {
   async due(limit: number): Promise<StoredMessage[]> {
     const at = this.now();
     const rows = await this.query<DueRow>(
-      `UPDATE mail_messages m SET claimed_by = $1, lease_until = $2::bigint + $3::bigint
+      `UPDATE mail_messages m SET claimed_by = $1, lease_until = ${DB_NOW} + $3::bigint
        FROM (SELECT id FROM mail_messages
              WHERE status = 'queued' AND next_attempt_at <= $2
-               AND (lease_until IS NULL OR lease_until <= $2)
+               AND (lease_until IS NULL OR lease_until <= ${DB_NOW})
              ORDER BY lane, created_at LIMIT $4
              FOR UPDATE SKIP LOCKED) due
        WHERE m.id = due.id
@@ -228,9 +234,9 @@ export class PostgresOutbox implements OutboxStore {
     if (this.claimed.size === 0 || this.closed) return;
     try {
       await this.pool.query(
-        `UPDATE mail_messages SET lease_until = $2::bigint + $3::bigint
-         WHERE claimed_by = $1 AND id = ANY($4::text[])`,
-        [this.instanceId, this.now(), this.leaseMs, [...this.claimed]],
+        `UPDATE mail_messages SET lease_until = ${DB_NOW} + $2::bigint
+         WHERE claimed_by = $1 AND id = ANY($3::text[])`,
+        [this.instanceId, this.leaseMs, [...this.claimed]],
       );
     } catch {
       // The database is unreachable: the next renewal tries again.
@@ -239,9 +245,12 @@ export class PostgresOutbox implements OutboxStore {
 
   /** When this instance can next find something due: a claimed message counts from its lease's end. */
   async nextDueAt(): Promise<number | undefined> {
+    // A lease's end, on the database's clock, as this process's clock reads it.
     const [row] = await this.query<{ at: number | null }>(
-      `SELECT MIN(GREATEST(next_attempt_at, COALESCE(lease_until, 0))) AS at
+      `SELECT MIN(GREATEST(next_attempt_at,
+         COALESCE(lease_until - ${DB_NOW} + $1::bigint, 0))) AS at
        FROM mail_messages WHERE status = 'queued'`,
+      [this.now()],
     );
     return row?.at ?? undefined;
   }
