@@ -10,6 +10,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { listenOn } from '../shell/server/http/listen';
 import { filePolicy } from '../shell/server/http/pages';
+import { settleAcceptEncoding } from '../shell/server/http/send-body';
 
 const CORS = { 'access-control-allow-origin': '*', 'timing-allow-origin': '*' };
 
@@ -26,6 +27,7 @@ export async function createRemoteServer(root: string): Promise<RemoteHost> {
     routerOptions: { maxParamLength: 16 * 1024 },
     forceCloseConnections: true,
   });
+  app.addHook('onRequest', async (request) => settleAcceptEncoding(request));
   await app.register(fastifyStatic, {
     root: path.resolve(root),
     index: false,

@@ -29,11 +29,11 @@ const TOKEN = 'deploy-token-that-must-stay-in-the-site-server';
 const SITE_URL = 'https://www.example.com';
 const PATHS = ['hello', 'witness', 'escape', 'slow', 'loop', 'crash'].map((p) => `/probe/${p}`);
 
-/** Listens on the first free port from 3400 to 3499, from a random start. */
+/** Listens on the first free port from 3400 to 3469 (the databases of other tests use 3470 on), from a random start. */
 async function listenInRange(server: http.Server): Promise<number> {
   const start = Math.floor(Math.random() * 100);
   for (let i = 0; i < 100; i++) {
-    const port = 3400 + ((start + i) % 100);
+    const port = 3400 + ((start + i) % 70);
     const listening = await new Promise<boolean>((resolve, reject) => {
       const onError = (error: NodeJS.ErrnoException) =>
         error.code === 'EADDRINUSE' ? resolve(false) : reject(error);
@@ -45,7 +45,7 @@ async function listenInRange(server: http.Server): Promise<number> {
     });
     if (listening) return port;
   }
-  throw new Error('no free port from 3400 to 3499');
+  throw new Error('no free port from 3400 to 3469');
 }
 
 /** The render processes this test's process started, by pid (Linux's /proc). */

@@ -8,6 +8,7 @@
 import replyFrom from '@fastify/reply-from';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
+import { BadTargetError, targetPath } from './pages';
 
 const UNAVAILABLE = {
   error: 'service_unavailable',
@@ -52,8 +53,16 @@ export async function apiProxy(
   // Bodies go through untouched, whatever their type.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-  const forward = (request: FastifyRequest, reply: FastifyReply) =>
-    reply.from(request.url, {
+  const forward = (request: FastifyRequest, reply: FastifyReply) => {
+    // Only a path (and a query that decodes) is forwarded: anything else is the client's error.
+    const { path: target } = targetPath(request.url);
+    try {
+      decodeURI(request.url);
+    } catch {
+      throw new BadTargetError('The request target is not valid percent-encoding.');
+    }
+    if (!target.startsWith('/api')) throw new BadTargetError('Not an /api path.');
+    return reply.from(request.url, {
       rewriteRequestHeaders: forwardedHeaders,
       onError(errorReply) {
         errorReply
@@ -63,6 +72,7 @@ export async function apiProxy(
           .send(UNAVAILABLE);
       },
     });
+  };
   app.all('/api', forward);
   app.all('/api/*', forward);
 }

@@ -11,7 +11,7 @@ import encodeUrl from 'encodeurl';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import path from 'node:path';
 import type { ComposedPage } from '../page-cache';
-import { IMMUTABLE, REVALIDATE, sendComposed } from './send-body';
+import { IMMUTABLE, REVALIDATE, sendComposed, settleAcceptEncoding } from './send-body';
 
 export interface PageSource {
   /** Whether a path is one of the site's pages now. */
@@ -95,6 +95,7 @@ export async function pageRoutes(
     // A file name never holds a NUL or a backslash; such a path is no file (and some file systems
     // would read a backslash as a separator).
     if (/[\0\\]/.test(decoded)) return sendNotFound(request, reply);
+    settleAcceptEncoding(request);
     return reply.sendFile(decoded);
   }
 

@@ -26,6 +26,15 @@ export function negotiateEncoding(request: FastifyRequest): Encoding | null {
   return chosen === 'br' || chosen === 'gzip' ? chosen : null;
 }
 
+/**
+ * Narrows a request's Accept-Encoding to the one encoding `negotiator` chose, for the static file
+ * plugin: it reads `*` as gzip before weighing q-values, so `gzip;q=0, *` would get gzip.
+ */
+export function settleAcceptEncoding(request: FastifyRequest): void {
+  if (request.headers['accept-encoding'] === undefined) return;
+  request.raw.headers['accept-encoding'] = negotiateEncoding(request) ?? 'identity';
+}
+
 export interface SendOptions {
   type: string;
   cacheControl: string;

@@ -10,7 +10,7 @@
  *   dotfile inside its version folder, and two files beside the copy (one in a folder whose name
  *   starts like the served folder's).
  *
- * Everything listens on a block of eight ports from 3470, 3480 or 3490: whichever is free, since
+ * Everything listens on a block of eight ports from 3420, 3430 or 3440: whichever is free, since
  * a bed torn down after a failed test may still hold its block while the next test's starts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -50,7 +50,7 @@ function portsFrom(base: number) {
 type Ports = ReturnType<typeof portsFrom>;
 
 /** Where a bed's ports may start: a bed still closing after a failed test holds one block. */
-const PORT_BLOCKS = [3470, 3480, 3490];
+const PORT_BLOCKS = [3420, 3430, 3440];
 
 function portInUse(port: number): Promise<boolean> {
   return new Promise((resolve) => {
