@@ -17,12 +17,16 @@ async function main(): Promise<void> {
     fetchTimeoutMs: settings.fetchTimeoutMs,
     renderWorkers: settings.renderWorkers,
     trustProxy: settings.trustProxy,
+    ...(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : {}),
     ...(settings.deploy ? { deploy: settings.deploy } : {}),
   });
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
+    // Requests in flight finish; whatever still holds on after 10 s (a database that does not
+    // answer) does not keep the process from stopping.
+    setTimeout(() => process.exit(0), 10_000).unref();
     void site.close().then(() => process.exit(0));
   };
   process.on('SIGTERM', stop);

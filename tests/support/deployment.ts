@@ -170,6 +170,8 @@ export class TestDeployment {
           ? new Promise((resolve) => {
               child.once('exit', resolve);
               child.kill('SIGTERM');
+              // A process that does not stop within 15 s is stopped for it.
+              setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
             })
           : null,
       ),
