@@ -50,6 +50,9 @@ interface Answer {
   version?: string;
 }
 
+/** The answer of a change whose outcome the site did not say: the connection or the server was lost. */
+class LostAnswer extends Error {}
+
 async function call(api: string, token: string, method: string, route: string, body?: unknown) {
   let response: Response;
   try {
@@ -59,15 +62,68 @@ async function call(api: string, token: string, method: string, route: string, b
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch (error) {
+    if (method !== 'GET') throw new LostAnswer(String((error as Error).cause ?? error));
     fail(`the site's deploy API at ${api} could not be reached (${String(error)})`);
   }
   const answer = (await response.json().catch(() => ({}))) as Answer;
+  // A gateway's own error (the site server behind it stopped mid-call) says nothing of the change.
+  if (method !== 'GET' && !answer.error && [502, 503, 504].includes(response.status)) {
+    throw new LostAnswer(`HTTP ${response.status} from ${api}`);
+  }
   if (!response.ok) {
     fail(
       `refused (HTTP ${response.status}${answer.error ? `, ${answer.error}` : ''}): ${answer.message ?? 'no reason given'}`,
     );
   }
   return answer;
+}
+
+/**
+ * A change whose answer was lost: the live manifest says whether it went live (a change is one
+ * compare-and-swap, so it is all there or not at all). Asked again for a while, as the load
+ * balancer moves on to a live site server.
+ */
+async function settle(
+  api: string,
+  token: string,
+  name: string,
+  base: string,
+  target: { version: string; entry?: string },
+  lost: LostAnswer,
+): Promise<never> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    try {
+      const response = await fetch(`${api}/_deploy/manifest`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      if (response.ok) {
+        const live = (await response.json()) as {
+          version: string;
+          manifest: { remotes?: { name: string; version: string; entry: string }[] };
+        };
+        const entry = live.manifest.remotes?.find((r) => r.name === name);
+        const applied =
+          live.version !== base &&
+          entry?.version === target.version &&
+          (target.entry === undefined || entry.entry === target.entry);
+        if (applied) {
+          console.log(
+            `the site server stopped before it answered (${lost.message}), but the change is live: ${name} ${target.version}; live manifest ${live.version}`,
+          );
+          process.exit(0);
+        }
+        fail(
+          `the site server stopped before it answered (${lost.message}) and the change did not go live: ${name} is ${entry?.version ?? 'not deployed'} in live manifest ${live.version}; run the command again`,
+        );
+      }
+    } catch {
+      // No site server answers yet.
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  fail(
+    `the site server stopped before it answered (${lost.message}) and none answers now: whether the change went live is unknown; read it with GET ${api}/_deploy/manifest`,
+  );
 }
 
 /** The workspace and the environment, checked; a setting that cannot be used ends it here. */
@@ -200,12 +256,22 @@ async function main(): Promise<void> {
   let done: Answer;
   if (args.rollback) {
     const { version: base } = await call(api, token, 'GET', '/_deploy/manifest');
-    done = await call(api, token, 'POST', `/_deploy/remotes/${name}/rollback`, {
-      base,
-      by,
-      ...(args.to ? { to: args.to } : {}),
-      ...(reason ? { reason } : {}),
-    });
+    try {
+      done = await call(api, token, 'POST', `/_deploy/remotes/${name}/rollback`, {
+        base,
+        by,
+        ...(args.to ? { to: args.to } : {}),
+        ...(reason ? { reason } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof LostAnswer)) throw error;
+      if (!args.to) {
+        fail(
+          `the site server stopped before it answered (${error.message}): read GET ${api}/_deploy/history?remote=${name} to see whether the rollback went live`,
+        );
+      }
+      return settle(api, token, name, base ?? '', { version: args.to }, error);
+    }
   } else {
     let serverIntegrity: string;
     try {
@@ -217,14 +283,20 @@ async function main(): Promise<void> {
       );
     }
     const { version: base } = await call(api, token, 'GET', '/_deploy/manifest');
-    done = await call(api, token, 'PUT', `/_deploy/remotes/${name}`, {
-      base,
-      entry: `${s.origin}/${pkg.version}/remoteEntry.js`,
-      version: pkg.version,
-      serverIntegrity,
-      by,
-      ...(reason ? { reason } : {}),
-    });
+    const entry = `${s.origin}/${pkg.version}/remoteEntry.js`;
+    try {
+      done = await call(api, token, 'PUT', `/_deploy/remotes/${name}`, {
+        base,
+        entry,
+        version: pkg.version,
+        serverIntegrity,
+        by,
+        ...(reason ? { reason } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof LostAnswer)) throw error;
+      return settle(api, token, name, base ?? '', { version: pkg.version, entry }, error);
+    }
   }
   const from = done.from ? `${done.from.version} (${done.from.entry})` : 'not deployed';
   console.log(

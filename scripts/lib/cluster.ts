@@ -40,14 +40,18 @@ export interface BalancerOptions {
  * nginx as the load balancer: pages to the site servers, `/api/` to the mail-services. A server
  * that refuses connections, times out or answers 502/503/504 is skipped for the request (passive
  * health checks: `max_fails`, `fail_timeout`, `proxy_next_upstream`), so a dead replica costs at
- * most the requests that were in flight on it. Deploys (`/_deploy/`) are not retried on another
- * replica: a deploy is not idempotent.
+ * most the requests that were in flight on it. Deploys (`/_deploy/`) go to the first site server
+ * while it is up (the others are its backups); nginx retries only their reads on another one, never
+ * a PUT or POST (not idempotent: a client that lost its answer reads the manifest for the outcome).
  */
 export function writeBalancerConfig({ dir, port, sites, mailServices }: BalancerOptions): string {
   mkdirSync(path.join(dir, 'logs'), { recursive: true });
-  const upstream = (name: string, ports: number[]) =>
+  const upstream = (name: string, ports: number[], backups = false) =>
     `  upstream ${name} {\n${ports
-      .map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;`)
+      .map(
+        (p, i) =>
+          `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s${backups && i > 0 ? ' backup' : ''};`,
+      )
       .join('\n')}\n    keepalive 32;\n  }`;
   const proxied = (to: string, retry: string) => `      proxy_pass http://${to};
       proxy_http_version 1.1;
@@ -69,6 +73,7 @@ http {
   uwsgi_temp_path ${path.join(dir, 'uwsgi')};
   scgi_temp_path ${path.join(dir, 'scgi')};
 ${upstream('site', sites)}
+${upstream('deploy', sites, true)}
 ${upstream('mail', mailServices)}
   server {
     listen ${port};
@@ -76,7 +81,7 @@ ${upstream('mail', mailServices)}
 ${proxied('mail', 'error timeout http_502 http_503 http_504')}
     }
     location /_deploy/ {
-${proxied('site', 'off')}
+${proxied('deploy', 'error timeout http_502 http_504')}
     }
     location / {
 ${proxied('site', 'error timeout http_502 http_504')}
