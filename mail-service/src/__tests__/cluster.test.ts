@@ -8,6 +8,7 @@ import {
   closedPort,
   getCsrf,
   post,
+  sleep,
   startPerTest,
   tempDir,
   testStore,
@@ -150,6 +151,26 @@ describe('claims', () => {
     expect(new Set(smtp.received.map((r) => r.mail.messageId)).size).toBe(3);
     expect(smtp.sessions).toHaveLength(3);
   }, 30_000);
+});
+
+describe('waking', () => {
+  test('a message stored through one instance wakes an idle worker of another at once, not at its next poll', async () => {
+    const smtp = await start.relay();
+    const env = { SMTP_URL: smtp.url, RATE_LIMIT_MAX: '100' };
+    // This instance only takes requests: its worker is stopped.
+    const intake = start.harness(env, { pollMs: 60_000 });
+    await intake.worker.stop();
+    // This one only delivers; it has looked at the empty outbox and would look again in a minute.
+    const deliverer = start.harness(env, { pollMs: 60_000 });
+    await waitFor(async () => (await request(deliverer.app).get('/api/ready')).status === 200);
+    await sleep(300);
+
+    const csrf = await getCsrf(intake.app);
+    const stored = Date.now();
+    await post(intake.app, csrf, validMessage()).expect(202);
+    await waitFor(() => smtp.received.length === 1, { timeoutMs: 5000, what: 'the delivery' });
+    expect(Date.now() - stored).toBeLessThan(5000);
+  });
 });
 
 describe('idempotency keys and the rate limit, shared', () => {
