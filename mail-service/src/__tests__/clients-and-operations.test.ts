@@ -110,8 +110,10 @@ describe.each(STORE_KINDS)('clients and operations (%s outbox)', (kind) => {
       await Promise.all(Array.from({ length: 10 }, lane));
       const during = smtp.received.length - before;
       expect(accepted).toBeGreaterThan(50);
-      // Delivery is not starved: it keeps a real share while requests keep coming.
-      expect(during).toBeGreaterThan(accepted / 10);
+      // Delivery is not starved: it keeps a real share while requests keep coming. (Starved, it
+      // delivers next to nothing; its share here is 8 to 13 % on a busy two-core machine, so the
+      // bar is set where a machine's load cannot cross it and starvation cannot reach it.)
+      expect(during).toBeGreaterThan(accepted / 25);
     });
   });
 
