@@ -1,13 +1,16 @@
 /**
  * The site's performance benchmark: `npm run bench` (see docs/performance.md). For the page
  * measurements it starts the site as `npm start` does, on ports 3000..3005 and 3100, so run it under
- * `flock /tmp/e2e-ports.lock`; `throughput` runs the site server and nginx on 3450..3455.
+ * `flock /tmp/e2e-ports.lock`; `throughput` runs the site server and nginx on 3450..3455, `replicas`
+ * three site servers, PostgreSQL and nginx on 3460..3469.
  *
  *   npm run bench                          everything: every route of the sitemap, 3 runs
  *   npm run bench -- --quick               bytes on a page of each kind, phone taps, 1 run; no Lighthouse
  *   npm run bench -- --only bytes,phone    some measurements: bytes, lighthouse, navigation, phone,
  *                                          server (the site server's answer times), throughput (the
- *                                          site server's cached pages per second against nginx)
+ *                                          site server's cached pages per second against nginx),
+ *                                          replicas (a deploy reaching every replica; three site
+ *                                          servers behind nginx against one)
  *   npm run bench -- --routes /,/about --runs 1
  *   npm run bench -- --skip-lighthouse
  *
@@ -25,6 +28,7 @@ import { measureNavigation, type NavigationResult } from './navigation';
 import { measurePhone, type PhoneResult } from './phone';
 import { measureSiteServer, printSiteServer } from './site-server';
 import { measureThroughput, printThroughput } from './throughput';
+import { measureReplicas, printReplicas } from './replicas';
 import { BUDGET, report, summarize, type BenchData, type RouteResult } from './report';
 import { prepareSite, remoteOriginFor } from './site';
 import { cleanup, elapsedS, errorMessage, kb, log, withTimeout } from './util';
@@ -36,6 +40,7 @@ const MEASUREMENTS = [
   'phone',
   'server',
   'throughput',
+  'replicas',
 ] as const;
 type Measurement = (typeof MEASUREMENTS)[number];
 /** The measurements that need the whole site running as `npm start` runs it. */
@@ -94,7 +99,10 @@ function parseArgs(argv: string[]): Args {
     if (!runsGiven) args.runs = 1;
     args.only.delete('lighthouse');
     args.only.delete('navigation');
-    if (!onlyGiven) args.only.delete('throughput');
+    if (!onlyGiven) {
+      args.only.delete('throughput');
+      args.only.delete('replicas');
+    }
   }
   return args;
 }
@@ -103,7 +111,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.help) {
     console.log(
-      'usage: npm run bench -- [--quick] [--only bytes,lighthouse,navigation,phone,server,throughput] [--routes /,/about] [--runs N] [--skip-lighthouse]',
+      'usage: npm run bench -- [--quick] [--only bytes,lighthouse,navigation,phone,server,throughput,replicas] [--routes /,/about] [--runs N] [--skip-lighthouse]',
     );
     return;
   }
@@ -181,6 +189,8 @@ async function main(): Promise<void> {
   const server = args.only.has('server') ? await measureSiteServer() : null;
   // Cached pages per second against nginx, each in its own processes on ports 3450 to 3455.
   const throughput = args.only.has('throughput') ? await measureThroughput() : null;
+  // Three site servers on one PostgreSQL behind nginx, on ports 3460 to 3469.
+  const replicas = args.only.has('replicas') ? await measureReplicas() : null;
 
   const problems = [...(site?.problems ?? [])];
   for (const r of results) {
@@ -223,6 +233,7 @@ async function main(): Promise<void> {
   if (site) console.log(`\n${report(data)}`);
   if (server) printSiteServer(server);
   if (throughput) printThroughput(throughput);
+  if (replicas) printReplicas(replicas);
 
   const outDir = path.join(
     path.dirname(fileURLToPath(import.meta.url)),
@@ -231,7 +242,7 @@ async function main(): Promise<void> {
     'bench-results',
   );
   await fs.mkdir(outDir, { recursive: true });
-  const json = `${JSON.stringify({ ...data, ...(throughput ? { throughput } : {}) }, null, 2)}\n`;
+  const json = `${JSON.stringify({ ...data, ...(throughput ? { throughput } : {}), ...(replicas ? { replicas } : {}) }, null, 2)}\n`;
   await fs.writeFile(path.join(outDir, 'latest.json'), json);
   await fs.writeFile(path.join(outDir, `${data.date.replace(/[:.]/g, '-')}.json`), json);
   console.log(`\nwritten: bench-results/latest.json (and a dated copy); ${data.durationS} s`);
