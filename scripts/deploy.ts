@@ -284,6 +284,9 @@ async function main(): Promise<void> {
     }
     const { version: base } = await call(api, token, 'GET', '/_deploy/manifest');
     const entry = `${s.origin}/${pkg.version}/remoteEntry.js`;
+    console.log(
+      `publishing ${name} ${pkg.version} through ${api}: the site checks it, then makes it live…`,
+    );
     try {
       done = await call(api, token, 'PUT', `/_deploy/remotes/${name}`, {
         base,

@@ -166,7 +166,8 @@ export class TestDeployment {
     await Promise.all([...this.servers].map((s) => this.stop(s)));
     await Promise.all(
       this.children.map((child) =>
-        child.exitCode === null
+        // A process killed by a signal has no exit code: it has stopped all the same.
+        child.exitCode === null && child.signalCode === null
           ? new Promise((resolve) => {
               child.once('exit', resolve);
               child.kill('SIGTERM');
