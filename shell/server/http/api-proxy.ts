@@ -47,7 +47,9 @@ export async function apiProxy(
 ): Promise<void> {
   await app.register(replyFrom, {
     base: target,
-    http: { requestOptions: { timeout: timeoutMs } },
+    // A new connection per call: a kept-alive one the mail-service has just closed would turn a
+    // healthy call into a reset (and a 503) now and then; /api's few calls a minute need no reuse.
+    http: { agentOptions: { keepAlive: false }, requestOptions: { timeout: timeoutMs } },
     disableRequestLogging: true,
   });
   // Bodies go through untouched, whatever their type.
