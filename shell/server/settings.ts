@@ -42,7 +42,7 @@ export class SettingsError extends Error {
   }
 }
 
-/** Render threads: one fewer than the cores, so the main thread keeps one, at least 1, at most 4. */
+/** Render processes: one fewer than the cores, so the server's own process keeps one, at least 1, at most 4. */
 export const defaultRenderWorkers = (cores = availableParallelism()): number =>
   Math.max(1, Math.min(4, cores - 1));
 
@@ -209,7 +209,7 @@ const schema = z.object({
   FETCH_TIMEOUT_MS: wholeNumber('a whole number of milliseconds', 100, 60_000).default(
     DEFAULTS.fetchTimeoutMs,
   ),
-  RENDER_WORKERS: wholeNumber('a number of render threads', 1, 16).default(() =>
+  RENDER_WORKERS: wholeNumber('a number of render processes', 1, 16).default(() =>
     defaultRenderWorkers(),
   ),
   DEPLOY_TOKEN: deployToken.optional(),

@@ -152,7 +152,7 @@ describe('the site server settings', () => {
   test('RENDER_WORKERS is 1 to 16; by default one fewer than the cores, at least 1, at most 4', () => {
     expect(parseSiteSettings({ RENDER_WORKERS: '16' }).renderWorkers).toBe(16);
     expect(problems({ RENDER_WORKERS: '17' })).toEqual([
-      'RENDER_WORKERS: "17" is not a number of render threads (1 to 16)',
+      'RENDER_WORKERS: "17" is not a number of render processes (1 to 16)',
     ]);
     expect([1, 2, 3, 5, 64].map((cores) => defaultRenderWorkers(cores))).toEqual([1, 1, 2, 4, 4]);
   });
