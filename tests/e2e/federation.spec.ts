@@ -30,15 +30,24 @@ test.describe('module federation', () => {
 
   test('React is downloaded once, from the shell, whatever page is entered', async ({ page }) => {
     const scripts: { url: string; body: string }[] = [];
-    page.on('response', async (res) => {
-      if (res.request().resourceType() === 'script')
-        scripts.push({ url: res.url(), body: await res.text().catch(() => '') });
+    // Each body is read as its response arrives; all of them are waited for before they are looked
+    // at, so a script whose body is still being read is not missed.
+    const reading: Promise<void>[] = [];
+    page.on('response', (res) => {
+      if (res.request().resourceType() !== 'script') return;
+      reading.push(
+        res.text().then(
+          (body) => void scripts.push({ url: res.url(), body }),
+          () => void scripts.push({ url: res.url(), body: '' }),
+        ),
+      );
     });
     await page.goto('/services/custom-dev/software-dev');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Software Development');
     await page.getByRole('contentinfo').getByRole('link', { name: 'Big Data' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Big Data');
     await page.waitForLoadState('networkidle');
+    await Promise.all(reading);
     // react-dom's client carries this error-decoder URL; exactly one downloaded script may contain it
     const withReactDom = scripts.filter(
       (s) => s.body.includes('react.dev/errors/') && s.body.includes('createRoot'),
