@@ -11,30 +11,29 @@
  *
  *   node --import tsx scripts/bench/throughput.ts [--rounds 4] [--seconds 5]
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { SHELL_PAGES, SITE_REMOTES } from '../../shared/src/site';
 import { buildManifest, writeManifest } from '../manifest';
 import { cleanup, fmt, log, median, onCleanup, table } from './util';
+import {
+  CONNECTIONS,
+  ENCODING,
+  THREADS,
+  medianOf,
+  portFree,
+  start,
+  wrk,
+  type Sample,
+} from './processes';
 
 const root = path.join(__dirname, '..', '..');
 
 export const THROUGHPUT_PORTS = { site: 3450, remotes: [3451, 3452, 3453, 3454], nginx: 3455 };
 export const THROUGHPUT_AIM = { ratio: 0.75, p99Ms: 10 };
-
-const CONNECTIONS = 50;
-const THREADS = 1;
-const ENCODING = 'gzip';
-
-interface Sample {
-  rps: number;
-  p50Ms: number;
-  p99Ms: number;
-}
 
 export interface ThroughputFigures {
   encoding: string;
@@ -66,60 +65,6 @@ function ensureProgram(program: string, pkg: string): void {
   const result = spawnSync('apt-get', ['install', '-y', pkg], { stdio: 'inherit' });
   if (result.status !== 0 || !existsSync(program))
     throw new Error(`${pkg} could not be installed (apt-get install -y ${pkg})`);
-}
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
-}
-
-async function waitFor(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process stopped:\n${output()}`);
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      if (res.status < 500) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not come up:\n${output()}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
-
-/** Starts a process, stopped again on clean-up; resolves when `readyUrl` answers. */
-async function start(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-  readyUrl: string,
-): Promise<void> {
-  const child = spawn(command, args, {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const keep = (d: Buffer) => (output = (output + String(d)).slice(-4000));
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  onCleanup(
-    () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        // nginx: QUIT is its graceful stop; Node takes TERM.
-        child.kill(command.endsWith('nginx') ? 'SIGQUIT' : 'SIGTERM');
-      }),
-  );
-  await waitFor(readyUrl, child, () => output);
 }
 
 function nginxConfig(dir: string, exportDir: string, port: number): string {
@@ -166,39 +111,6 @@ async function filesIn(dir: string): Promise<string[]> {
   return out;
 }
 
-const toMs = (value: string, unit: string): number =>
-  Number(value) * ({ us: 0.001, ms: 1, s: 1000, m: 60_000 }[unit] ?? NaN);
-
-/** One wrk run on a URL. */
-function wrk(url: string, seconds: number): Sample {
-  const result = spawnSync(
-    'wrk',
-    [
-      `-t${THREADS}`,
-      `-c${CONNECTIONS}`,
-      `-d${seconds}s`,
-      '--latency',
-      '-H',
-      `Accept-Encoding: ${ENCODING}`,
-      url,
-    ],
-    { encoding: 'utf8', timeout: (seconds + 30) * 1000 },
-  );
-  const out = `${result.stdout ?? ''}${result.stderr ?? ''}`;
-  if (result.status !== 0) throw new Error(`wrk ${url} failed:\n${out}`);
-  const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out);
-  if (non2xx) throw new Error(`wrk ${url}: ${non2xx[1]} answers were not 2xx or 3xx`);
-  const errors = /Socket errors: (.*)/.exec(out);
-  if (errors) throw new Error(`wrk ${url}: socket errors (${errors[1]})`);
-  const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
-  const latency = (p: number) => {
-    const m = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s|m)\\s*$`, 'm').exec(out);
-    return m ? toMs(m[1] ?? '', m[2] ?? '') : NaN;
-  };
-  if (!rps) throw new Error(`wrk ${url}: no Requests/sec in:\n${out}`);
-  return { rps: Number(rps[1]), p50Ms: latency(50), p99Ms: latency(99) };
-}
-
 /** A page asked for in the measured coding: fetch decodes it, the header says what was sent. */
 async function gzipped(
   url: string,
@@ -211,12 +123,6 @@ async function gzipped(
     bytes: Number(res.headers.get('content-length') ?? NaN),
   };
 }
-
-const medianOf = (samples: Sample[]): Sample => ({
-  rps: median(samples.map((s) => s.rps)) ?? NaN,
-  p50Ms: median(samples.map((s) => s.p50Ms)) ?? NaN,
-  p99Ms: median(samples.map((s) => s.p99Ms)) ?? NaN,
-});
 
 export async function measureThroughput({
   rounds = 4,

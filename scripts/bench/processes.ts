@@ -1,0 +1,117 @@
+/**
+ * What the benchmarks that run servers of their own share: a free port, a process started and
+ * stopped on clean-up, and wrk's figures at the same load.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { median, onCleanup } from './util';
+
+const root = path.join(__dirname, '..', '..');
+
+export const CONNECTIONS = 50;
+export const THREADS = 1;
+export const ENCODING = 'gzip';
+
+export interface Sample {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+export function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+}
+
+export async function waitFor(
+  url: string,
+  child: ChildProcess,
+  output: () => string,
+): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process stopped:\n${output()}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (res.status < 500) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not come up:\n${output()}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/** Starts a process, stopped again on clean-up; resolves when `readyUrl` answers. */
+export async function start(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  readyUrl: string,
+): Promise<void> {
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (d: Buffer) => (output = (output + String(d)).slice(-4000));
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  onCleanup(
+    () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        // nginx: QUIT is its graceful stop; Node takes TERM.
+        child.kill(command.endsWith('nginx') ? 'SIGQUIT' : 'SIGTERM');
+      }),
+  );
+  await waitFor(readyUrl, child, () => output);
+}
+
+export const toMs = (value: string, unit: string): number =>
+  Number(value) * ({ us: 0.001, ms: 1, s: 1000, m: 60_000 }[unit] ?? NaN);
+
+/** One wrk run on a URL. */
+export function wrk(url: string, seconds: number): Sample {
+  const result = spawnSync(
+    'wrk',
+    [
+      `-t${THREADS}`,
+      `-c${CONNECTIONS}`,
+      `-d${seconds}s`,
+      '--latency',
+      '-H',
+      `Accept-Encoding: ${ENCODING}`,
+      url,
+    ],
+    { encoding: 'utf8', timeout: (seconds + 30) * 1000 },
+  );
+  const out = `${result.stdout ?? ''}${result.stderr ?? ''}`;
+  if (result.status !== 0) throw new Error(`wrk ${url} failed:\n${out}`);
+  const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out);
+  if (non2xx) throw new Error(`wrk ${url}: ${non2xx[1]} answers were not 2xx or 3xx`);
+  const errors = /Socket errors: (.*)/.exec(out);
+  if (errors) throw new Error(`wrk ${url}: socket errors (${errors[1]})`);
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
+  const latency = (p: number) => {
+    const m = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s|m)\\s*$`, 'm').exec(out);
+    return m ? toMs(m[1] ?? '', m[2] ?? '') : NaN;
+  };
+  if (!rps) throw new Error(`wrk ${url}: no Requests/sec in:\n${out}`);
+  return { rps: Number(rps[1]), p50Ms: latency(50), p99Ms: latency(99) };
+}
+
+export const medianOf = (samples: Sample[]): Sample => ({
+  rps: median(samples.map((s) => s.rps)) ?? NaN,
+  p50Ms: median(samples.map((s) => s.p50Ms)) ?? NaN,
+  p99Ms: median(samples.map((s) => s.p99Ms)) ?? NaN,
+});
