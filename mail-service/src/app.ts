@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config';
 import { csrfProtection } from './csrf';
 import type { DeliveryStatus } from './delivery/worker';
+import type { FormTokens } from './form-token';
 import type { Metrics } from './metrics';
 import { corsFor } from './middleware/cors';
 import { errorHandler, methodNotAllowed, notFound } from './middleware/fallbacks';
@@ -18,6 +19,7 @@ import { clientKey, rateLimiter } from './middleware/rate-limit';
 import { requestLog } from './middleware/request-log';
 import type { OutboxStore } from './outbox/store';
 import { issueCsrfToken } from './routes/csrf';
+import { issueFormToken } from './routes/form-token';
 import { health, readiness } from './routes/health';
 import { metricsEndpoint } from './routes/metrics';
 import { storeMessage, validateMessage } from './routes/sendmail';
@@ -31,11 +33,15 @@ export interface AppDeps {
     | 'rateLimitWindowSeconds'
     | 'readyMaxQueueAgeSeconds'
     | 'metricsToken'
+    | 'formMinFillMs'
+    | 'spamMaxLinks'
   >;
   outbox: OutboxStore;
   delivery: { kick(): void; status(): DeliveryStatus; admit?(): Promise<void> | undefined };
   logger: Logger;
   metrics?: Metrics;
+  /** The time trap's tokens (issued by GET /api/form-token, checked on POST /api/sendmail). */
+  formTokens: FormTokens;
   /** Where rate-limit counters live: in memory unless instances share a store (Redis, say). */
   rateLimitStore?: Store;
   now?: () => number;
@@ -45,7 +51,7 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Builds the HTTP app. It does not listen: the service's entry point does, and tests drive it in-process. */
 export function createApp(deps: AppDeps): Express {
-  const { config, outbox, delivery, logger, metrics } = deps;
+  const { config, outbox, delivery, logger, metrics, formTokens } = deps;
   const now = deps.now ?? Date.now;
   const clientOf = clientKey(config, logger);
 
@@ -73,17 +79,28 @@ export function createApp(deps: AppDeps): Express {
   app.get('/api/ready', readiness({ config, outbox, delivery, now }));
   app.get('/api/metrics', metricsEndpoint({ config, metrics }));
   app.get('/api/csrf', issueCsrfToken);
+  app.get('/api/form-token', issueFormToken(formTokens, logger));
   app.post(
     '/api/sendmail',
     requireJson,
     readBody,
     validateMessage({ outbox, delivery, clientOf }),
     rateLimiter({ config, clientOf, metrics, store: deps.rateLimitStore, now }),
-    storeMessage({ outbox, delivery, logger, metrics }),
+    storeMessage({
+      outbox,
+      delivery,
+      logger,
+      metrics,
+      formTokens,
+      spamRules: { formMinFillMs: config.formMinFillMs, spamMaxLinks: config.spamMaxLinks },
+    }),
   );
 
   app.all('/api/sendmail', methodNotAllowed('POST'));
-  app.all(['/api/health', '/api/ready', '/api/csrf', '/api/metrics'], methodNotAllowed('GET'));
+  app.all(
+    ['/api/health', '/api/ready', '/api/csrf', '/api/form-token', '/api/metrics'],
+    methodNotAllowed('GET'),
+  );
   app.use(notFound);
   app.use(errorHandler(logger));
 

@@ -3,11 +3,17 @@
  * settings like the running service and opens the same outbox: the PostgreSQL of DATABASE_URL
  * (shared by every instance), or the SQLite file in DATA_DIR (WAL lets both work at once).
  */
+import { createHmac } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { isEmailAddress } from '@site/shared/contact';
 import { ConfigError, describeStore, loadConfig } from './config';
+import { normalizeAddress } from './outbox/address';
 import type { MessageSummary } from './outbox/queries';
 import { MESSAGE_STATUSES, type MessageStatus } from './outbox/schema';
 import { openOutbox } from './outbox/open';
+import { serverSecret, type ServerSecret } from './secret';
 
 const USAGE = `usage: npm run outbox -w mail-service -- <command>
 
@@ -21,6 +27,12 @@ const USAGE = `usage: npm run outbox -w mail-service -- <command>
   purge <id>...                   delete messages for good
   purge --state <state> [--older-than days]
   retention                       apply the retention policy now (RETENTION_DAYS, SPAM_RETENTION_DAYS)
+  spam [--limit n] [--content]    messages judged spam, newest first, with the reasons
+  release <id>...                 a false positive: spam -> queued, delivered by the running service
+  export --email <address>        every stored message from the address (any case), as JSON
+  erase --email <address>         delete every stored copy of the address's messages (the outbox,
+                                  its WAL, the .eml files in MAILBOX_DIR) and record the erasure
+  erasures                        the erasures served: time, HMAC of the address, counts
 `;
 
 const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString());
@@ -38,11 +50,63 @@ function print(rows: MessageSummary[]): void {
       ...(r.lastError ? { error: r.lastError } : {}),
       ...(r.status === 'failed' ? { acknowledged: r.acknowledged } : {}),
       ...(r.redacted ? { redacted: true } : {}),
+      ...(r.spamReasons.length > 0 ? { spamReasons: r.spamReasons } : {}),
+      ...(r.releasedAt !== null ? { released: iso(r.releasedAt) } : {}),
       domain: r.emailDomain,
       ...('payload' in r ? { content: r.payload } : {}),
     };
     process.stdout.write(`${JSON.stringify(line)}\n`);
   }
+}
+
+/** A message as `export` gives it to the person it came from. */
+const exported = (r: MessageSummary) => ({
+  id: r.id,
+  status: r.status,
+  received: iso(r.createdAt),
+  ...(r.deliveredAt !== null ? { delivered: iso(r.deliveredAt) } : {}),
+  ...(r.spamReasons.length > 0 ? { spamReasons: r.spamReasons } : {}),
+  ...(r.releasedAt !== null ? { released: iso(r.releasedAt) } : {}),
+  name: r.payload?.user.name,
+  email: r.payload?.user.email,
+  subject: r.payload?.message.subject,
+  body: r.payload?.message.body,
+});
+
+/** The audit's stand-in for an address: an HMAC of it, lower-cased, with the server secret. */
+export async function addressHmac(secret: ServerSecret, address: string): Promise<string> {
+  return createHmac('sha256', await secret.key('erasure-audit'))
+    .update(normalizeAddress(address))
+    .digest('hex');
+}
+
+/** Removes the .eml files (and leftover temporary files) of these messages; returns how many. */
+async function removeMailboxFiles(dir: string, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return 0;
+  }
+  const wanted = new Set(ids);
+  const idOf = (name: string) =>
+    /-([0-9a-f-]{36})\.eml$/.exec(name)?.[1] ?? /^\.([0-9a-f-]{36})\.\d+\.tmp$/.exec(name)?.[1];
+  let removed = 0;
+  for (const name of names) {
+    const id = idOf(name);
+    if (id === undefined || !wanted.has(id)) continue;
+    await fs.rm(path.join(dir, name), { force: true });
+    removed += 1;
+  }
+  return removed;
+}
+
+function emailOption(value: string | undefined, command: string): string {
+  if (value === undefined) throw new UsageError(`${command} needs --email <address>`);
+  const address = value.trim();
+  if (!isEmailAddress(address)) throw new UsageError(`"${address}" is not an e-mail address`);
+  return address;
 }
 
 const isStatus = (s: string | undefined): s is MessageStatus =>
@@ -63,6 +127,7 @@ export async function runOutboxCommand(
       all: { type: 'boolean' },
       state: { type: 'string' },
       'older-than': { type: 'string' },
+      email: { type: 'string' },
     },
   });
   const [command, ...rest] = positionals;
@@ -140,6 +205,61 @@ export async function runOutboxCommand(
         );
         return 0;
       }
+      case 'spam': {
+        const rows = await outbox.list({
+          status: 'spam',
+          limit: values.limit ? Number(values.limit) : 50,
+          withContent: values.content === true,
+        });
+        for (const r of rows) {
+          const line = {
+            id: r.id,
+            received: iso(r.createdAt),
+            reasons: r.spamReasons,
+            domain: r.emailDomain,
+            ...('payload' in r ? { content: r.payload } : {}),
+          };
+          process.stdout.write(`${JSON.stringify(line)}\n`);
+        }
+        return 0;
+      }
+      case 'release': {
+        if (rest.length === 0) throw new UsageError('release needs the ids of spam messages');
+        const n = await outbox.release(rest);
+        process.stdout.write(
+          `${n} message(s) released from spam and queued; the running service sends them ${
+            config.databaseUrl ? 'now' : 'within a minute'
+          }\n`,
+        );
+        return n === rest.length ? 0 : 1;
+      }
+      case 'export': {
+        const address = emailOption(values.email, 'export');
+        const rows = await outbox.messagesFrom(address);
+        process.stdout.write(`${JSON.stringify(rows.map(exported), null, 2)}\n`);
+        return 0;
+      }
+      case 'erase': {
+        const address = emailOption(values.email, 'erase');
+        const hmac = await addressHmac(serverSecret(config, outbox), address);
+        const found = await outbox.messagesFrom(address);
+        const files = await removeMailboxFiles(
+          config.mailboxDir,
+          found.map((r) => r.id),
+        );
+        const ids = await outbox.erase({ address, addressHmac: hmac, files });
+        process.stdout.write(
+          `${ids.length} message(s) and ${files} mailbox file(s) erased; recorded as ${hmac.slice(0, 16)}…\n`,
+        );
+        return 0;
+      }
+      case 'erasures':
+        for (const e of await outbox.erasures()) {
+          process.stdout.write(
+            `${JSON.stringify({ at: iso(e.at), addressHmac: e.addressHmac, messages: e.messages, files: e.files })}\n`,
+          );
+        }
+        return 0;
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

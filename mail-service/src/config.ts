@@ -45,6 +45,13 @@ export interface Config {
   spamRetentionDays: number;
   /** Unset: no metrics endpoint. Set: GET /api/metrics with `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
+  /** Signs the form tokens of the time trap and keys the erasure audit. Unset: a random secret
+   * made once and kept in the outbox's store, so instances sharing a database share it. */
+  formTokenSecret: string | undefined;
+  /** A message sent sooner than this after its form was first used is spam; 0 turns the rule off. */
+  formMinFillMs: number;
+  /** A message whose text holds more links than this is spam. */
+  spamMaxLinks: number;
   logLevel: LogLevel;
   shutdownTimeoutMs: number;
 }
@@ -71,6 +78,8 @@ export const DEFAULTS = {
   READY_MAX_QUEUE_AGE: '900',
   RETENTION_DAYS: '30',
   SPAM_RETENTION_DAYS: '7',
+  FORM_MIN_FILL_MS: '3000',
+  SPAM_MAX_LINKS: '5',
   LOG_LEVEL: 'info',
   SHUTDOWN_TIMEOUT_MS: '7000',
 } as const;
@@ -274,6 +283,15 @@ const envSchema = z.object({
     .string()
     .regex(/^[\x21-\x7e]{16,}$/, { error: 'expected at least 16 printable characters, no spaces' })
     .optional(),
+  FORM_TOKEN_SECRET: z
+    .string()
+    .regex(/^[\x21-\x7e]{32,}$/, {
+      error:
+        'expected at least 32 printable characters, no spaces (openssl rand -hex 32 makes one)',
+    })
+    .optional(),
+  FORM_MIN_FILL_MS: int(0, 600_000).default(Number(DEFAULTS.FORM_MIN_FILL_MS)),
+  SPAM_MAX_LINKS: int(0, 1000).default(Number(DEFAULTS.SPAM_MAX_LINKS)),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` })
     .default(DEFAULTS.LOG_LEVEL),
@@ -332,6 +350,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retentionDays: e.RETENTION_DAYS,
     spamRetentionDays: e.SPAM_RETENTION_DAYS,
     metricsToken: e.METRICS_TOKEN,
+    formTokenSecret: e.FORM_TOKEN_SECRET,
+    formMinFillMs: e.FORM_MIN_FILL_MS,
+    spamMaxLinks: e.SPAM_MAX_LINKS,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };

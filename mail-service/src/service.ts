@@ -7,10 +7,12 @@ import type { Courier } from './delivery/courier';
 import { cleanMailboxTemp, createMailboxCourier } from './delivery/mailbox-courier';
 import { createSmtpCourier, type SmtpTimeouts } from './delivery/smtp-courier';
 import { DeliveryWorker, type DeliveryStatus } from './delivery/worker';
+import { FormTokens } from './form-token';
 import { createMetrics, type Metrics } from './metrics';
 import { PostgresRateLimitStore } from './middleware/postgres-rate-limit-store';
 import { openOutbox } from './outbox/open';
 import type { OutboxStore } from './outbox/store';
+import { serverSecret } from './secret';
 
 export interface ServiceDeps {
   logger?: Logger;
@@ -96,6 +98,7 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
     logger,
     metrics,
     now,
+    formTokens: new FormTokens(serverSecret(config, outbox), now),
     ...(rateLimitStore ? { rateLimitStore } : {}),
   });
 

@@ -33,6 +33,9 @@ describe('configuration', () => {
       retentionDays: 30,
       spamRetentionDays: 7,
       metricsToken: undefined,
+      formTokenSecret: undefined,
+      formMinFillMs: 3000,
+      spamMaxLinks: 5,
       logLevel: 'info',
       shutdownTimeoutMs: 7000,
     });
@@ -82,6 +85,11 @@ describe('configuration', () => {
     ['ALLOWED_ORIGINS', '*'],
     ['LOG_LEVEL', 'loud'],
     ['SHUTDOWN_TIMEOUT_MS', 'soon'],
+    ['FORM_TOKEN_SECRET', 'too-short-for-a-secret'],
+    ['FORM_TOKEN_SECRET', 'a secret with spaces in it, long enough'],
+    ['FORM_MIN_FILL_MS', '2.5'],
+    ['FORM_MIN_FILL_MS', '3600000'],
+    ['SPAM_MAX_LINKS', '-1'],
   ])('%s=%s is refused with a message that names it', (name, value) => {
     const p = problems({ [name]: value });
     expect(p).toHaveLength(1);

@@ -207,7 +207,7 @@ export function testStore(kind: StoreKind, port: number): TestStore {
     const client = new Client({ connectionString: store.env.DATABASE_URL });
     await client.connect();
     try {
-      await client.query('TRUNCATE mail_messages, mail_rate_limits, mail_probe');
+      await client.query('TRUNCATE mail_messages, mail_rate_limits, mail_probe, mail_erasures');
     } finally {
       await client.end();
     }

@@ -6,7 +6,7 @@ import { tempDir, validMessage } from './helpers';
 /** A valid message from one client, as the API hands it to the outbox. */
 const message = (extra: Partial<NewMessage> = {}): NewMessage => ({
   payload: validMessage(),
-  spam: false,
+  spamReasons: [],
   client: '203.0.113.1',
   ...extra,
 });
@@ -50,7 +50,9 @@ describe('the outbox', () => {
 
   test('closing commits what is pending; a closed outbox refuses new messages', async () => {
     const outbox = Outbox.open(dir);
-    const pending = outbox.enqueue(message({ spam: true, client: 'x' }));
+    const pending = outbox.enqueue(
+      message({ spamReasons: ['honeypot field filled'], client: 'x' }),
+    );
     outbox.close();
     await expect(pending).resolves.toEqual({ outcome: 'stored', messageId: expect.any(String) });
     await expect(outbox.enqueue(message())).rejects.toThrow(/closed/);

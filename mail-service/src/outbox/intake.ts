@@ -10,7 +10,8 @@ import { emailDomainOf, type OutboxDb } from './schema';
 
 export interface NewMessage {
   payload: ContactMessage;
-  spam: boolean;
+  /** Why it is spam (see src/spam.ts); empty for a message to deliver. */
+  spamReasons: string[];
   /** Who sent it, as the rate limiter counts them; stored only as a hash. */
   client: string;
   idempotencyKey?: string | undefined;
@@ -67,11 +68,12 @@ function prepare(db: Database.Database) {
         number,
         number,
         number,
+        string | null,
       ]
     >(
       `INSERT INTO messages (id, idempotency_key, body_hash, client_hash, lane, status, payload,
-         email_domain, created_at, queued_at, next_attempt_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`,
+         email_domain, created_at, queued_at, next_attempt_at, updated_at, spam_reasons)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`,
     ),
     byKey: db.prepare<[string], { id: string; body_hash: string | null }>(
       'SELECT id, body_hash FROM messages WHERE idempotency_key = ?',
@@ -175,20 +177,22 @@ export class Intake {
       this.o.db.transaction(() => {
         for (const p of batch) {
           const client = clientHash(p.message.client);
-          const lane = p.message.spam ? 0 : this.statements.queuedOfClient.get(client)!.n + 1;
+          const spam = p.message.spamReasons.length > 0;
+          const lane = spam ? 0 : this.statements.queuedOfClient.get(client)!.n + 1;
           const info = this.statements.insert.run(
             p.id,
             p.key,
             p.hash,
             client,
             lane,
-            p.message.spam ? 'spam' : 'queued',
+            spam ? 'spam' : 'queued',
             JSON.stringify(p.message.payload),
             emailDomainOf(p.message.payload.user.email),
             at,
             at,
             at,
             at,
+            spam ? JSON.stringify(p.message.spamReasons) : null,
           );
           // Only another process sharing this file can have taken the key in the meantime.
           const existing =

@@ -3,11 +3,13 @@
  * delivery worker and the outbox command hold; intake, the delivery queue, the queries and
  * retention each live in a module of their own.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { ContactMessage } from '@site/shared/contact';
 import { Intake, type EnqueueResult, type NewMessage } from './intake';
+import { PersonalData, type EraseRequest, type Erasure } from './personal-data';
 import {
   OutboxQueries,
   type ListOptions,
@@ -31,6 +33,7 @@ export class Outbox implements OutboxStore {
   private readonly queue: DeliveryQueue;
   private readonly queries: OutboxQueries;
   private readonly retention: Retention;
+  private readonly personal: PersonalData;
 
   private constructor(
     readonly file: string,
@@ -42,6 +45,7 @@ export class Outbox implements OutboxStore {
     this.queue = new DeliveryQueue(outboxDb);
     this.queries = new OutboxQueries(outboxDb);
     this.retention = new Retention(outboxDb);
+    this.personal = new PersonalData(outboxDb);
   }
 
   /** Opens (creating if needed) the outbox in `dir`. */
@@ -104,6 +108,11 @@ export class Outbox implements OutboxStore {
     return this.queue.requeue(ids);
   }
 
+  /** Queues spam messages an operator released, due now (see DeliveryQueue.release). */
+  release(ids: string[]): number {
+    return this.queue.release(ids);
+  }
+
   /** Marks failed messages as seen by an operator: they no longer hold readiness red. */
   acknowledge(ids?: string[]): number {
     return this.queue.acknowledge(ids);
@@ -141,6 +150,31 @@ export class Outbox implements OutboxStore {
   /** Applies the retention policy (see Retention.apply). */
   applyRetention(policy: RetentionPolicy): { redacted: number; deleted: number } {
     return this.retention.apply(policy);
+  }
+
+  /** Every stored message from an address (any case), oldest first, with its content. */
+  messagesFrom(address: string): MessageSummary[] {
+    return this.personal.ofAddress(address);
+  }
+
+  /** Erases every message from an address from every file of the outbox (see PersonalData). */
+  erase(request: EraseRequest): string[] {
+    this.flush();
+    return this.personal.erase(request);
+  }
+
+  erasures(): Erasure[] {
+    return this.personal.erasures();
+  }
+
+  /** The server secret of this outbox, made on first use. */
+  storedSecret(): string {
+    this.db
+      .prepare<[string]>("INSERT OR IGNORE INTO secrets (name, value) VALUES ('server', ?)")
+      .run(randomBytes(32).toString('base64url'));
+    return this.db
+      .prepare<[], { value: string }>("SELECT value FROM secrets WHERE name = 'server'")
+      .get()!.value;
   }
 
   /** Whether a write reaches the disk right now (a real committed write, not a permission check). */

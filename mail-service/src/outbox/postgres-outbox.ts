@@ -6,12 +6,21 @@
  * A stored message is announced with NOTIFY, so idle workers of every instance wake at once.
  * The tables are made by mail-service/migrations/ (see ../postgres.ts).
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import type { ContactMessage } from '@site/shared/contact';
 import type { Postgres } from '../postgres';
 import { bodyHash, clientHash, scopedKey, type EnqueueResult, type NewMessage } from './intake';
-import type { ListOptions, MessageCounts, MessageSummary } from './queries';
+import { addressSpellings, normalizeAddress } from './address';
+import type { EraseRequest, Erasure } from './personal-data';
+import {
+  SUMMARY_COLUMNS,
+  toSummary,
+  type ListOptions,
+  type MessageCounts,
+  type MessageSummary,
+  type SummaryRow,
+} from './queries';
 import type { AttemptResult, StoredMessage } from './queue';
 import type { PurgeOptions, RetentionPolicy } from './retention';
 import { emailDomainOf, readPayload, type MessageStatus } from './schema';
@@ -40,22 +49,6 @@ export interface PostgresOutboxOptions {
   instanceId?: string;
 }
 
-interface SummaryRow {
-  id: string;
-  status: MessageStatus;
-  payload: string | null;
-  email_domain: string | null;
-  created_at: number;
-  queued_at: number;
-  updated_at: number;
-  delivered_at: number | null;
-  attempts: number;
-  next_attempt_at: number;
-  last_error: string | null;
-  acknowledged_at: number | null;
-  redacted_at: number | null;
-}
-
 interface DueRow {
   id: string;
   payload: string | null;
@@ -65,9 +58,6 @@ interface DueRow {
   attempts: number;
   done_rcpts: string | null;
 }
-
-const SUMMARY_COLUMNS = `id, status, payload, email_domain, created_at, queued_at, updated_at,
-  delivered_at, attempts, next_attempt_at, last_error, acknowledged_at, redacted_at`;
 
 /** `AND id = ANY($n)` for the ids given, or nothing when there are none (all of them). */
 const onlyIds = (ids: string[] | undefined, n: number) =>
@@ -133,12 +123,13 @@ export class PostgresOutbox implements OutboxStore {
     const inserted = await this.query<{ id: string }>(
       `WITH stored AS (
          INSERT INTO mail_messages (id, idempotency_key, body_hash, client_hash, lane, status,
-           payload, email_domain, created_at, queued_at, next_attempt_at, updated_at)
+           payload, email_domain, created_at, queued_at, next_attempt_at, updated_at,
+           spam_reasons)
          SELECT $1::text, $2::text, $3::text, $4::text,
            CASE WHEN $5::boolean THEN 0 ELSE (SELECT COUNT(*) + 1 FROM mail_messages
              WHERE client_hash = $4::text AND status = 'queued') END,
            CASE WHEN $5::boolean THEN 'spam' ELSE 'queued' END, $6::text, $7::text,
-           $8::bigint, $8::bigint, $8::bigint, $8::bigint
+           $8::bigint, $8::bigint, $8::bigint, $8::bigint, $9::text
          ON CONFLICT (idempotency_key) DO NOTHING
          RETURNING id, status)
        SELECT id, CASE WHEN status = 'queued' THEN pg_notify('${CHANNEL}', '') END AS notified
@@ -148,10 +139,11 @@ export class PostgresOutbox implements OutboxStore {
         key,
         hash,
         client,
-        message.spam,
+        message.spamReasons.length > 0,
         JSON.stringify(message.payload),
         emailDomainOf(message.payload.user.email),
         at,
+        message.spamReasons.length > 0 ? JSON.stringify(message.spamReasons) : null,
       ],
     );
     if (inserted.length > 0) return { outcome: 'stored', messageId: id };
@@ -305,6 +297,29 @@ export class PostgresOutbox implements OutboxStore {
     );
   }
 
+  /**
+   * Releases spam an operator judged wrongly: queued, due now, in its client's lane, with the
+   * reasons kept and the release time; every instance's idle worker is woken.
+   */
+  async release(ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const at = this.now();
+    const [row] = await this.query<{ n: number }>(
+      `WITH released AS (
+         UPDATE mail_messages m SET status = 'queued', attempts = 0, next_attempt_at = $1,
+           queued_at = $1, released_at = $1, updated_at = $1,
+           lane = (SELECT COUNT(*) + 1 FROM mail_messages q
+                   WHERE q.client_hash = m.client_hash AND q.status = 'queued')
+         WHERE status = 'spam' AND id = ANY($2::text[])
+         RETURNING id)
+       SELECT COUNT(*)::integer AS n,
+         CASE WHEN COUNT(*) > 0 THEN pg_notify('${CHANNEL}', '') END AS notified
+       FROM released`,
+      [at, ids],
+    );
+    return row?.n ?? 0;
+  }
+
   async acknowledge(ids?: string[]): Promise<number> {
     const at = this.now();
     return this.changes(
@@ -364,21 +379,87 @@ export class PostgresOutbox implements OutboxStore {
        ORDER BY created_at DESC LIMIT $${args.length}`,
       args,
     );
-    return rows.map((row) => ({
-      id: row.id,
-      status: row.status,
-      createdAt: row.created_at,
-      queuedAt: row.queued_at,
-      updatedAt: row.updated_at,
-      deliveredAt: row.delivered_at,
-      attempts: row.attempts,
-      nextAttemptAt: row.status === 'queued' ? row.next_attempt_at : null,
-      lastError: row.last_error,
-      acknowledged: row.acknowledged_at !== null,
-      redacted: row.redacted_at !== null,
-      emailDomain: row.email_domain,
-      ...(options.withContent ? { payload: readPayload(row.payload) ?? null } : {}),
+    return rows.map((row) => toSummary(row, options.withContent));
+  }
+
+  /** Rows from an address: lower-case spellings found by SQL, then compared as addresses. */
+  private async matching(address: string, client?: PoolClient): Promise<SummaryRow[]> {
+    const sql = `SELECT ${SUMMARY_COLUMNS} FROM mail_messages
+       WHERE payload IS NOT NULL AND lower(payload::jsonb #>> '{user,email}') = ANY($1::text[])
+       ORDER BY created_at`;
+    const args = [addressSpellings(address)];
+    const rows = client
+      ? (await client.query<SummaryRow>(sql, args)).rows
+      : await this.query<SummaryRow>(sql, args);
+    const wanted = normalizeAddress(address);
+    return rows.filter((row) => {
+      const email = readPayload(row.payload)?.user.email;
+      return email !== undefined && normalizeAddress(email) === wanted;
+    });
+  }
+
+  async messagesFrom(address: string): Promise<MessageSummary[]> {
+    return (await this.matching(address)).map((row) => toSummary(row, true));
+  }
+
+  /**
+   * Deletes every message from the address and records the erasure in one transaction, then
+   * VACUUMs the table so that the dead rows' space is cleaned. What PostgreSQL's WAL, its archive
+   * and backups still hold is the README's "Personal data".
+   */
+  async erase(request: EraseRequest): Promise<string[]> {
+    if (this.closed) throw new Error('the outbox is closed');
+    await this.pg.ready;
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const ids = (await this.matching(request.address, client)).map((row) => row.id);
+      const deleted = await client.query<{ id: string }>(
+        'DELETE FROM mail_messages WHERE id = ANY($1::text[]) RETURNING id',
+        [ids],
+      );
+      await client.query(
+        'INSERT INTO mail_erasures (at, address_hmac, messages, files) VALUES ($1, $2, $3, $4)',
+        [this.now(), request.addressHmac, deleted.rowCount ?? 0, request.files],
+      );
+      await client.query('COMMIT');
+      // VACUUM cannot run inside a transaction: after the commit, on the same connection.
+      await client.query('VACUUM mail_messages');
+      return deleted.rows.map((row) => row.id);
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async erasures(): Promise<Erasure[]> {
+    const rows = await this.query<{
+      at: number;
+      address_hmac: string;
+      messages: number;
+      files: number;
+    }>('SELECT at, address_hmac, messages, files FROM mail_erasures ORDER BY at DESC, id DESC');
+    return rows.map((r) => ({
+      at: r.at,
+      addressHmac: r.address_hmac,
+      messages: r.messages,
+      files: r.files,
     }));
+  }
+
+  /** The server secret every instance on this database shares: the first one to ask makes it. */
+  async storedSecret(): Promise<string> {
+    const [row] = await this.query<{ value: string }>(
+      `WITH made AS (
+         INSERT INTO mail_secrets (name, value) VALUES ('server', $1)
+         ON CONFLICT (name) DO NOTHING RETURNING value)
+       SELECT value FROM made UNION ALL SELECT value FROM mail_secrets WHERE name = 'server'`,
+      [randomBytes(32).toString('base64url')],
+    );
+    if (!row) throw new Error('the server secret could not be read');
+    return row.value;
   }
 
   async purge(options: PurgeOptions): Promise<number> {

@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { ContactMessage } from '@site/shared/contact';
-import { readPayload, type MessageStatus, type OutboxDb } from './schema';
+import { readPayload, readReasons, type MessageStatus, type OutboxDb } from './schema';
 
 export type MessageCounts = Record<MessageStatus, number>;
 
@@ -25,6 +25,10 @@ export interface MessageSummary {
   acknowledged: boolean;
   redacted: boolean;
   emailDomain: string | null;
+  /** Why it was judged spam (kept after a release); empty when it was not. */
+  spamReasons: string[];
+  /** When an operator released it from spam to the queue. */
+  releasedAt: number | null;
   payload?: ContactMessage | null;
 }
 
@@ -35,7 +39,7 @@ export interface ListOptions {
   withContent?: boolean | undefined;
 }
 
-interface SummaryRow {
+export interface SummaryRow {
   id: string;
   status: MessageStatus;
   payload: string | null;
@@ -49,10 +53,34 @@ interface SummaryRow {
   last_error: string | null;
   acknowledged_at: number | null;
   redacted_at: number | null;
+  spam_reasons: string | null;
+  released_at: number | null;
 }
 
-const SUMMARY_COLUMNS = `id, status, payload, email_domain, created_at, queued_at, updated_at,
-  delivered_at, attempts, next_attempt_at, last_error, acknowledged_at, redacted_at`;
+export const SUMMARY_COLUMNS = `id, status, payload, email_domain, created_at, queued_at, updated_at,
+  delivered_at, attempts, next_attempt_at, last_error, acknowledged_at, redacted_at, spam_reasons,
+  released_at`;
+
+/** A row as operators see it (see MessageSummary); the content only when asked for. */
+export function toSummary(row: SummaryRow, withContent: boolean | undefined): MessageSummary {
+  return {
+    id: row.id,
+    status: row.status,
+    createdAt: row.created_at,
+    queuedAt: row.queued_at,
+    updatedAt: row.updated_at,
+    deliveredAt: row.delivered_at,
+    attempts: row.attempts,
+    nextAttemptAt: row.status === 'queued' ? row.next_attempt_at : null,
+    lastError: row.last_error,
+    acknowledged: row.acknowledged_at !== null,
+    redacted: row.redacted_at !== null,
+    emailDomain: row.email_domain,
+    spamReasons: readReasons(row.spam_reasons),
+    releasedAt: row.released_at,
+    ...(withContent ? { payload: readPayload(row.payload) ?? null } : {}),
+  };
+}
 
 function prepare(db: Database.Database) {
   return {
@@ -118,21 +146,7 @@ export class OutboxQueries {
     return this.o.db
       .prepare<(string | number)[], SummaryRow>(sql)
       .all(...args)
-      .map((row) => ({
-        id: row.id,
-        status: row.status,
-        createdAt: row.created_at,
-        queuedAt: row.queued_at,
-        updatedAt: row.updated_at,
-        deliveredAt: row.delivered_at,
-        attempts: row.attempts,
-        nextAttemptAt: row.status === 'queued' ? row.next_attempt_at : null,
-        lastError: row.last_error,
-        acknowledged: row.acknowledged_at !== null,
-        redacted: row.redacted_at !== null,
-        emailDomain: row.email_domain,
-        ...(options.withContent ? { payload: readPayload(row.payload) ?? null } : {}),
-      }));
+      .map((row) => toSummary(row, options.withContent));
   }
 
   /** Whether a write reaches the disk right now (a real committed write, not a permission check). */

@@ -154,6 +154,24 @@ export class DeliveryQueue {
       .run(at, at, at, ...(ids ?? [])).changes;
   }
 
+  /**
+   * Releases spam messages an operator judged wrongly: they are queued, due now, in their
+   * client's lane as if just accepted, and keep their reasons and the time of the release.
+   */
+  release(ids: string[]): number {
+    if (ids.length === 0) return 0;
+    const at = this.o.now();
+    return this.o.db
+      .prepare<(string | number)[]>(
+        `UPDATE messages SET status = 'queued', attempts = 0, next_attempt_at = ?, queued_at = ?,
+           released_at = ?, updated_at = ?,
+           lane = (SELECT COUNT(*) + 1 FROM messages q
+                   WHERE q.client_hash = messages.client_hash AND q.status = 'queued')
+         WHERE status = 'spam' ${onlyIds(ids)}`,
+      )
+      .run(at, at, at, at, ...ids).changes;
+  }
+
   /** Marks failed messages as seen by an operator: they no longer hold readiness red. */
   acknowledge(ids?: string[]): number {
     const at = this.o.now();

@@ -30,7 +30,18 @@ export function readPayload(text: string | null): ContactMessage | undefined {
 export const emailDomainOf = (email: string) =>
   email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 
-const SCHEMA_VERSION = 3;
+/** Spam reasons as stored (a JSON array, or NULL), read back. */
+export function readReasons(text: string | null): string[] {
+  if (text === null) return [];
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+const SCHEMA_VERSION = 4;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS messages (
@@ -52,12 +63,29 @@ const SCHEMA = `
     delivered_at    INTEGER,
     acknowledged_at INTEGER,
     redacted_at     INTEGER,
-    updated_at      INTEGER NOT NULL
+    updated_at      INTEGER NOT NULL,
+    -- Why a message was judged spam: a JSON array of reasons; NULL for a message that was not.
+    spam_reasons    TEXT,
+    -- When an operator released it from spam to the queue.
+    released_at     INTEGER
   ) STRICT;
   CREATE INDEX IF NOT EXISTS messages_fair ON messages (status, lane, created_at);
   CREATE INDEX IF NOT EXISTS messages_client ON messages (client_hash, status);
   CREATE TABLE IF NOT EXISTS probe (id INTEGER PRIMARY KEY, at INTEGER NOT NULL) STRICT;
+  -- The server secret when FORM_TOKEN_SECRET is unset: made once, kept across restarts.
+  CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+  -- One row per erasure request served: an HMAC of the address (never the address), the count.
+  CREATE TABLE IF NOT EXISTS erasures (
+    id           INTEGER PRIMARY KEY,
+    at           INTEGER NOT NULL,
+    address_hmac TEXT NOT NULL,
+    messages     INTEGER NOT NULL,
+    files        INTEGER NOT NULL
+  ) STRICT;
 `;
+
+/** The reason every spam message stored before reasons were kept had: the honeypot. */
+export const LEGACY_SPAM_REASONS = JSON.stringify(['honeypot field filled']);
 
 /** Version 1 to the current schema: the table is made again. */
 function fromVersion1(db: Database.Database): void {
@@ -93,6 +121,15 @@ function fromVersion2(db: Database.Database): void {
            UPDATE messages SET queued_at = created_at;`);
 }
 
+/**
+ * Version 3 to 4: spam keeps its reasons and a release time; the tables of the server secret and
+ * the erasure audit are new (made by SCHEMA). Until now only the honeypot made a message spam.
+ */
+function fromVersion3(db: Database.Database): void {
+  db.exec(`ALTER TABLE messages ADD COLUMN spam_reasons TEXT;
+           ALTER TABLE messages ADD COLUMN released_at INTEGER;`);
+}
+
 /** Brings an outbox written by an earlier version to the current schema, keeping every row. */
 function migrate(db: Database.Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;
@@ -105,7 +142,14 @@ function migrate(db: Database.Database): void {
   db.transaction(() => {
     if (!old || old.n === 0) db.exec(SCHEMA);
     else if (version < 2) fromVersion1(db);
-    else fromVersion2(db);
+    else {
+      if (version < 3) fromVersion2(db);
+      fromVersion3(db);
+      db.exec(SCHEMA);
+    }
+    db.prepare(
+      "UPDATE messages SET spam_reasons = ? WHERE status = 'spam' AND spam_reasons IS NULL",
+    ).run(LEGACY_SPAM_REASONS);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();
 }

@@ -5,6 +5,7 @@
  */
 import type { ContactMessage } from '@site/shared/contact';
 import type { EnqueueResult, NewMessage } from './intake';
+import type { EraseRequest, Erasure } from './personal-data';
 import type { ListOptions, MessageCounts, MessageSummary } from './queries';
 import type { AttemptResult, StoredMessage } from './queue';
 import type { PurgeOptions, RetentionPolicy } from './retention';
@@ -38,6 +39,8 @@ export interface OutboxStore {
   record(result: AttemptResult): Awaitable<void>;
   /** Queues failed messages again (all of them, or those named), due now. */
   requeue(ids?: string[]): Awaitable<number>;
+  /** Queues spam messages an operator released (a false positive), due now; returns how many. */
+  release(ids: string[]): Awaitable<number>;
   /** Marks failed messages as seen by an operator: they no longer hold readiness red. */
   acknowledge(ids?: string[]): Awaitable<number>;
   counts(): Awaitable<MessageCounts>;
@@ -53,6 +56,17 @@ export interface OutboxStore {
   purge(options: PurgeOptions): Awaitable<number>;
   /** Applies the retention policy. */
   applyRetention(policy: RetentionPolicy): Awaitable<{ redacted: number; deleted: number }>;
+  /** Every stored message from an address (any case), oldest first, with its content. */
+  messagesFrom(address: string): Awaitable<MessageSummary[]>;
+  /**
+   * Deletes every message from an address so that no file of the store still holds it, and
+   * records the erasure (an HMAC of the address, the count); returns the ids erased.
+   */
+  erase(request: EraseRequest): Awaitable<string[]>;
+  /** The erasures served, newest first. */
+  erasures(): Awaitable<Erasure[]>;
+  /** The server secret kept in the store (made on first use), when FORM_TOKEN_SECRET is unset. */
+  storedSecret(): Awaitable<string>;
   /** Whether a committed write succeeds right now. */
   probeWritable(): Awaitable<boolean>;
   /**

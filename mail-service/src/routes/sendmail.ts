@@ -1,8 +1,8 @@
 /**
  * POST /api/sendmail: a contact form message, validated with the shared schema, stored durably in
- * the outbox and answered 202 only once it is on disk. The honeypot, Idempotency-Key replays and
- * the relay's SMTPUTF8 support are decided here; body reading, CSRF and the rate limit are
- * middleware in front of it.
+ * the outbox and answered 202 only once it is on disk. Spam (src/spam.ts), Idempotency-Key
+ * replays and the relay's SMTPUTF8 support are decided here; body reading, CSRF and the rate
+ * limit are middleware in front of it.
  */
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
@@ -12,13 +12,16 @@ import {
   fieldErrors,
   hasUtf8LocalPart,
   type ContactMessage,
+  type FieldError,
 } from '@site/shared/contact';
 import type { DeliveryStatus } from '../delivery/worker';
 import { sendError } from '../errors';
+import { FORM_STARTED_TOKEN_FIELD, FORM_TOKEN_MAX_LENGTH, type FormTokens } from '../form-token';
 import type { Metrics } from '../metrics';
 import { parseJson } from '../middleware/json-body';
 import type { EnqueueResult } from '../outbox/intake';
 import type { OutboxStore } from '../outbox/store';
+import { spamReasons, type SpamRules } from '../spam';
 
 /** 1 to 200 printable ASCII characters. */
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,200}$/;
@@ -28,6 +31,8 @@ const emailDomain = (email: string) => email.slice(email.lastIndexOf('@') + 1).t
 /** A valid message on its way from `validateMessage` to `storeMessage` (in res.locals). */
 interface Accepted {
   payload: ContactMessage;
+  /** The time trap's token, when the form sent one. */
+  formStartedToken: string | undefined;
   key: string | undefined;
   client: string;
   replay?: Promise<EnqueueResult>;
@@ -57,10 +62,11 @@ export function validateMessage({ outbox, delivery, clientOf }: ValidateDeps): R
     }
     const json = parseJson(req.body);
     if (!json.ok) return sendError(res, 400, json.error, json.message);
-    const parsed = contactMessageSchema.safeParse(json.value);
-    if (!parsed.success) {
+    const { message, formStartedToken, tokenError } = takeFormToken(json.value);
+    const parsed = contactMessageSchema.safeParse(message);
+    if (!parsed.success || tokenError) {
       return sendError(res, 400, 'invalid_message', CONTACT_MESSAGES.fillMissing, {
-        fields: fieldErrors(parsed.error),
+        fields: [...(parsed.success ? [] : fieldErrors(parsed.error)), ...(tokenError ?? [])],
       });
     }
     const payload = parsed.data;
@@ -72,7 +78,7 @@ export function validateMessage({ outbox, delivery, clientOf }: ValidateDeps): R
       });
     }
     const client = clientOf(req);
-    const accepted: Accepted = { payload, key: rawKey, client };
+    const accepted: Accepted = { payload, formStartedToken, key: rawKey, client };
     if (rawKey !== undefined) {
       // A store that cannot be read now answers 503 in storeMessage, like one that cannot be
       // written; the request is not counted either way.
@@ -94,22 +100,75 @@ export function validateMessage({ outbox, delivery, clientOf }: ValidateDeps): R
   };
 }
 
+/**
+ * The time trap's token is a top-level field of the payload that the shared schema does not know
+ * (it refuses unknown keys): taken out here and checked on its own, a string of at most 200
+ * characters when present.
+ */
+function takeFormToken(value: unknown): {
+  message: unknown;
+  formStartedToken: string | undefined;
+  tokenError?: FieldError[];
+} {
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    Array.isArray(value) ||
+    !Object.hasOwn(value, FORM_STARTED_TOKEN_FIELD)
+  ) {
+    return { message: value, formStartedToken: undefined };
+  }
+  const { [FORM_STARTED_TOKEN_FIELD]: token, ...message } = value as Record<string, unknown>;
+  if (typeof token === 'string' && token.length <= FORM_TOKEN_MAX_LENGTH) {
+    return { message, formStartedToken: token };
+  }
+  return {
+    message,
+    formStartedToken: undefined,
+    tokenError: [
+      {
+        path: FORM_STARTED_TOKEN_FIELD,
+        message: `Expected the token of GET /api/form-token: a string of at most ${FORM_TOKEN_MAX_LENGTH} characters.`,
+      },
+    ],
+  };
+}
+
 export interface StoreDeps {
   outbox: OutboxStore;
   delivery: { kick(): void; admit?(): Promise<void> | undefined };
   logger: Logger;
   metrics?: Metrics | undefined;
+  formTokens: FormTokens;
+  spamRules: SpamRules;
 }
 
-/** Stores the validated message (or answers the replay) and wakes delivery. */
-export function storeMessage({ outbox, delivery, logger, metrics }: StoreDeps): RequestHandler {
+/** Judges the validated message, stores it (or answers the replay) and wakes delivery. */
+export function storeMessage({
+  outbox,
+  delivery,
+  logger,
+  metrics,
+  formTokens,
+  spamRules,
+}: StoreDeps): RequestHandler {
   return async (_req, res) => {
-    const { payload, key, client, replay } = res.locals.accepted as Accepted;
-    const spam = (payload.website ?? '').trim() !== '';
-    if (!replay && !spam) await delivery.admit?.();
+    const { payload, formStartedToken, key, client, replay } = res.locals.accepted as Accepted;
     let result: EnqueueResult;
+    let reasons: string[] = [];
     try {
-      result = await (replay ?? outbox.enqueue({ payload, spam, client, idempotencyKey: key }));
+      if (replay) result = await replay;
+      else {
+        // The token's key may come from the store: a store that cannot be read is a 503 too.
+        reasons = spamReasons(payload, await formTokens.check(formStartedToken), spamRules);
+        if (reasons.length === 0) await delivery.admit?.();
+        result = await outbox.enqueue({
+          payload,
+          spamReasons: reasons,
+          client,
+          idempotencyKey: key,
+        });
+      }
     } catch (error) {
       logger.error(
         { err: error instanceof Error ? error.message : 'unknown' },
@@ -135,6 +194,7 @@ export function storeMessage({ outbox, delivery, logger, metrics }: StoreDeps): 
       logger.info({ messageId: result.messageId, replay: true }, 'message already stored');
       return res.status(202).json({ messageId: result.messageId });
     }
+    const spam = reasons.length > 0;
     metrics?.stored(spam);
     logger.info(
       {
@@ -142,8 +202,9 @@ export function storeMessage({ outbox, delivery, logger, metrics }: StoreDeps): 
         emailDomain: emailDomain(payload.user.email),
         bodyChars: payload.message.body.length,
         spam,
+        ...(spam ? { spamReasons: reasons } : {}),
       },
-      spam ? 'message stored as spam (honeypot filled)' : 'message stored',
+      spam ? 'message stored as spam' : 'message stored',
     );
     if (!spam) delivery.kick();
     res.status(202).json({ messageId: result.messageId });
