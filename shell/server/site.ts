@@ -15,15 +15,18 @@ import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { RemoteDeployment } from '@site/shared/contracts';
 import { composePage, loadShellTemplate, type ShellTemplate } from './compose';
+import { scriptJson } from './manifest-store';
 import type { LiveManifest } from './control-plane';
 import { openControlPlane } from './control-plane/open';
 import { deployApi } from './deploy/api';
 import { Deployer } from './deploy/deployer';
 import { apiProxy } from './http/api-proxy';
+import { CONTACT_PATH, contactFormRoutes } from './http/contact-form';
 import { listenOn } from './http/listen';
 import { pageRoutes, type PageSource } from './http/pages';
 import { REVALIDATE, sendComposed } from './http/send-body';
 import { ComposedPage, PageCache } from './page-cache';
+import type { ContactFormState } from '../src/pages/contact/form-state';
 import { fetchRemoteFile, httpOrigin } from './remote-files';
 import { RenderPool } from './render-pool';
 import type { RenderReply, ShellServerBuild } from './render-types';
@@ -241,6 +244,44 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     });
   }
 
+  /**
+   * The contact page with the form in a visitor's state (what they typed, its messages, or sent),
+   * for one answer: rendered here with the shell's own code (no remote code runs on this page),
+   * never cached, with the state in the page for the form's code to start from.
+   */
+  async function composeContact(state: ContactFormState, status: number): Promise<ComposedPage> {
+    const live = await liveManifest();
+    const shellTemplate = currentTemplate();
+    const result = await shell.renderPage({
+      manifest: live.manifest,
+      path: CONTACT_PATH,
+      loadRemote: () => Promise.reject(new Error(`no remote renders ${CONTACT_PATH}`)),
+      contactForm: state,
+    });
+    if (result.status !== 200) {
+      throw new Error(`the contact page could not be rendered: ${result.failure ?? result.status}`);
+    }
+    const meta = { ...result.meta, noindex: true };
+    const image = shareImage(live, shellTemplate, CONTACT_PATH, true);
+    const reply: RenderReply = {
+      id: 0,
+      status,
+      html: result.html,
+      head: shell.renderHead(meta, siteUrl, image ?? undefined),
+      meta,
+      remote: null,
+      scripts: [],
+      failure: null,
+    };
+    const html = composePage(shellTemplate, reply, live.embedded);
+    const stateScript = `<script type="application/json" id="${shell.FORM_STATE_ELEMENT}">${scriptJson(state)}</script>`;
+    const end = html.lastIndexOf('</body>');
+    return new ComposedPage(
+      status,
+      end === -1 ? html + stateScript : html.slice(0, end) + stateScript + html.slice(end),
+    );
+  }
+
   const pages: PageSource = {
     async isPage(urlPath) {
       return isKnown(await liveManifest(), urlPath);
@@ -346,6 +387,13 @@ export async function createSite(options: SiteOptions): Promise<Site> {
   );
 
   await app.register(apiProxy, { target: options.apiTarget });
+  await app.register(contactFormRoutes, {
+    siteUrl,
+    mailService: options.apiTarget,
+    page: () => compose(CONTACT_PATH, true),
+    composeWith: composeContact,
+    log,
+  });
 
   const deploy = options.deploy?.token ? options.deploy : undefined;
   if (deploy) {

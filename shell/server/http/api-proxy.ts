@@ -23,7 +23,10 @@ interface Origin {
   host: string;
 }
 
-function forwardedHeaders(request: Origin, headers: IncomingHttpHeaders): IncomingHttpHeaders {
+export function forwardedHeaders(
+  request: Origin,
+  headers: IncomingHttpHeaders,
+): IncomingHttpHeaders {
   // `request.ips` is the chain up to the first address this server does not trust (nearest
   // first); without a trusted proxy it is the client's address alone.
   const chain = request.ips ? [...request.ips].reverse() : [request.ip];

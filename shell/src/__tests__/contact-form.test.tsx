@@ -10,11 +10,22 @@ interface FakeAnswer {
   headers?: Record<string, string>;
 }
 
-/** The network boundary: records each request and answers as the mail-service would. */
-function fakeServer(answers: (FakeAnswer | Error)[]) {
+/**
+ * The network boundary: records each request and answers as the mail-service would. The time
+ * trap's endpoint answers `formToken` (404 by default: a mail-service without it).
+ */
+function fakeServer(answers: (FakeAnswer | Error)[], formToken: FakeAnswer = { status: 404 }) {
   const calls: { url: string; init?: RequestInit }[] = [];
   global.fetch = jest.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
     calls.push({ url: String(url), init });
+    if (String(url) === '/api/form-token') {
+      return {
+        ok: formToken.status < 300,
+        status: formToken.status,
+        json: async () => formToken.body,
+        headers: new Headers(),
+      } as Response;
+    }
     if (String(url) === '/api/csrf') {
       document.cookie = 'XSRF-TOKEN=token-123';
       return {
@@ -107,21 +118,21 @@ describe('ContactForm: validation', () => {
     expect(screen.getByText(CONTACT_MESSAGES.subjectRequired)).toBeInTheDocument();
     expect(screen.getByText(CONTACT_MESSAGES.bodyRequired)).toBeInTheDocument();
     expect(field('Full name')).toHaveFocus();
-    expect(calls).toHaveLength(0);
+    expect(calls.filter((c) => c.url === '/api/sendmail')).toHaveLength(0);
   });
 
   it('shows the limits before they are reached and counts the message’s characters', async () => {
     const user = renderForm();
     expect(screen.getByText(`Up to ${CONTACT_LIMITS.name} characters.`)).toBeInTheDocument();
     await user.type(field('Message'), 'Hello');
-    expect(
-      screen.getByText(new RegExp(`5 of ${CONTACT_LIMITS.body} characters`)),
-    ).toBeInTheDocument();
+    expect(field('Message')).toHaveAccessibleDescription(
+      `Up to ${CONTACT_LIMITS.body} characters. 5 used so far.`,
+    );
   });
 });
 
 describe('ContactForm: sending', () => {
-  it('sends the mapped payload with the CSRF header and an idempotency key, then resets and disables Send', async () => {
+  it('sends the mapped payload with the CSRF header and an idempotency key, then the confirmation replaces the form', async () => {
     const calls = fakeServer([{ status: 202, body: { messageId: 'm-1' } }]);
     const onSent = jest.fn();
     const user = renderForm({ onSent });
@@ -130,8 +141,11 @@ describe('ContactForm: sending', () => {
     await fillValid(user);
     await user.click(screen.getByRole('button', { name: 'Send message' }));
 
-    expect(await screen.findByText(CONTACT_MESSAGES.sent)).toBeInTheDocument();
+    const confirmation = await screen.findByRole('heading', { name: CONTACT_MESSAGES.sent });
+    expect(confirmation).toHaveFocus();
+    expect(screen.getByText(/reply to you by email within one working day/)).toBeInTheDocument();
     expect(screen.queryByTestId('form-invalid')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Send message' })).not.toBeInTheDocument();
     const post = calls.find((c) => c.url === '/api/sendmail');
     expect(post?.init?.method).toBe('POST');
     expect(JSON.parse(String(post?.init?.body))).toEqual({
@@ -142,9 +156,42 @@ describe('ContactForm: sending', () => {
     expect(headers['X-XSRF-TOKEN']).toBe('token-123');
     expect(headers['Content-Type']).toBe('application/json');
     expect(headers['Idempotency-Key']).toMatch(/\S{8,}/);
-    expect(field('Full name')).toHaveValue('');
-    expect(screen.getByRole('button', { name: 'Send message' })).toBeDisabled();
     expect(onSent).toHaveBeenCalledWith('m-1');
+
+    // Another message: the form is back, empty, from its first field.
+    await user.click(screen.getByRole('link', { name: 'Write another message' }));
+    expect(field('Full name')).toHaveValue('');
+    expect(field('Message')).toHaveValue('');
+    expect(field('Full name')).toHaveFocus();
+    expect(screen.queryByText(CONTACT_MESSAGES.sent)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send message' })).toBeEnabled();
+  });
+
+  it('asks once for the time trap’s token when the form is first used and sends it with the message', async () => {
+    const calls = fakeServer([{ status: 202, body: { messageId: 'm-t' } }], {
+      status: 200,
+      body: { token: 'started-at-signed' },
+    });
+    const user = renderForm();
+    expect(calls).toHaveLength(0);
+    await fillValid(user);
+    await user.click(screen.getByRole('button', { name: 'Send message' }));
+    await screen.findByRole('heading', { name: CONTACT_MESSAGES.sent });
+    expect(calls.filter((c) => c.url === '/api/form-token')).toHaveLength(1);
+    const post = calls.find((c) => c.url === '/api/sendmail');
+    expect(JSON.parse(String(post?.init?.body))).toMatchObject({
+      formStartedToken: 'started-at-signed',
+    });
+  });
+
+  it('sends without the token when the mail-service has no token endpoint (404)', async () => {
+    const calls = fakeServer([{ status: 202, body: { messageId: 'm-n' } }]);
+    const user = renderForm();
+    await fillValid(user);
+    await user.click(screen.getByRole('button', { name: 'Send message' }));
+    await screen.findByRole('heading', { name: CONTACT_MESSAGES.sent });
+    const post = calls.find((c) => c.url === '/api/sendmail');
+    expect(JSON.parse(String(post?.init?.body))).not.toHaveProperty('formStartedToken');
   });
 
   it('sends once however often Send is pressed', async () => {
@@ -153,7 +200,7 @@ describe('ContactForm: sending', () => {
     await fillValid(user);
     const send = screen.getByRole('button', { name: 'Send message' });
     await Promise.all([user.click(send), user.click(send), user.keyboard('{Enter}')]);
-    await screen.findByText(CONTACT_MESSAGES.sent);
+    await screen.findByRole('heading', { name: CONTACT_MESSAGES.sent });
     expect(calls.filter((c) => c.url === '/api/sendmail')).toHaveLength(1);
   });
 

@@ -37,7 +37,12 @@ export const contactContent = {
       `Your message was not sent: several messages have come from your connection in a short time. Please try again ${wait}.`,
     sentDetail:
       'Thank you. We have received it and will reply to you by email within one working day.',
-    characters: (used: number, max: number) => `${used} of ${max} characters`,
+    sendAgain:
+      'Your message has not been sent yet: for your security, please press Send message once more. What you typed is still here.',
+    refused:
+      'Your message was not sent: messages can only be sent from the contact form on this website. Please write it there and send it again.',
+    /** Follows the message's hint ("Up to 5000 characters.") once the page's code is running. */
+    charactersUsed: (used: number) => `${used} used so far.`,
   },
   details: {
     heading: 'Visit or reach us',

@@ -22,10 +22,15 @@ function Form({ onReady }: { onReady: () => void }) {
   return <ContactForm />;
 }
 
+/** How long a message sent before the form's code is here waits for it before the browser posts it. */
+const HOLD_LIMIT_MS = 8000;
+
 /**
  * Fetches the form's code after load and idle, or as soon as the visitor focuses or presses inside
  * the form. A message sent before the code is here (Enter in a field, or the button) is held and
- * sent once it is, instead of the browser submitting the bare form.
+ * sent once it is, instead of the browser submitting the bare form. When the code cannot be
+ * fetched (or takes too long), the browser posts the form after all: the site server answers it
+ * as it answers a browser without JavaScript.
  */
 function useFormWhenWanted(container: RefObject<HTMLElement | null>): () => void {
   const ready = useRef(false);
@@ -33,19 +38,31 @@ function useFormWhenWanted(container: RefObject<HTMLElement | null>): () => void
   useEffect(() => {
     const el = container.current;
     if (!el) return;
-    const start = () => void loadFormCode();
+    const start = () => void loadFormCode().catch(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const hold = (event: Event) => {
       if (ready.current) return;
       event.preventDefault();
       event.stopImmediatePropagation();
+      if (held.current) return;
       held.current = true;
-      start();
+      const form = event.target instanceof HTMLFormElement ? event.target : null;
+      const postIt = () => {
+        clearTimeout(timer);
+        if (ready.current || !held.current) return;
+        held.current = false;
+        // A plain post, which fires no submit event: not held again.
+        form?.submit();
+      };
+      timer = setTimeout(postIt, HOLD_LIMIT_MS);
+      loadFormCode().catch(postIt);
     };
     void afterLoadAndIdle().then(start);
     el.addEventListener('focusin', start);
     el.addEventListener('pointerdown', start);
     el.addEventListener('submit', hold, true);
     return () => {
+      clearTimeout(timer);
       el.removeEventListener('focusin', start);
       el.removeEventListener('pointerdown', start);
       el.removeEventListener('submit', hold, true);

@@ -15,6 +15,7 @@ import type { DeploymentManifest, RemoteDeployment, RemotePagesModule } from '@s
 import { Layout } from '../components/Layout';
 import type { PageMeta } from '../content/shell-routes';
 import { RemoteUnavailableError } from '../federation/errors';
+import { ServerFormState, type ContactFormState } from '../pages/contact/form-state';
 import { prepare } from '../page-ref';
 import type { PageSource } from '../page-source';
 import { SHELL_PATHS } from '@site/shared/site';
@@ -22,6 +23,7 @@ import { createRoutes } from '../router';
 
 export { renderHead } from './head';
 export { shellRoutes } from '../content/shell-routes';
+export { FORM_STATE_ELEMENT, SENT_ANCHOR } from '../pages/contact/form-state';
 
 /**
  * What the shell provides to a remote's Node build when it asks for a package: the same singletons
@@ -50,6 +52,8 @@ export interface RenderRequest {
   path: string;
   /** Loads a remote's pages module from its Node build. */
   loadRemote: (remote: RemoteDeployment) => Promise<RemotePagesModule>;
+  /** The contact form as the site server answers a post of it (the contact page only). */
+  contactForm?: ContactFormState;
 }
 
 export interface RenderResult {
@@ -103,7 +107,9 @@ async function attempt(
   const html = renderToString(
     <StrictMode>
       <StaticRouter location={request.path}>
-        <Layout manifest={request.manifest} routes={routes} />
+        <ServerFormState value={request.contactForm ?? null}>
+          <Layout manifest={request.manifest} routes={routes} />
+        </ServerFormState>
       </StaticRouter>
     </StrictMode>,
   );

@@ -1,7 +1,6 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type MouseEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import {
-  CONTACT_LIMITS,
   CONTACT_MESSAGES,
   contactFormSchema,
   toContactMessage,
@@ -9,7 +8,14 @@ import {
   type ContactFormField,
 } from '@site/shared/contact';
 import { contactContent, retryWording } from '../../content/contact';
-import { sendMessage } from './send-message';
+import { shellRoutes } from '../../content/shell-routes';
+import {
+  SENT_ANCHOR,
+  formStateUsed,
+  useInitialFormState,
+  type ContactFormState,
+} from './form-state';
+import { fetchFormStartedToken, sendMessage } from './send-message';
 import { zodResolver } from './zod-resolver';
 
 const c = contactContent.form;
@@ -18,6 +24,26 @@ const EMPTY: ContactFormValues = { fullName: '', emailAddress: '', subject: '', 
 
 type Outcome =
   { kind: 'none' } | { kind: 'sent' } | { kind: 'error'; text: string; fieldsToFix?: boolean };
+
+/** How long a send waits for the form's start token before it goes without. */
+const TOKEN_WAIT_MS = 3000;
+
+/** The outcome a form the server answered starts with. */
+function initialOutcome(state: ContactFormState): Outcome {
+  const notice = state.notice;
+  switch (notice?.kind) {
+    case 'send-again':
+      return { kind: 'error', text: c.sendAgain };
+    case 'refused':
+      return { kind: 'error', text: c.refused };
+    case 'rate-limited':
+      return { kind: 'error', text: c.rateLimited(retryWording(notice.retryAfterSeconds)) };
+    case 'failed':
+      return { kind: 'error', text: notice.server ? c.failedServer : c.failed };
+    default:
+      return { kind: 'none' };
+  }
+}
 
 const newKey = () =>
   typeof crypto !== 'undefined' && 'randomUUID' in crypto
@@ -29,16 +55,35 @@ const newKey = () =>
  * mail-service checks. A field's error shows once the field has been touched (or a submit was
  * attempted); an invalid submit sets formInvalid and shows the general notice; a send shows success
  * only when the mail-service has accepted the message (202), and a failure keeps what was typed.
+ * A sent message replaces the form with the confirmation, which takes the focus.
+ *
+ * Without JavaScript it is a plain form posted to the contact page (the site server validates with
+ * the same schema and answers with this form as it would show here); with it, the submit is
+ * handled here and never reaches the browser.
  */
 export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }) {
   const id = useId();
-  const [formInvalid, setFormInvalid] = useState(false);
-  const [messageSent, setMessageSent] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>({ kind: 'none' });
+  const fromServer = useInitialFormState();
+  const [initial] = useState(fromServer);
+  const [formInvalid, setFormInvalid] = useState(initial.notice?.kind === 'invalid');
+  const [messageSent, setMessageSent] = useState(initial.sent === true);
+  const [outcome, setOutcome] = useState<Outcome>(() => initialOutcome(initial));
+  // The fields' messages from the server, each shown until its field is changed.
+  const [serverErrors, setServerErrors] = useState(initial.errors ?? {});
+  // What the visitor typed, as the server sent it back: in the markup, so it shows before (and
+  // without) this code.
+  const [typed, setTyped] = useState(initial.values);
+  // The character count is shown once this code runs: the server's page says only the limit.
+  const [counting, setCounting] = useState(false);
   const honeypot = useRef<HTMLInputElement>(null);
   const idempotencyKey = useRef<string | null>(null);
   const inFlight = useRef(false);
   const statusRef = useRef<HTMLDivElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const sentHeading = useRef<HTMLHeadingElement>(null);
+  const startToken = useRef<Promise<string | null> | null>(null);
+  // Where the focus goes after the form and the confirmation trade places.
+  const focusNext = useRef<'confirmation' | 'form' | null>(null);
 
   const {
     register,
@@ -51,17 +96,40 @@ export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }
   } = useForm<ContactFormValues>({
     resolver: zodResolver(contactFormSchema),
     mode: 'onTouched',
-    defaultValues: EMPTY,
+    defaultValues: initial.values ?? EMPTY,
     shouldFocusError: true,
   });
 
   // A changed message is a new message: it gets a new idempotency key when it is sent.
   useEffect(() => {
-    const subscription = watch(() => {
+    const subscription = watch((_values, { name }) => {
       idempotencyKey.current = null;
+      if (name)
+        setServerErrors((errors) => (errors[name] ? { ...errors, [name]: undefined } : errors));
     });
     return () => subscription.unsubscribe();
   }, [watch]);
+
+  /** Asks once per message for the token that says when the form was first used. */
+  const formStarted = () => {
+    startToken.current ??= fetchFormStartedToken();
+  };
+
+  useEffect(() => {
+    setCounting(true);
+    // The visitor may have reached the form (or typed in it) before this code arrived.
+    const form = formRef.current;
+    if (form && (form.contains(document.activeElement) || new FormData(form).get('message')))
+      formStarted();
+    return formStateUsed;
+  }, []);
+
+  useEffect(() => {
+    const target = focusNext.current;
+    focusNext.current = null;
+    if (messageSent && target === 'confirmation') sentHeading.current?.focus();
+    if (!messageSent && target === 'form') setFocus('fullName');
+  }, [messageSent, setFocus]);
 
   const messageLength = watch('message')?.length ?? 0;
 
@@ -72,16 +140,28 @@ export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }
     setOutcome({ kind: 'none' });
     idempotencyKey.current ??= newKey();
     try {
+      formStarted();
+      const token = await Promise.race([
+        startToken.current,
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), TOKEN_WAIT_MS)),
+      ]);
       const result = await sendMessage(
-        toContactMessage(values, honeypot.current?.value ?? ''),
+        {
+          ...toContactMessage(values, honeypot.current?.value ?? ''),
+          ...(token ? { formStartedToken: token } : {}),
+        },
         idempotencyKey.current,
       );
       if (result.ok) {
         if (process.env.NODE_ENV !== 'production')
           console.log('Message accepted, messageId:', result.messageId);
         idempotencyKey.current = null;
+        startToken.current = null;
+        focusNext.current = 'confirmation';
         setMessageSent(true);
         setOutcome({ kind: 'sent' });
+        setServerErrors({});
+        setTyped(undefined);
         reset(EMPTY);
         onSent?.(result.messageId);
       } else if (result.kind === 'invalid') {
@@ -115,29 +195,65 @@ export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }
   };
 
   useEffect(() => {
-    // The answer is announced and focused; when fields need fixing, focus goes to the first of them.
-    if (outcome.kind === 'sent' || (outcome.kind === 'error' && !outcome.fieldsToFix))
-      statusRef.current?.focus();
+    // A failure is announced and focused; when fields need fixing, focus goes to the first of them.
+    if (outcome.kind === 'error' && !outcome.fieldsToFix) statusRef.current?.focus();
   }, [outcome]);
 
-  const startAnother = () => {
+  const startAnother = (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
     setMessageSent(false);
     setOutcome({ kind: 'none' });
     setFormInvalid(false);
+    setServerErrors({});
+    setTyped(undefined);
     reset(EMPTY);
-    setFocus('fullName');
+    focusNext.current = 'form';
+    // The address of a form sent without this code (`?sent=1`) is the contact page's again.
+    if (window.location.search || window.location.hash)
+      window.history.replaceState(window.history.state, '', window.location.pathname);
   };
 
   const shownError = (field: ContactFormField) =>
     (touchedFields[field] || isSubmitted) && errors[field]?.message
       ? errors[field]?.message
-      : undefined;
+      : serverErrors[field];
+
+  if (messageSent) {
+    return (
+      <section
+        className="contact-form contact-form--sent"
+        aria-labelledby={SENT_ANCHOR}
+        data-testid="message-sent"
+      >
+        <div className="form-notice form-notice--success">
+          <h2 id={SENT_ANCHOR} ref={sentHeading} tabIndex={-1} className="form-notice__title">
+            {CONTACT_MESSAGES.sent}
+          </h2>
+          <p>{c.sentDetail}</p>
+        </div>
+        <p className="contact-form__actions">
+          <a
+            href={shellRoutes.contact.path}
+            className="button button--secondary"
+            onClick={startAnother}
+          >
+            {c.another}
+          </a>
+        </p>
+      </section>
+    );
+  }
 
   return (
     <form
+      ref={formRef}
       className="contact-form"
+      method="post"
+      action={shellRoutes.contact.path}
       noValidate
       onSubmit={handleSubmit(onValid, onInvalid)}
+      onFocus={formStarted}
+      onInput={formStarted}
       aria-labelledby={`${id}-title`}
     >
       <h2 id={`${id}-title`}>{c.heading}</h2>
@@ -158,12 +274,6 @@ export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }
         aria-live="assertive"
         role="alert"
       >
-        {outcome.kind === 'sent' && (
-          <div className="form-notice form-notice--success">
-            <p className="form-notice__title">{CONTACT_MESSAGES.sent}</p>
-            <p>{c.sentDetail}</p>
-          </div>
-        )}
         {outcome.kind === 'error' && (
           <p className="form-notice form-notice--error">{outcome.text}</p>
         )}
@@ -178,6 +288,7 @@ export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }
           'aria-invalid': error ? true : undefined,
           'aria-describedby': error ? `${errorId} ${hintId}` : hintId,
           autoComplete: c.autoComplete[field],
+          defaultValue: typed?.[field],
           ...register(field),
         };
         return (
@@ -193,8 +304,8 @@ export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }
               />
             )}
             <p className="field__hint" id={hintId}>
-              {field === 'message'
-                ? `${c.hints.message} ${c.characters(messageLength, CONTACT_LIMITS.body)}`
+              {field === 'message' && counting
+                ? `${c.hints.message} ${c.charactersUsed(messageLength)}`
                 : c.hints[field]}
             </p>
             {error && (
@@ -221,18 +332,9 @@ export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }
       </div>
 
       <div className="contact-form__actions">
-        <button
-          type="submit"
-          className="button button--primary"
-          disabled={messageSent || isSubmitting}
-        >
+        <button type="submit" className="button button--primary" disabled={isSubmitting}>
           {isSubmitting ? c.sending : c.send}
         </button>
-        {messageSent && (
-          <button type="button" className="button button--secondary" onClick={startAnother}>
-            {c.another}
-          </button>
-        )}
       </div>
     </form>
   );

@@ -1,38 +1,41 @@
 type FormModule = typeof import('./ContactForm');
 
 /** A promise React's `use` can read at once when it has settled (React's own thenable fields). */
-type Tracked<T> = Promise<T> & { status: 'pending' | 'fulfilled' | 'rejected'; value?: T };
+type Tracked<T> = Promise<T> & { status: 'pending' | 'fulfilled'; value?: T };
 
-let open!: () => void;
-const gate = new Promise<void>((resolve) => (open = resolve));
-let current: Tracked<FormModule> | undefined;
+let settle!: (module: FormModule) => void;
+const eventual = new Promise<FormModule>((resolve) => (settle = resolve)) as Tracked<FormModule>;
+eventual.status = 'pending';
 
-function track(load: () => Promise<FormModule>): Tracked<FormModule> {
-  const promise = load() as Tracked<FormModule>;
-  promise.status = 'pending';
-  promise.then(
-    (value) => Object.assign(promise, { status: 'fulfilled', value }),
-    () => Object.assign(promise, { status: 'rejected' }),
-  );
-  return promise;
-}
+let attempt: Promise<FormModule> | undefined;
+let failed = false;
 
 /**
  * The contact form's code (its validation and form libraries, about a quarter of the page's
- * JavaScript). The page the visitor enters by shows the form as rendered on the server and fetches
- * this once the page has loaded and gone idle, or at once when the visitor reaches for the form, so
- * the first load carries only what paints the page. A failed fetch is tried again on the next read.
+ * JavaScript), once it is here. The page the visitor enters by shows the form as rendered on the
+ * server and fetches this once the page has loaded and gone idle, or at once when the visitor
+ * reaches for the form, so the first load carries only what paints the page. Until a fetch
+ * succeeds this stays pending: the server's form stays on the page, and works without it.
  */
 export function formCode(): Promise<FormModule> {
-  if (!current || current.status === 'rejected')
-    current = track(() =>
-      gate.then(() => import(/* webpackChunkName: "contact-form" */ './ContactForm')),
-    );
-  return current;
+  return eventual;
 }
 
-/** Starts fetching the form's code (idempotent); resolves when it is at hand. */
+/** Starts fetching the form's code (idempotent; a failed fetch is tried again); rejects when it fails. */
 export function loadFormCode(): Promise<FormModule> {
-  open();
-  return formCode();
+  if (!attempt || failed) {
+    failed = false;
+    attempt = import(/* webpackChunkName: "contact-form" */ './ContactForm');
+    attempt.then(
+      (module) => {
+        // Marked before anyone awaiting this attempt resumes, so a render that follows reads it.
+        Object.assign(eventual, { status: 'fulfilled', value: module });
+        settle(module);
+      },
+      () => {
+        failed = true;
+      },
+    );
+  }
+  return attempt;
 }

@@ -11,7 +11,28 @@ export type SendResult =
   | { ok: false; kind: 'rate-limited'; retryAfterSeconds: number | null }
   | { ok: false; kind: 'failed'; status: number | null };
 
+/** The message as sent: the shared payload and, when the form got one, its start token. */
+export type OutgoingMessage = ContactMessage & { formStartedToken?: string };
+
 const CSRF_COOKIE = 'XSRF-TOKEN';
+
+/** A token from the mail-service that says when the form was first used; null when there is none. */
+export async function fetchFormStartedToken(): Promise<string | null> {
+  try {
+    const res = await fetch('/api/form-token', {
+      credentials: 'same-origin',
+      cache: 'no-store',
+      headers: { Accept: 'application/json' },
+    });
+    // No such endpoint (404) or any other failure: the message goes without a token.
+    if (!res.ok) return null;
+    const body = (await res.json().catch(() => null)) as { token?: unknown } | null;
+    const token = body?.token;
+    return typeof token === 'string' && token.length > 0 && token.length <= 200 ? token : null;
+  } catch {
+    return null;
+  }
+}
 
 const readCookie = (name: string): string | null => {
   const match = document.cookie.split('; ').find((c) => c.startsWith(`${name}=`));
@@ -37,7 +58,7 @@ const fieldByPath = Object.fromEntries(
  * answer) is never delivered twice. A refused CSRF token is fetched afresh once.
  */
 export async function sendMessage(
-  payload: ContactMessage,
+  payload: OutgoingMessage,
   idempotencyKey: string,
 ): Promise<SendResult> {
   let response: Response | null = null;

@@ -1,0 +1,325 @@
+/**
+ * The contact form without JavaScript: `POST /contact`, the form's fields urlencoded, answered by
+ * the site server with the contact page as the form would show it (what was typed, each field's
+ * message, the notice) or, once the mail-service has taken the message, a redirect to the sent
+ * state. With JavaScript the form never posts here: it sends JSON to `/api/sendmail` itself.
+ *
+ * CSRF without script, on a page whose HTML is cached for everyone (docs/decisions.md, "The
+ * contact form without JavaScript"): the post must come from the site's own origin (Origin, else
+ * Sec-Fetch-Site: same-origin) and carry the form's cookie, SameSite=Strict and HttpOnly, which
+ * every `GET /contact` answer sets beside the cached page. A post without the cookie (the page came
+ * from a cache that kept the cookie back) gets the form again, as typed, with the cookie and a
+ * notice to press Send once more.
+ *
+ * Every page answered here holds what one visitor typed or did: it is composed for this answer,
+ * `no-store`, and never enters the shared page cache.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import formBody from '@fastify/formbody';
+import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  FIELD_PATHS,
+  contactFormSchema,
+  toContactMessage,
+  type ContactForm,
+  type ContactFormField,
+  type ContactMessage,
+} from '@site/shared/contact';
+import type { ContactFormState } from '../../src/pages/contact/form-state';
+import type { ComposedPage } from '../page-cache';
+import { forwardedHeaders } from './api-proxy';
+import { targetPath } from './pages';
+import { REVALIDATE, sendComposed } from './send-body';
+
+export const CONTACT_PATH = '/contact';
+/** The form's cookie: set on every contact page, required on every post of the form. */
+export const FORM_COOKIE = 'contact-form';
+/** Where a sent form leads: the contact page in its sent state, at the confirmation. */
+export const SENT_LOCATION = `${CONTACT_PATH}?sent=1#message-sent`;
+
+/**
+ * The largest form body taken. The fields' limits (5,554 characters in all) percent-encoded at up
+ * to nine bytes a character (a three-byte UTF-8 character is %XX%XX%XX) stay below it; a bigger
+ * body is a 413 before it is read.
+ */
+export const FORM_BODY_LIMIT = 64 * 1024;
+
+/** 32 random bytes, base64url. */
+const COOKIE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const newToken = (): string => randomBytes(32).toString('base64url');
+const COOKIE_MAX_AGE = 7 * 24 * 60 * 60;
+
+const FIELDS: ContactFormField[] = ['fullName', 'emailAddress', 'subject', 'message'];
+const HTML = 'text/html; charset=utf-8';
+const NO_STORE = 'no-store';
+
+/**
+ * A field as a form posts it: one string, absent when left out. A name sent twice counts by its
+ * first value, as the form has each name once.
+ */
+const posted = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .transform((value) => (Array.isArray(value) ? (value[0] ?? '') : (value ?? '')));
+
+/** The posted form: the four fields and the honeypot; any other name is ignored. */
+const postedForm = z.object({
+  fullName: posted,
+  emailAddress: posted,
+  subject: posted,
+  message: posted,
+  website: posted,
+});
+
+export interface ContactFormOptions {
+  /** The site's public origin (SITE_URL): what the browser sends as Origin, and so the mail-service. */
+  siteUrl: string;
+  /** The mail-service's origin (MAIL_SERVICE_URL). */
+  mailService: string;
+  /** The contact page as everyone gets it (from the shared page cache). */
+  page(): Promise<ComposedPage>;
+  /** The contact page composed for this answer only, with the form in this state. */
+  composeWith(state: ContactFormState, status: number): Promise<ComposedPage>;
+  timeoutMs?: number;
+  log: (message: string) => void;
+}
+
+type Verdict = 'ok' | 'refused';
+
+/**
+ * Whether the post comes from the site itself: its Origin is the site's public origin or the
+ * origin this request was made to; without an Origin, Fetch Metadata must say same-origin.
+ * Neither header: refused, as every browser that posts a form sends one of them.
+ */
+function checkOrigin(request: FastifyRequest, siteOrigin: string): Verdict {
+  const origin = request.headers.origin;
+  if (origin !== undefined) {
+    const own = `${request.protocol}://${request.host}`;
+    return origin === siteOrigin || origin === own ? 'ok' : 'refused';
+  }
+  return request.headers['sec-fetch-site'] === 'same-origin' ? 'ok' : 'refused';
+}
+
+/** The first message of each field that does not pass the shared schema. */
+function fieldErrors(values: ContactForm): Partial<Record<ContactFormField, string>> | null {
+  const parsed = contactFormSchema.safeParse(values);
+  if (parsed.success) return null;
+  const errors: Partial<Record<ContactFormField, string>> = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0];
+    if (typeof field === 'string' && FIELDS.includes(field as ContactFormField)) {
+      errors[field as ContactFormField] ??= issue.message;
+    }
+  }
+  return errors;
+}
+
+const fieldByPath = new Map(
+  Object.entries(FIELD_PATHS).map(([field, wire]) => [wire, field as ContactFormField]),
+);
+
+/** What the mail-service answered, as the form shows it. */
+type SendOutcome =
+  | { kind: 'sent' }
+  | { kind: 'invalid'; errors: Partial<Record<ContactFormField, string>> }
+  | { kind: 'rate-limited'; retryAfterSeconds: number | null }
+  | { kind: 'failed'; server: boolean; why: string };
+
+export async function contactFormRoutes(
+  app: FastifyInstance,
+  options: ContactFormOptions,
+): Promise<void> {
+  const siteOrigin = new URL(options.siteUrl).origin;
+  const sendmail = new URL('/api/sendmail', options.mailService).href;
+  const timeoutMs = options.timeoutMs ?? 15000;
+  // Here a body is a form, and nothing else: JSON and the rest are a 415.
+  app.removeAllContentTypeParsers();
+  await app.register(formBody, { bodyLimit: FORM_BODY_LIMIT });
+
+  /** The visitor's form cookie, or a new one; set again on every answer (its life starts anew). */
+  function formCookie(request: FastifyRequest, reply: FastifyReply): string | null {
+    const existing = parseCookies(request.headers.cookie ?? '')[FORM_COOKIE];
+    const valid = existing !== undefined && COOKIE_TOKEN.test(existing) ? existing : null;
+    reply.header(
+      'set-cookie',
+      serializeCookie(FORM_COOKIE, valid ?? newToken(), {
+        path: CONTACT_PATH,
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: request.protocol === 'https',
+        maxAge: COOKIE_MAX_AGE,
+      }),
+    );
+    return valid;
+  }
+
+  async function answer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    state: ContactFormState,
+    status: number,
+    headers: Record<string, string> = {},
+  ) {
+    const page = await options.composeWith(state, status);
+    return sendComposed(request, reply, page, { type: HTML, cacheControl: NO_STORE, headers });
+  }
+
+  /** Hands the message to the mail-service as the site's own form: once per idempotency key. */
+  async function send(
+    request: FastifyRequest,
+    message: ContactMessage,
+    idempotencyKey: string,
+  ): Promise<SendOutcome> {
+    // The site has made its own origin and token checks; the mail-service's double-submit pair
+    // is made here, fresh for this call.
+    const csrf = newToken();
+    const forwarded = forwardedHeaders(request, {});
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      origin: siteOrigin,
+      cookie: `XSRF-TOKEN=${csrf}`,
+      'x-xsrf-token': csrf,
+      'idempotency-key': idempotencyKey,
+    };
+    for (const [name, value] of Object.entries(forwarded)) {
+      if (typeof value === 'string') headers[name] = value;
+    }
+    let response: Response | undefined;
+    let why = '';
+    // One more try after a connection that failed: the idempotency key makes it safe.
+    for (let attempt = 0; attempt < 2 && !response; attempt++) {
+      try {
+        response = await fetch(sendmail, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(message),
+          signal: AbortSignal.timeout(timeoutMs),
+          redirect: 'error',
+        });
+      } catch (error) {
+        why =
+          error instanceof Error
+            ? error.cause instanceof Error
+              ? error.cause.message
+              : error.message
+            : String(error);
+      }
+    }
+    if (!response) return { kind: 'failed', server: true, why: `not reachable (${why})` };
+    const body = (await response.json().catch(() => null)) as {
+      fields?: { path?: unknown; message?: unknown }[];
+      error?: unknown;
+    } | null;
+    if (response.status === 202) return { kind: 'sent' };
+    if (response.status === 400 && Array.isArray(body?.fields)) {
+      const errors: Partial<Record<ContactFormField, string>> = {};
+      for (const f of body.fields) {
+        const field = typeof f.path === 'string' ? fieldByPath.get(f.path) : undefined;
+        if (field && typeof f.message === 'string') errors[field] ??= f.message;
+      }
+      if (Object.keys(errors).length > 0) return { kind: 'invalid', errors };
+    }
+    if (response.status === 429) {
+      const seconds = Number(response.headers.get('retry-after'));
+      return {
+        kind: 'rate-limited',
+        retryAfterSeconds: Number.isFinite(seconds) && seconds > 0 ? seconds : null,
+      };
+    }
+    const code = typeof body?.error === 'string' ? ` ${body.error}` : '';
+    return {
+      kind: 'failed',
+      server: response.status >= 500 || response.status === 403,
+      why: `answered ${response.status}${code}`,
+    };
+  }
+
+  app.get(CONTACT_PATH, async (request, reply) => {
+    formCookie(request, reply);
+    const { query } = targetPath(request.url);
+    if (new URLSearchParams(query).get('sent') === '1') {
+      // The sent state holds nothing of the message: it says it was sent, and what happens next.
+      return answer(request, reply, { sent: true }, 200);
+    }
+    return sendComposed(request, reply, await options.page(), {
+      type: HTML,
+      cacheControl: REVALIDATE,
+    });
+  });
+
+  app.post(CONTACT_PATH, { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
+    const token = formCookie(request, reply);
+    if (checkOrigin(request, siteOrigin) !== 'ok') {
+      // Nothing of a foreign post is shown back: it may not be what the visitor typed.
+      return answer(request, reply, { notice: { kind: 'refused' } }, 403);
+    }
+    const parsed = postedForm.safeParse(request.body ?? {});
+    if (!parsed.success) {
+      return reply
+        .code(400)
+        .header('cache-control', NO_STORE)
+        .type('text/plain; charset=utf-8')
+        .send('The form could not be read. Please go back and send it again.\n');
+    }
+    const form = parsed.data;
+    const values: ContactForm = {
+      fullName: form.fullName,
+      emailAddress: form.emailAddress,
+      subject: form.subject,
+      message: form.message,
+    };
+    const errors = fieldErrors(values);
+    if (errors) return answer(request, reply, { values, errors, notice: { kind: 'invalid' } }, 422);
+    if (!token) return answer(request, reply, { values, notice: { kind: 'send-again' } }, 422);
+
+    const message = toContactMessage(values, form.website);
+    // The same form sent twice (a double click, a reload of the answer) is one message: the key
+    // is the visitor's form cookie and the message itself.
+    const key = `form-${createHash('sha256')
+      .update(token)
+      .update('\0')
+      .update(JSON.stringify(message))
+      .digest('base64url')}`;
+    const outcome = await send(request, message, key);
+    switch (outcome.kind) {
+      case 'sent':
+        return reply
+          .code(303)
+          .header('cache-control', NO_STORE)
+          .header('location', SENT_LOCATION)
+          .send();
+      case 'invalid':
+        return answer(
+          request,
+          reply,
+          { values, errors: outcome.errors, notice: { kind: 'invalid' } },
+          422,
+        );
+      case 'rate-limited':
+        return answer(
+          request,
+          reply,
+          {
+            values,
+            notice: { kind: 'rate-limited', retryAfterSeconds: outcome.retryAfterSeconds },
+          },
+          429,
+          outcome.retryAfterSeconds ? { 'retry-after': String(outcome.retryAfterSeconds) } : {},
+        );
+      case 'failed':
+        options.log(
+          `site: a contact form posted without JavaScript was not sent: the mail-service ${outcome.why}`,
+        );
+        return answer(
+          request,
+          reply,
+          { values, notice: { kind: 'failed', server: outcome.server } },
+          503,
+          { 'retry-after': '30' },
+        );
+    }
+  });
+}
