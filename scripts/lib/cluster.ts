@@ -42,7 +42,9 @@ export interface BalancerOptions {
  * health checks: `max_fails`, `fail_timeout`, `proxy_next_upstream`), so a dead replica costs at
  * most the requests that were in flight on it. Deploys (`/_deploy/`) go to the first site server
  * while it is up (the others are its backups); nginx retries only their reads on another one, never
- * a PUT or POST (not idempotent: a client that lost its answer reads the manifest for the outcome).
+ * a change: nginx would pass a PUT on (it counts PUT as idempotent), and a deploy whose site server
+ * died after its commit would then be refused by the next one as stale. A client that lost the
+ * answer to a change reads the manifest for the outcome instead (`npm run deploy` does).
  */
 export function writeBalancerConfig({ dir, port, sites, mailServices }: BalancerOptions): string {
   mkdirSync(path.join(dir, 'logs'), { recursive: true });
@@ -81,7 +83,12 @@ ${upstream('mail', mailServices)}
 ${proxied('mail', 'error timeout http_502 http_503 http_504')}
     }
     location /_deploy/ {
+      error_page 418 = @deploy_change;
+      if ($request_method !~ ^(GET|HEAD)$) { return 418; }
 ${proxied('deploy', 'error timeout http_502 http_504')}
+    }
+    location @deploy_change {
+${proxied('deploy', 'off')}
     }
     location / {
 ${proxied('site', 'error timeout http_502 http_504')}

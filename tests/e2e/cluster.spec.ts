@@ -1,23 +1,28 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from '@playwright/test';
+import pg from 'pg';
 import { SITE_REMOTES } from '@site/shared/site';
 import { startPostgres, type TestPostgres } from '@site/shared/testing/postgres';
 import { findNginx, writeBalancerConfig } from '../../scripts/lib/cluster';
-import { test, type TestDeployment } from '../support/deployment';
+import { ROOT, test, type TestDeployment } from '../support/deployment';
 
 /**
  * The site as it runs in production, through its load balancer: three site servers on one
  * PostgreSQL behind nginx (the configuration `npm run start:cluster` writes), and visitors'
- * requests through nginx while a replica is killed. Ports: nginx 3190, site servers 3191-3193,
- * PostgreSQL 3198; the remotes and the mail-service of the suite (3001-3005).
+ * requests through nginx while a replica is killed, the database is stopped, or the replica
+ * handling a team's deploy dies. Ports: nginx 3190, site servers 3191-3193, a second origin of the
+ * public-health group 3194, a client-side proxy 3195, PostgreSQL 3198; the remotes and the
+ * mail-service of the suite (3001-3005).
  */
 const TOKEN = 'cluster-deploy-token-0123456789';
 const LB = 'http://localhost:3190';
 const PORTS = [3191, 3192, 3193];
-const ALLOWED = SITE_REMOTES.map((r) => `http://localhost:${r.port}`);
+const SECOND_ORIGIN = 'http://localhost:3194';
+const ALLOWED = [...SITE_REMOTES.map((r) => `http://localhost:${r.port}`), SECOND_ORIGIN];
 const PAGES = ['/', '/about', '/services/data-analytics/big-data', '/public-health/MandE-tools'];
 
 interface Cluster {
@@ -51,6 +56,9 @@ async function startCluster(deployment: TestDeployment): Promise<Cluster> {
     if ((await fetch(`${LB}/about`).catch(() => null))?.status === 200) break;
     await new Promise((r) => setTimeout(r, 100));
   }
+  // The same build of the public-health group from a second origin: a deploy that moves the
+  // group between the two origins is a real change of the manifest, with nothing to build.
+  await deployment.startRemote(path.join(ROOT, 'mfe-public-health', 'dist'), 3194);
   return {
     postgres,
     sites,
@@ -97,6 +105,103 @@ function visitors() {
   };
 }
 
+/** The manifest each site server in `ports` serves (`null` for one that does not answer). */
+const manifests = (ports: number[]) =>
+  Promise.all(
+    ports.map((port) =>
+      fetch(`http://localhost:${port}/remotes.json`).then(
+        (r) => r.text(),
+        () => null,
+      ),
+    ),
+  );
+
+interface Command {
+  /** Resolves when the command prints `text` (on either stream). */
+  printed(text: string): Promise<void>;
+  done: Promise<{ status: number | null; output: string }>;
+}
+
+/**
+ * The public-health team's `npm run deploy` (scripts/deploy.ts in its workspace, version 1.0.0 as
+ * built), publishing its entry from `origin` through `api`.
+ */
+function teamDeploy(api: string, origin: string, reason: string): Command {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'scripts', 'deploy.ts'), '--reason', reason],
+    {
+      cwd: path.join(ROOT, 'mfe-public-health'),
+      env: {
+        ...process.env,
+        DEPLOY_API: api,
+        DEPLOY_TOKEN: TOKEN,
+        DEPLOY_BY: 'public-health-ci',
+        REMOTE_PUBLIC_HEALTH_URL: origin,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const waiting: { text: string; resolve: () => void }[] = [];
+  const collect = (chunk: Buffer) => {
+    output += String(chunk);
+    for (const w of waiting.filter((w) => output.includes(w.text))) {
+      waiting.splice(waiting.indexOf(w), 1);
+      w.resolve();
+    }
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  return {
+    printed: (text) =>
+      output.includes(text)
+        ? Promise.resolve()
+        : new Promise((resolve) => waiting.push({ text, resolve })),
+    done: new Promise((resolve) =>
+      child.on('exit', (status) => resolve({ status, output: output.trim() })),
+    ),
+  };
+}
+
+/** Where public_health's entry points in a manifest's text. */
+const publicHealthEntry = (text: string | null) =>
+  text === null
+    ? null
+    : (JSON.parse(text) as { remotes: { name: string; entry: string }[] }).remotes.find(
+        (r) => r.name === 'public_health',
+      )?.entry;
+
+/**
+ * A proxy in front of the load balancer for the deploy command, which kills the site server that
+ * answered a change after it committed and before its answer reached the command: the command
+ * sees the connection drop. Reads pass through.
+ */
+function answerLosingProxy(port: number, onChangeAnswered: () => void) {
+  const server = http.createServer((request, response) => {
+    const upstream = http.request(
+      `${LB}${request.url}`,
+      { method: request.method, headers: request.headers },
+      (answer) => {
+        if (request.method !== 'GET') {
+          onChangeAnswered();
+          answer.resume();
+          request.socket.destroy();
+          return;
+        }
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    upstream.on('error', () => request.socket.destroy());
+    request.pipe(upstream);
+  });
+  return {
+    listen: () => new Promise<void>((resolve) => server.listen(port, resolve)),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 test.describe('the site behind its load balancer, on PostgreSQL', () => {
   test('visitors get their pages through the load balancer while a replica is killed', async ({
     deployment,
@@ -116,6 +221,134 @@ test.describe('the site behind its load balancer, on PostgreSQL', () => {
       expect(load.statuses.length).toBeGreaterThan(50);
       expect(load.failures.length, load.failures.join('\n')).toBeLessThanOrEqual(8);
       step(`${load.statuses.length} answers, ${load.failures.length} failed`);
+    } finally {
+      await cluster.close();
+    }
+  });
+  test('a site server killed during a deploy leaves every replica on the old manifest or the new one, and the deploy command says which', async ({
+    deployment,
+  }) => {
+    test.setTimeout(240_000);
+    const cluster = await startCluster(deployment);
+    // One connection holds a lock; the other watches (a transaction sees one snapshot of
+    // pg_stat_activity).
+    const database = new pg.Client({ connectionString: cluster.postgres.url });
+    const watcher = new pg.Client({ connectionString: cluster.postgres.url });
+    await database.connect();
+    await watcher.connect();
+    const step = (what: string) => console.log(`cluster: ${what}`);
+    try {
+      const [before] = await manifests([3191]);
+      const firstEntry = publicHealthEntry(before!);
+      expect(firstEntry).toBe('http://localhost:3004/1.0.0/remoteEntry.js');
+
+      // Killed after its checks, before its commit: the test holds the live manifest's row lock,
+      // so the site server's compare-and-swap waits inside its transaction, its checks done.
+      step('killed before its commit');
+      await database.query('BEGIN');
+      await database.query('SELECT version FROM live_manifest WHERE id FOR UPDATE');
+      const beforeCommit = teamDeploy(LB, SECOND_ORIGIN, 'killed before its commit');
+      let ended: { output: string } | undefined;
+      void beforeCommit.done.then((result) => (ended = result));
+      for (let waited = 0; ; waited += 100) {
+        const { rows } = await watcher.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE wait_event_type = 'Lock' AND query LIKE '%FROM live_manifest%FOR UPDATE%'`,
+        );
+        if (rows[0]!.n > 0) break;
+        if (ended || waited > 120_000) {
+          throw new Error(
+            `the deploy did not reach its commit: ${ended?.output ?? 'still running'}`,
+          );
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      cluster.sites.get(3191)!.kill('SIGKILL');
+      await new Promise((r) => setTimeout(r, 500));
+      await database.query('ROLLBACK');
+      const lost = await beforeCommit.done;
+      expect(lost.status, lost.output).toBe(1);
+      expect(lost.output).toContain(
+        'the site server stopped before it answered (HTTP 502 from http://localhost:3190) and the change did not go live: public_health is 1.0.0 in live manifest',
+      );
+      // The transaction of the dead server never committed: every replica serves the old manifest.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await manifests([3192, 3193])).toEqual([before, before]);
+      await cluster.start(3191);
+      expect(await manifests([3191, 3192, 3193])).toEqual([before, before, before]);
+      // The load balancer sends deploys to the first site server again once its failure has
+      // timed out (fail_timeout=5s): the next deploy is handled by the server the proxy kills.
+      await new Promise((r) => setTimeout(r, 6000));
+
+      // Killed after its commit, before its answer reached the command.
+      step('killed after its commit');
+      const proxy = answerLosingProxy(3195, () => cluster.sites.get(3191)!.kill('SIGKILL'));
+      await proxy.listen();
+      const afterCommit = await teamDeploy(
+        'http://localhost:3195',
+        SECOND_ORIGIN,
+        'killed after its commit',
+      ).done;
+      await proxy.close();
+      expect(afterCommit.status, afterCommit.output).toBe(0);
+      expect(afterCommit.output).toMatch(
+        /the site server stopped before it answered \(.+\), but the change is live: public_health 1\.0\.0; live manifest /,
+      );
+      const after = await manifests([3192, 3193]);
+      expect(after[0]).toBe(after[1]);
+      expect(publicHealthEntry(after[0]!)).toBe(`${SECOND_ORIGIN}/1.0.0/remoteEntry.js`);
+      await cluster.start(3191);
+      expect(await manifests([3191])).toEqual([after[0]]);
+
+      // With every replica up, the same command through the load balancer simply deploys.
+      step('a deploy with nothing killed');
+      const plain = await teamDeploy(LB, 'http://localhost:3004', 'back to the first origin').done;
+      expect(plain.status, plain.output).toBe(0);
+      expect(plain.output).toContain('deployed public_health: 1.0.0 (http://localhost:3194');
+      const last = await manifests([3191, 3192, 3193]);
+      expect(new Set(last).size).toBe(1);
+      expect(publicHealthEntry(last[0]!)).toBe(firstEntry);
+    } finally {
+      await database.end();
+      await watcher.end();
+      await cluster.close();
+    }
+  });
+
+  test('with PostgreSQL stopped for 10 s under load, every page is served and a deploy is refused with the reason, then succeeds', async ({
+    deployment,
+  }) => {
+    test.setTimeout(240_000);
+    const cluster = await startCluster(deployment);
+    try {
+      const load = visitors();
+      await new Promise((r) => setTimeout(r, 1000));
+      await cluster.postgres.pause();
+      const stoppedAt = Date.now();
+      const refused = await teamDeploy(LB, SECOND_ORIGIN, 'while the database is down').done;
+      expect(refused.status, refused.output).toBe(1);
+      expect(refused.output).toMatch(
+        /refused \(HTTP 503, control_plane_unavailable\): .*control-plane database/i,
+      );
+      await new Promise((r) => setTimeout(r, Math.max(0, 10_000 - (Date.now() - stoppedAt))));
+      await cluster.postgres.resume();
+      await new Promise((r) => setTimeout(r, 1000));
+      await load.stop();
+      expect(load.statuses.length).toBeGreaterThan(50);
+      expect(load.failures, load.failures.join('\n')).toEqual([]);
+
+      let deployed = await teamDeploy(LB, SECOND_ORIGIN, 'after the database is back').done;
+      for (let i = 0; i < 10 && deployed.status !== 0; i++) {
+        // The replicas reconnect within their retry interval.
+        await new Promise((r) => setTimeout(r, 1000));
+        deployed = await teamDeploy(LB, SECOND_ORIGIN, 'after the database is back').done;
+      }
+      expect(deployed.status, deployed.output).toBe(0);
+      await expect
+        .poll(async () => (await manifests([3191, 3192, 3193])).map(publicHealthEntry), {
+          timeout: 2000,
+        })
+        .toEqual(Array(3).fill(`${SECOND_ORIGIN}/1.0.0/remoteEntry.js`));
     } finally {
       await cluster.close();
     }
