@@ -104,6 +104,10 @@ describe('requeue', () => {
       `INSERT INTO messages (id, status, payload, email_domain, created_at, attempts,
          next_attempt_at, updated_at) VALUES (?, 'queued', ?, 'example.co.za', ?, 3, ?, ?)`,
     ).run('m-1', payload, acceptedAt, acceptedAt, acceptedAt);
+    db.prepare(
+      `INSERT INTO messages (id, status, payload, email_domain, created_at, lane,
+         next_attempt_at, updated_at) VALUES (?, 'spam', ?, 'example.co.za', ?, 0, ?, ?)`,
+    ).run('m-2', payload, acceptedAt, acceptedAt, acceptedAt);
     db.close();
 
     const outbox = Outbox.open(dir, () => acceptedAt + 60_000);
@@ -117,11 +121,15 @@ describe('requeue', () => {
         }),
       ]);
       expect(outbox.oldestQueuedAt()).toBe(acceptedAt);
+      // Spam stored before reasons were kept had one reason: the honeypot.
+      expect(outbox.list({ status: 'spam' })).toEqual([
+        expect.objectContaining({ id: 'm-2', spamReasons: ['honeypot field filled'] }),
+      ]);
     } finally {
       outbox.close();
     }
     const reopened = new Database(path.join(dir, 'outbox.sqlite'), { readonly: true });
-    expect(reopened.pragma('user_version', { simple: true })).toBe(3);
+    expect(reopened.pragma('user_version', { simple: true })).toBe(4);
     reopened.close();
     rmSync(dir, { recursive: true, force: true });
   });
