@@ -1,10 +1,19 @@
 import { z } from 'zod';
-import { CONTACT_LIMITS, CONTACT_MESSAGES } from './limits';
+import {
+  CONTACT_FIELDS,
+  toPayload,
+  wirePath,
+  type ContactFieldSpec,
+  type FieldName,
+  type FormValuesOf,
+  type PayloadOf,
+} from './fields';
+import { CONTACT_MESSAGES } from './limits';
 
 /**
- * The contact message: its rules, limits and texts, in one place. The contact form validates with
- * `contactFormSchema` (its field names), the mail-service with `contactMessageSchema` (the wire
- * shape); both are built from the same field rules, so they cannot drift apart.
+ * The contact message's rules, built from its field table (`./fields`). The contact form validates
+ * with `contactFormSchema` (its field names), the mail-service with `contactMessageSchema` (the wire
+ * shape); both come from the same rows, so they cannot drift apart.
  */
 
 // Name, e-mail and subject end up in mail headers (Reply-To, Subject): no line breaks or other
@@ -25,7 +34,6 @@ const INVISIBLE = /[\s\p{Cf}\p{Zs}\u180e\u2800\u3164\uffa0]|\u034f|\u115f|\u1160
 const ENCODED_WORD = /=\?[^?\s]*\?[bq]\?[^?\s]*\?=/i;
 
 const M = CONTACT_MESSAGES;
-const L = CONTACT_LIMITS;
 
 const visible = (value: string) => value.replace(INVISIBLE, '') !== '';
 const noBidi = (value: string) => !BIDI_CONTROLS.test(value);
@@ -86,81 +94,118 @@ export const hasUtf8LocalPart = (email: string): boolean =>
   // eslint-disable-next-line no-control-regex
   /[^\u0000-\u007f]/.test(email.slice(0, email.lastIndexOf('@')));
 
-type Field = keyof typeof CONTACT_LIMITS;
-
 /** A field that must be filled in: its "required" text when missing, or empty once trimmed. */
-const filled = (field: Field) =>
-  z
-    .string({ error: M[`${field}Required`] })
-    .trim()
-    .min(1, { error: M[`${field}Required`] });
+const filled = (field: ContactFieldSpec) =>
+  z.string({ error: field.messages.required }).trim().min(1, { error: field.messages.required });
 
 /** Written text: filled in with something visible, within the field's limit. */
-const text = (field: Exclude<Field, 'email'>) =>
+const written = (field: ContactFieldSpec) =>
   filled(field)
-    .refine(visible, { error: M[`${field}Required`] })
-    .max(L[field], { error: M[`${field}TooLong`] });
+    .refine(visible, { error: field.messages.required })
+    .max(field.limit, { error: field.messages.tooLong });
 
-/** Text that goes into a mail header: one line, read as it shows, never an encoded word. */
-const headerText = (field: 'name' | 'subject') =>
-  text(field)
-    .regex(SINGLE_LINE, { error: M.singleLine })
-    .refine(noBidi, { error: M.singleLine })
-    .refine(noEncodedWord, { error: M.encodedWord });
-
-export const nameRule = headerText('name');
-
-export const emailRule = filled('email')
-  .max(L.email, { error: M.emailTooLong })
-  .refine(isEmailAddress, { error: M.emailInvalid });
-
-export const subjectRule = headerText('subject');
-
-export const bodyRule = text('body')
-  .regex(BODY_CHARS, { error: M.bodyControl })
-  .refine(noBidi, { error: M.bodyControl });
+/** A field's rule, from its kind. */
+export function fieldRule(field: ContactFieldSpec): z.ZodType<string, string> {
+  switch (field.kind) {
+    case 'line':
+      // Text that goes into a mail header: one line, read as it shows, never an encoded word.
+      return written(field)
+        .regex(SINGLE_LINE, { error: M.singleLine })
+        .refine(noBidi, { error: M.singleLine })
+        .refine(noEncodedWord, { error: M.encodedWord });
+    case 'email':
+      return filled(field)
+        .max(field.limit, { error: field.messages.tooLong })
+        .refine(isEmailAddress, { error: M.emailInvalid });
+    case 'text':
+      return written(field)
+        .regex(BODY_CHARS, { error: M.bodyControl })
+        .refine(noBidi, { error: M.bodyControl });
+  }
+}
 
 /** A field that people never see; a value in it marks the sender as a bot. */
 export const honeypotRule = z.string().max(200).optional();
 
-/** The form, with the spec's field names. */
-export const contactFormSchema = z.object({
-  fullName: nameRule,
-  emailAddress: emailRule,
-  subject: subjectRule,
-  message: bodyRule,
-});
+/**
+ * The signed time at which the form was first used (GET /api/form-token): a message sent sooner
+ * after it than a person could write one is judged spam. Absent when the form was sent without
+ * its script.
+ */
+export const formStartedTokenRule = z.string().max(200).optional();
 
 // A missing or non-object group is "all fields are required"; an unknown key inside a group keeps
 // zod's own message, which names the key (a custom text for every issue would hide it).
 const groupError = (issue: { code: string }) =>
   issue.code === 'invalid_type' ? M.allRequired : undefined;
 
-/** The JSON body of `POST /api/sendmail`. Unknown keys are refused. */
-export const contactMessageSchema = z.strictObject({
-  user: z.strictObject({ name: nameRule, email: emailRule }, { error: groupError }),
-  message: z.strictObject({ subject: subjectRule, body: bodyRule }, { error: groupError }),
-  website: honeypotRule,
-});
+/** What a payload may carry besides its fields. */
+export interface PayloadExtras {
+  website?: string;
+  formStartedToken?: string;
+}
 
-export type ContactForm = z.input<typeof contactFormSchema>;
-export type ContactMessage = z.output<typeof contactMessageSchema>;
-export type ContactFormField = keyof ContactForm;
+/**
+ * The schemas of a field table: the form's (its field names) and the payload's (`POST
+ * /api/sendmail`, the wire shape; unknown keys refused), with the payload path of each field.
+ */
+export function contactSchemas<T extends readonly ContactFieldSpec[]>(table: T) {
+  const form: Record<string, z.ZodType<string, string>> = {};
+  const groups: Record<string, Record<string, z.ZodType<string, string>>> = {};
+  for (const field of table) {
+    const rule = fieldRule(field);
+    form[field.name] = rule;
+    const [group, key] = field.wire;
+    (groups[group] ??= {})[key] = rule;
+  }
+  const payload = z.strictObject({
+    ...Object.fromEntries(
+      Object.entries(groups).map(([group, keys]) => [
+        group,
+        z.strictObject(keys, { error: groupError }),
+      ]),
+    ),
+    website: honeypotRule,
+    formStartedToken: formStartedTokenRule,
+  });
+  return {
+    form: z.object(form) as unknown as z.ZodType<FormValuesOf<T>, FormValuesOf<T>>,
+    payload: payload as unknown as z.ZodType<
+      PayloadOf<T> & PayloadExtras,
+      PayloadOf<T> & PayloadExtras
+    >,
+    paths: Object.fromEntries(table.map((f) => [f.name, wirePath(f)])) as Record<
+      FieldName<T>,
+      string
+    >,
+  };
+}
+
+const site = contactSchemas(CONTACT_FIELDS);
+
+/** The site's form, with the spec's field names. */
+export const contactFormSchema = site.form;
+
+/** The JSON body of `POST /api/sendmail`. Unknown keys are refused. */
+export const contactMessageSchema = site.payload;
+
+export type ContactForm = FormValuesOf<typeof CONTACT_FIELDS>;
+export type ContactMessage = PayloadOf<typeof CONTACT_FIELDS> & PayloadExtras;
+export type ContactFormField = FieldName<typeof CONTACT_FIELDS>;
 
 /** The wire name of each form field, as the mail-service reports errors by it. */
-export const FIELD_PATHS: Record<ContactFormField, string> = {
-  fullName: 'user.name',
-  emailAddress: 'user.email',
-  subject: 'message.subject',
-  message: 'message.body',
-};
+export const FIELD_PATHS: Record<ContactFormField, string> = site.paths;
 
 /** Maps the form onto the payload: fullName -> user.name, emailAddress -> user.email, ... */
-export function toContactMessage(form: ContactForm, website = ''): ContactMessage {
+export function toContactMessage(
+  form: ContactForm,
+  website = '',
+  formStartedToken?: string,
+): ContactMessage {
   return {
-    user: { name: form.fullName.trim(), email: form.emailAddress.trim() },
-    message: { subject: form.subject.trim(), body: form.message.trim() },
+    ...toPayload(CONTACT_FIELDS, form),
     ...(website ? { website } : {}),
+    ...(formStartedToken ? { formStartedToken } : {}),
   };
 }
 
