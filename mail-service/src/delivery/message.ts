@@ -3,7 +3,7 @@
  * attempt, so that a repeat after a crash is recognisably the same message.
  */
 import type { SendMailOptions } from 'nodemailer';
-import { hasUtf8LocalPart } from '@site/shared/contact';
+import { CONTACT_FIELDS, emailContent, hasUtf8LocalPart } from '@site/shared/contact';
 import { fromDomain, type Config } from '../config';
 import type { StoredMessage } from '../outbox/queue';
 
@@ -37,27 +37,27 @@ export function buildMail(
   // SMTPUTF8; without it the visitor's address stays in the text only, never lost.
   const replyTo = smtpUtf8 || !hasUtf8LocalPart(user.email);
   const sent = new Date(message.createdAt);
+  // The fields as the contact table shows them in an e-mail: labelled rows, then the text.
+  const content = emailContent(CONTACT_FIELDS, message.payload);
+  const rows = [...content.rows, { label: 'Sent', value: sent.toISOString() }];
   const text = [
     'A message from the contact form of the website.',
     '',
-    `Name:    ${user.name}`,
-    `E-mail:  ${user.email}`,
-    `Subject: ${m.subject}`,
-    `Sent:    ${sent.toISOString()}`,
+    ...rows.map((r) => `${`${r.label}:`.padEnd(9)}${r.value}`),
     '',
-    m.body,
+    content.body,
     '',
     '--',
     `Reply to this e-mail to answer ${user.name} directly.`,
     `Reference: ${message.id}`,
   ].join('\n');
   const row = (label: string, value: string) =>
-    `<tr><th align="left" style="padding:2px 12px 2px 0">${label}</th><td>${escapeHtml(value)}</td></tr>`;
+    `<tr><th align="left" style="padding:2px 12px 2px 0">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`;
   const html = [
     '<!doctype html><html><body style="font-family:sans-serif">',
     '<p>A message from the contact form of the website.</p>',
-    `<table>${row('Name', user.name)}${row('E-mail', user.email)}${row('Subject', m.subject)}${row('Sent', sent.toISOString())}</table>`,
-    `<div style="white-space:pre-wrap;margin:16px 0;padding:12px;border-left:3px solid #ccc">${escapeHtml(m.body)}</div>`,
+    `<table>${rows.map((r) => row(r.label, r.value)).join('')}</table>`,
+    `<div style="white-space:pre-wrap;margin:16px 0;padding:12px;border-left:3px solid #ccc">${escapeHtml(content.body)}</div>`,
     `<p style="color:#666">Reply to this e-mail to answer ${escapeHtml(user.name)} directly. Reference: ${escapeHtml(message.id)}</p>`,
     '</body></html>',
   ].join('\n');

@@ -5,7 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { ContactMessage } from '@site/shared/contact';
+import { CONTACT_FIELDS, payloadValues, type ContactMessage } from '@site/shared/contact';
 import { emailDomainOf, type OutboxDb } from './schema';
 
 export interface NewMessage {
@@ -26,17 +26,9 @@ export type EnqueueResult =
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-/** The hash a message's content is compared by: its validated, trimmed fields. */
+/** The hash a message's content is compared by: its validated, trimmed fields, in the table's order. */
 export const bodyHash = (payload: ContactMessage): string =>
-  sha256(
-    JSON.stringify([
-      payload.user.name,
-      payload.user.email,
-      payload.message.subject,
-      payload.message.body,
-      payload.website ?? '',
-    ]),
-  );
+  sha256(JSON.stringify([...payloadValues(CONTACT_FIELDS, payload), payload.website ?? '']));
 
 // Keys are scoped to the client: another client using the same key gets its own message, and a
 // client cannot learn or claim someone else's. The raw key and address are never stored.
