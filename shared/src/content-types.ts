@@ -104,8 +104,8 @@ export type SectionContent = SectionBlock & {
 /** A service page as data: the sentence under its title, its sections in order, its closing. */
 export interface ServicePageContent {
   lead: string;
-  /** The first band, under the hero: what the service is. */
-  intro: { heading: string; paragraphs: Paragraphs };
+  /** The first band, under the hero: what the service is, and the figures that back it. */
+  intro: { heading: string; paragraphs: Paragraphs; figures?: readonly StatItem[] };
   sections: readonly SectionContent[];
   cta?: Partial<CallToActionContent>;
 }

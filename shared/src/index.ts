@@ -16,6 +16,16 @@ export { Container } from './components/Container';
 export { CounterGrid } from './components/CounterGrid';
 export { CheckList, FeatureList } from './components/FeatureList';
 export { HeroBanner, type HeroBannerProps } from './components/HeroBanner';
+export {
+  AboutArt,
+  CodeArt,
+  ContactArt,
+  DataArt,
+  HealthArt,
+  HeroArtContext,
+  HomeArt,
+  LearningArt,
+} from './components/Illustrations';
 export { LinkCards } from './components/LinkCards';
 export { Logo } from './components/Logo';
 export { Prose } from './components/Prose';

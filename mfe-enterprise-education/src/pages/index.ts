@@ -1,4 +1,4 @@
-import { servicePages, type RemotePagesModule } from '@site/shared';
+import { LearningArt, servicePages, type RemotePagesModule } from '@site/shared';
 import { routeTable } from '../routes';
 
 /**
@@ -9,4 +9,5 @@ import { routeTable } from '../routes';
 export const pages: RemotePagesModule['pages'] = servicePages(
   routeTable,
   (module) => import(`../content/${module}.ts`),
+  LearningArt,
 );

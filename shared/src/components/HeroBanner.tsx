@@ -1,7 +1,8 @@
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import type { LinkAction } from '../content-types';
 import { Breadcrumb, type BreadcrumbProps } from './Breadcrumb';
 import { ButtonLink } from './ButtonLink';
+import { useHeroArt } from './Illustrations';
 
 export interface HeroBannerProps {
   title: string;
@@ -11,11 +12,14 @@ export interface HeroBannerProps {
   actions?: readonly LinkAction[];
   children?: ReactNode;
   size?: 'page' | 'home';
+  /** The picture in the hero's free half; else the one `HeroArtContext` provides, if any. */
+  art?: ComponentType;
 }
 
 /**
- * The banner at the top of every page, holding its only `h1`. The heading takes focus after a
- * route change (tabIndex -1), so screen reader users hear that the page changed.
+ * The banner at the top of every page, holding its only `h1`, and the page's picture: beside the
+ * words on wide screens, a strip under them on phones. The heading takes focus after a route change
+ * (tabIndex -1), so screen reader users hear that the page changed.
  */
 export function HeroBanner({
   title,
@@ -25,26 +29,37 @@ export function HeroBanner({
   actions = [],
   children,
   size = 'page',
+  art,
 }: HeroBannerProps) {
+  const Art = useHeroArt(art);
+  // An eyebrow that only says the heading again ("About us" over "About Us") is left out.
+  const showEyebrow = eyebrow && !title.toLowerCase().startsWith(eyebrow.toLowerCase());
   return (
-    <div className={`hero hero--${size}`}>
-      <div className="container">
-        {breadcrumb && <Breadcrumb {...breadcrumb} />}
-        {eyebrow && <p className="hero__eyebrow">{eyebrow}</p>}
-        <h1 className="hero__title" tabIndex={-1} data-page-heading>
-          {title}
-        </h1>
-        {lead && <p className="hero__lead">{lead}</p>}
-        {actions.length > 0 && (
-          <div className="hero__actions">
-            {actions.map((a, i) => (
-              <ButtonLink key={a.to} to={a.to} variant={i === 0 ? 'light' : 'secondary'}>
-                {a.label}
-              </ButtonLink>
-            ))}
+    <div className={Art ? `hero hero--${size} hero--art` : `hero hero--${size}`}>
+      <div className="container hero__inner">
+        <div className="hero__body">
+          {breadcrumb && <Breadcrumb {...breadcrumb} />}
+          {showEyebrow && <p className="hero__eyebrow">{eyebrow}</p>}
+          <h1 className="hero__title" tabIndex={-1} data-page-heading>
+            {title}
+          </h1>
+          {lead && <p className="hero__lead">{lead}</p>}
+          {actions.length > 0 && (
+            <div className="hero__actions">
+              {actions.map((a, i) => (
+                <ButtonLink key={a.to} to={a.to} variant={i === 0 ? 'light' : 'secondary'}>
+                  {a.label}
+                </ButtonLink>
+              ))}
+            </div>
+          )}
+          {children}
+        </div>
+        {Art && (
+          <div className="hero__art">
+            <Art />
           </div>
         )}
-        {children}
       </div>
     </div>
   );

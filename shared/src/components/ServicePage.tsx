@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { ServicePageContent } from '../content-types';
+import type { SectionContent, ServicePageContent } from '../content-types';
 import type { PageLoader } from '../contracts/remote';
 import type { RouteMeta, RouteTable } from '../contracts/routes';
 import { CallToAction } from './CallToAction';
@@ -11,23 +11,39 @@ export interface ServicePageProps {
   route: RouteMeta;
   /** The page's words and sections. */
   content: ServicePageContent;
+  /** The picture of the page's group, in the hero. */
+  art?: ComponentType;
+}
+
+/** The intro band: its words, and its figures beside them when it has any. */
+function introBand({ heading, paragraphs, figures }: ServicePageContent['intro']): SectionContent {
+  const prose = { kind: 'prose', paragraphs } as const;
+  return figures
+    ? {
+        heading,
+        animate: false,
+        kind: 'split',
+        start: prose,
+        end: { kind: 'stats', items: figures },
+      }
+    : { heading, animate: false, ...prose };
 }
 
 /**
- * Every service page: hero with breadcrumb, the intro (already in view on arrival, so it does not
+ * Every service page: hero with breadcrumb (which names the page's group, so no eyebrow repeats it), the intro (already in view on arrival, so it does not
  * fade in), the page's sections, a call to action.
  */
-export function ServicePage({ route, content }: ServicePageProps) {
+export function ServicePage({ route, content, art }: ServicePageProps) {
   const { lead, intro, sections, cta } = content;
   return (
     <>
       <HeroBanner
         title={route.title}
         lead={lead}
-        eyebrow={route.group}
         breadcrumb={{ group: route.group, page: route.title }}
+        art={art}
       />
-      <SectionList sections={[{ kind: 'prose', animate: false, ...intro }, ...sections]} />
+      <SectionList sections={[introBand(intro), ...sections]} />
       <CallToAction {...cta} />
     </>
   );
@@ -43,11 +59,12 @@ export const contentModule = (path: string) => path.slice(path.lastIndexOf('/') 
 /**
  * A remote's `./pages`: a loader for each route of its table, drawing the page from its content
  * module. `load` imports that module; each is a chunk of its own, so a visitor downloads only the
- * page they open.
+ * page they open. `art` is the picture every page of the remote shows in its hero.
  */
 export function servicePages(
   table: RouteTable,
   load: (module: string) => Promise<{ default: ServicePageContent }>,
+  art?: ComponentType,
 ): Record<string, PageLoader> {
   return Object.fromEntries(
     table.routes.map((route) => {
@@ -55,7 +72,7 @@ export function servicePages(
       let Page: ComponentType | undefined;
       const loader: PageLoader = async () => {
         const { default: content } = await load(contentModule(route.path));
-        Page ??= () => <ServicePage route={route} content={content} />;
+        Page ??= () => <ServicePage route={route} content={content} art={art} />;
         return { default: Page };
       };
       return [route.path, loader];

@@ -1,18 +1,33 @@
-import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useSyncExternalStore, type ComponentType } from 'react';
 import { useLocation } from 'react-router';
-import type { DeploymentManifest } from '@site/shared';
+import {
+  AboutArt,
+  ContactArt,
+  HeroArtContext,
+  HomeArt,
+  type DeploymentManifest,
+} from '@site/shared';
+import { shellRoutes } from '../content/shell-routes';
 import { markAdopted, pageLoading, type MatchRoute } from '../page-ref';
 import { useAnimateOnScroll } from '../hooks/use-animate-on-scroll';
 import { useDocumentMeta } from '../hooks/use-document-meta';
 import { useFocusOnNavigate } from '../hooks/use-focus-on-navigate';
 import { useLinkPreload } from '../hooks/use-link-preload';
 import { useScrollRestoration } from '../hooks/use-scroll-restoration';
+import { NavGroupsContext } from '../hooks/use-nav-groups';
 import { navGroups } from '../navigation';
 import { Footer } from './Footer';
 import { Navbar } from './Navbar';
 import { PageSlot } from './PageSlot';
 
 const serverSnapshot = () => false;
+
+/** The hero pictures of the shell's own pages; the remotes' pages bring their group's. */
+const heroArt: Readonly<Record<string, ComponentType>> = {
+  [shellRoutes.home.path]: HomeArt,
+  [shellRoutes.about.path]: AboutArt,
+  [shellRoutes.contact.path]: ContactArt,
+};
 
 /** The frame around every page: skip link, navbar, the page, footer; and the per-page duties. */
 export function Layout({ manifest, routes }: { manifest: DeploymentManifest; routes: MatchRoute }) {
@@ -42,7 +57,11 @@ export function Layout({ manifest, routes }: { manifest: DeploymentManifest; rou
       <main id="main" tabIndex={-1}>
         {/* No Suspense boundary: navigations are transitions, so while a page's code loads the page
             on screen stays, and on the server a page that throws fails the render (503). */}
-        <PageSlot page={route.page} />
+        <NavGroupsContext value={groups}>
+          <HeroArtContext value={heroArt[route.meta.path]}>
+            <PageSlot page={route.page} />
+          </HeroArtContext>
+        </NavGroupsContext>
       </main>
       <Footer groups={groups} />
     </>
