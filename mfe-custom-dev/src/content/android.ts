@@ -7,21 +7,14 @@ export default {
     paragraphs: [
       'Across Africa, Android runs on the large majority of smartphones, from flagship handsets to entry-level devices with little memory and a data bundle that has to last the month. In Europe it shares the market with iOS. An Android app for these audiences has to be fast on modest hardware, careful with data and battery, and usable when the network drops.',
       'We design for that from the start: lean screens, offline storage with background sync, efficient image handling and builds tested on a device lab that mirrors your user base. The result is an app that feels quick on a new Samsung and still works on the three-year-old handset of a field worker in a rural district.',
+      '70% of our Android developers are senior engineers, so architecture, performance and security decisions are made by people who have shipped and maintained Android apps for years.',
+    ],
+    figures: [
+      { value: '70%', label: 'of our Android developers are senior' },
+      { value: '80%', label: 'of our mobile developers also build for iOS' },
     ],
   },
   sections: [
-    {
-      kind: 'stats',
-      tone: 'dark',
-      heading: 'An experienced Android team',
-      intro: [
-        '70% of our Android developers are senior engineers, so architecture, performance and security decisions are made by people who have shipped and maintained Android apps for years.',
-      ],
-      items: [
-        { value: '70%', label: 'of our Android developers are senior' },
-        { value: '80%', label: 'of our mobile developers also build for iOS' },
-      ],
-    },
     {
       kind: 'features',
       columns: 3,

@@ -8,17 +8,12 @@ export default {
       'A mobile app earns its place on a phone by saving someone time: a customer checking a policy, a technician closing a job card underground, a nurse registering a patient at a rural clinic. We design every app around those moments, test it with real users early, and build it to work on the devices and networks they actually have, including patchy connections and older handsets.',
       'Our mobile team works across both major platforms. 80% of our mobile developers build for both Android and iOS, so design decisions, code reviews and fixes are not split between two separate camps, and 70% of our Android developers are senior engineers with years of published apps behind them.',
     ],
+    figures: [
+      { value: '80%', label: 'of our mobile developers build for both Android and iOS' },
+      { value: '70%', label: 'of our Android developers are senior' },
+    ],
   },
   sections: [
-    {
-      kind: 'stats',
-      tone: 'dark',
-      heading: 'A team built for both platforms',
-      items: [
-        { value: '80%', label: 'of our mobile developers build for both Android and iOS' },
-        { value: '70%', label: 'of our Android developers are senior' },
-      ],
-    },
     {
       kind: 'accordion',
       heading: 'Mobile services',
@@ -56,33 +51,26 @@ export default {
       ],
     },
     {
-      kind: 'accordion',
+      kind: 'features',
+      columns: 4,
       tone: 'muted',
       heading: 'Platforms we build for',
       items: [
         {
           title: 'iOS and iPadOS',
-          body: [
-            'Apps for iPhone and iPad, with companion experiences on Apple Watch, Apple TV and CarPlay where they add value.',
-          ],
+          text: 'Apps for iPhone and iPad, with companion experiences on Apple Watch, Apple TV and CarPlay where they add value.',
         },
         {
           title: 'Android',
-          body: [
-            'Apps for the wide range of Android phones and tablets your users actually carry, from entry-level handsets to flagships, plus Wear OS, Android TV and Android Auto.',
-          ],
+          text: 'Apps for the wide range of Android phones and tablets your users actually carry, from entry-level handsets to flagships, plus Wear OS, Android TV and Android Auto.',
         },
         {
           title: 'Enterprise and rugged devices',
-          body: [
-            'Line-of-business apps for handheld scanners and rugged devices used in warehouses, plants, mines and vehicle workshops, deployed through mobile device management.',
-          ],
+          text: 'Line-of-business apps for handheld scanners and rugged devices used in warehouses, plants, mines and vehicle workshops, deployed through mobile device management.',
         },
         {
           title: 'Tablets and kiosks',
-          body: [
-            'Single-purpose apps for check-in desks, showrooms, classrooms and clinics, locked down so the device does one job well.',
-          ],
+          text: 'Single-purpose apps for check-in desks, showrooms, classrooms and clinics, locked down so the device does one job well.',
         },
       ],
     },

@@ -1,10 +1,20 @@
 import { approachSteps } from '../approach';
 import type { StepItem } from '../content-types';
 
-/** The numbered steps of the approach, as an ordered list. */
-export function ApproachSteps({ steps = approachSteps }: { steps?: readonly StepItem[] }) {
+/**
+ * The numbered steps of the approach as a process: an ordered list drawn as numbered stations on
+ * one line (down the side on phones, across on wide screens). `outline` shows the step names only,
+ * for a page that refers to the steps explained elsewhere.
+ */
+export function ApproachSteps({
+  steps = approachSteps,
+  outline = false,
+}: {
+  steps?: readonly StepItem[];
+  outline?: boolean;
+}) {
   return (
-    <ol className="steps">
+    <ol className={outline ? 'steps steps--outline' : 'steps'}>
       {steps.map((step) => (
         <li className="steps__item" key={step.number}>
           <span className="steps__number" aria-hidden="true">
@@ -14,7 +24,7 @@ export function ApproachSteps({ steps = approachSteps }: { steps?: readonly Step
             <span className="visually-hidden">Step {step.number}: </span>
             {step.title}
           </h3>
-          <p>{step.text}</p>
+          {!outline && <p>{step.text}</p>}
         </li>
       ))}
     </ol>

@@ -12,9 +12,6 @@ export function FeatureList({ items, columns = 3 }: ColumnListProps<FeatureItem,
     <ul className={`feature-list feature-list--${columns}`}>
       {items.map((item) => (
         <li className="feature" key={item.title}>
-          <svg className="feature__icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-            <path d="M5 12.5l4.5 4.5L19 7.5" fill="none" stroke="currentColor" strokeWidth="2.5" />
-          </svg>
           <h3 className="feature__title">{item.title}</h3>
           <p className="feature__text">{item.text}</p>
         </li>

@@ -3,7 +3,11 @@ import { Logo, company, formatAddress, phoneHref } from '@site/shared';
 import type { NavGroup } from '../navigation';
 import { SocialLinks } from './SocialLinks';
 
-/** The footer of every page: contact facts, every service page, and the copyright year. */
+/**
+ * The footer of every page: contact facts, every service page, and the copyright year. Each group
+ * of service pages folds into a native disclosure, so on a phone the footer is a short list of
+ * groups; from a laptop's width the stylesheet shows every group's links unfolded.
+ */
 export function Footer({
   groups,
   year = new Date().getFullYear(),
@@ -47,8 +51,8 @@ export function Footer({
             </ul>
           </div>
           {groups.map((group) => (
-            <div className="footer__group" key={group.label}>
-              <p className="footer__title">{group.label}</p>
+            <details className="footer__group footer__group--fold" key={group.label}>
+              <summary className="footer__title">{group.label}</summary>
               <ul>
                 {group.links.map((link) => (
                   <li key={link.to}>
@@ -56,7 +60,7 @@ export function Footer({
                   </li>
                 ))}
               </ul>
-            </div>
+            </details>
           ))}
         </nav>
       </div>

@@ -3,6 +3,34 @@ import { Link, NavLink, useLocation } from 'react-router';
 import { Logo, company } from '@site/shared';
 import type { NavGroup } from '../navigation';
 
+/** Columns of the desktop services menu. */
+const MENU_COLUMNS = 3;
+/** A group with more links than this sets them in two columns of its own. */
+const WIDE_GROUP = 6;
+
+/** A group's height in menu lines: its title (about one and a half) and its rows of links. */
+const lines = (group: NavGroup) =>
+  1.5 + (group.links.length > WIDE_GROUP ? Math.ceil(group.links.length / 2) : group.links.length);
+
+/**
+ * The services menu's groups in columns of about the same height, whatever groups the manifest
+ * brings: the tallest group goes first into the shortest column, and so on (the largest-first
+ * rule); each column keeps the groups in the manifest's order.
+ */
+export function menuColumns(groups: readonly NavGroup[], count = MENU_COLUMNS): NavGroup[][] {
+  const columns = Array.from({ length: Math.min(count, groups.length) }, () => ({
+    height: 0,
+    groups: [] as NavGroup[],
+  }));
+  const tallestFirst = [...groups].sort((a, b) => lines(b) - lines(a));
+  for (const group of tallestFirst) {
+    const shortest = columns.reduce((min, col) => (col.height < min.height ? col : min));
+    shortest.height += lines(group);
+    shortest.groups.push(group);
+  }
+  return columns.map((col) => groups.filter((g) => col.groups.includes(g)));
+}
+
 /**
  * The site's main navigation: About, a Services menu grouping every service page, and Contact. On
  * narrow screens the whole list folds behind a Menu button. Both toggles are disclosure buttons
@@ -138,25 +166,43 @@ export function Navbar({ groups }: { groups: NavGroup[] }) {
               </button>
               <div className="mega" id={servicesId} ref={servicesPanel} hidden={!servicesOpen}>
                 <div className="mega__grid">
-                  {groups.map((group) => {
-                    const titleId = `${servicesId}-${group.label.replace(/\W+/g, '-')}`;
-                    return (
-                      <div className="mega__group" key={group.label}>
-                        <p className="mega__title" id={titleId}>
-                          {group.label}
-                        </p>
-                        <ul aria-labelledby={titleId}>
-                          {group.links.map((link) => (
-                            <li key={link.to}>
-                              <NavLink to={link.to} className="mega__link">
-                                {link.label}
-                              </NavLink>
-                            </li>
-                          ))}
-                        </ul>
-                      </div>
-                    );
-                  })}
+                  {menuColumns(groups).map((column, i) => (
+                    <div
+                      className={
+                        column.some((g) => g.links.length > WIDE_GROUP)
+                          ? 'mega__column mega__column--wide'
+                          : 'mega__column'
+                      }
+                      key={i}
+                    >
+                      {column.map((group) => {
+                        const titleId = `${servicesId}-${group.label.replace(/\W+/g, '-')}`;
+                        return (
+                          <div
+                            className={
+                              group.links.length > WIDE_GROUP
+                                ? 'mega__group mega__group--wide'
+                                : 'mega__group'
+                            }
+                            key={group.label}
+                          >
+                            <p className="mega__title" id={titleId}>
+                              {group.label}
+                            </p>
+                            <ul aria-labelledby={titleId}>
+                              {group.links.map((link) => (
+                                <li key={link.to}>
+                                  <NavLink to={link.to} className="mega__link">
+                                    {link.label}
+                                  </NavLink>
+                                </li>
+                              ))}
+                            </ul>
+                          </div>
+                        );
+                      })}
+                    </div>
+                  ))}
                 </div>
               </div>
             </li>

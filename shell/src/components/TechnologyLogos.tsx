@@ -8,14 +8,19 @@ const SPRITE = typeof __TECH_MARKS__ === 'string' ? __TECH_MARKS__ : '/assets/te
  * Marks by technology name: Simple Icons slugs, drawn from one sprite made at build time, so the
  * page's JavaScript carries a dozen names rather than a dozen paths. Technologies whose owners asked
  * for their marks to be withdrawn from the set (Microsoft's products, Amazon Web Services, Oracle's
- * Java) are shown as a wordmark instead: their name, set in type, never a made-up symbol.
+ * Java) get a monogram instead: letters of their name set in our type in a plain tile, never an
+ * imitation of their symbol.
  */
 export const TECHNOLOGY_MARKS: Readonly<Record<string, string>> = marks;
 
+/** The capitals of a name, up to three (`Power BI` is `PBI`), else its first letter. */
+export const monogram = (name: string): string =>
+  name.replace(/[^A-Z]/g, '').slice(0, 3) || name.charAt(0).toUpperCase();
+
 /**
- * A wall of technology marks. Each mark is drawn in one colour, as every brand's guidelines
- * allow, and named for assistive technology; the caption beside it is for sighted readers only, so
- * a screen reader announces each technology once.
+ * A wall of technology marks, one tile each: the mark (or monogram) over the name. Marks are drawn
+ * in one colour, as every brand's guidelines allow. The name is the tile's text, so a screen reader
+ * announces each technology once; the mark beside it is decoration.
  */
 export function TechnologyLogos({ names }: { names: readonly string[] }) {
   return (
@@ -26,25 +31,22 @@ export function TechnologyLogos({ names }: { names: readonly string[] }) {
           return (
             <li className="tech" key={name}>
               {mark ? (
-                <>
-                  <svg
-                    className="tech__mark"
-                    viewBox="0 0 24 24"
-                    width="28"
-                    height="28"
-                    role="img"
-                    aria-label={name}
-                    focusable="false"
-                  >
-                    <use href={`${SPRITE}#${mark}`} fill="currentColor" />
-                  </svg>
-                  <span aria-hidden="true">{name}</span>
-                </>
+                <svg
+                  className="tech__mark"
+                  viewBox="0 0 24 24"
+                  width="36"
+                  height="36"
+                  aria-hidden="true"
+                  focusable="false"
+                >
+                  <use href={`${SPRITE}#${mark}`} fill="currentColor" />
+                </svg>
               ) : (
-                <span className="tech__wordmark" role="img" aria-label={name}>
-                  {name}
+                <span className="tech__monogram" aria-hidden="true">
+                  {monogram(name)}
                 </span>
               )}
+              <span className="tech__name">{name}</span>
             </li>
           );
         })}

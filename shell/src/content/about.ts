@@ -10,7 +10,6 @@ const years = yearsSinceFounding();
 
 export const aboutContent = {
   hero: {
-    eyebrow: 'About us',
     lead: `An IT solutions and consulting company from Centurion, South Africa. Since ${company.foundingYear} we have been building and running technology for organisations at home, elsewhere on the continent and in Europe.`,
   },
   whoWeAre: {
@@ -83,8 +82,9 @@ export const aboutContent = {
   approach: {
     heading: 'Our approach',
     intro: [
-      'Whatever we build, we follow the same six steps, so you can plan, budget and decide with confidence.',
+      'Whatever we build, we follow the same six steps, from concept to deployment, so you can plan, budget and decide with confidence.',
     ] satisfies Paragraphs,
+    more: { to: '/#approach', label: 'What happens in each step' },
   },
   cta: {
     heading: 'Work with a team that stays',

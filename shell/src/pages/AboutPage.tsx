@@ -1,5 +1,6 @@
 import {
   ApproachSteps,
+  ButtonLink,
   CallToAction,
   CheckList,
   FeatureList,
@@ -16,7 +17,7 @@ import { shellRoutes } from '../content/shell-routes';
 export default function AboutPage() {
   return (
     <>
-      <HeroBanner eyebrow={c.hero.eyebrow} title={shellRoutes.about.title} lead={c.hero.lead} />
+      <HeroBanner title={shellRoutes.about.title} lead={c.hero.lead} />
       <Section heading={c.whoWeAre.heading} animate={false}>
         <div className="split">
           <Prose paragraphs={c.whoWeAre.paragraphs} />
@@ -37,7 +38,13 @@ export default function AboutPage() {
         <SkillBars items={c.skills.items} />
       </Section>
       <Section heading={c.approach.heading} intro={c.approach.intro} tone="dark">
-        <ApproachSteps />
+        {/* The steps by name; the home page explains each, so it is not repeated here. */}
+        <ApproachSteps outline />
+        <p className="section__more">
+          <ButtonLink to={c.approach.more.to} variant="light">
+            {c.approach.more.label}
+          </ButtonLink>
+        </p>
       </Section>
       <CallToAction {...c.cta} />
     </>

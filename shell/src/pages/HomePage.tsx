@@ -38,7 +38,7 @@ export default function HomePage() {
       <Section {...titles(c.solutions)}>
         <FeatureList items={c.solutions.items} />
       </Section>
-      <Section {...titles(c.approach)} tone="dark">
+      <Section id="approach" {...titles(c.approach)} tone="dark">
         <ApproachSteps />
       </Section>
       <Section {...titles(c.figures)} tone="muted">

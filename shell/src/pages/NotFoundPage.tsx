@@ -1,8 +1,16 @@
+import { useId } from 'react';
+import { Link } from 'react-router';
 import { ButtonLink } from '@site/shared';
 import { notFoundContent as c } from '../content/not-found';
+import { useNavGroups } from '../hooks/use-nav-groups';
 
-/** Any path the site does not know: the spec's texts, a way home and a way to get in touch. */
+/**
+ * Any path the site does not know: the spec's texts, a way home and a way to get in touch, and
+ * every service page by group (from the deployment manifest's route tables) as a way on.
+ */
 export default function NotFoundPage() {
+  const groups = useNavGroups();
+  const mapId = useId();
   return (
     <div className="not-found">
       <div className="container container--narrow">
@@ -20,6 +28,27 @@ export default function NotFoundPage() {
           </ButtonLink>
         </div>
       </div>
+      {groups.length > 0 && (
+        <nav className="container site-map" aria-labelledby={mapId}>
+          <h2 className="site-map__heading" id={mapId}>
+            {c.pages}
+          </h2>
+          <div className="site-map__groups">
+            {groups.map((group) => (
+              <section className="site-map__group" key={group.label}>
+                <h3>{group.label}</h3>
+                <ul>
+                  {group.links.map((link) => (
+                    <li key={link.to}>
+                      <Link to={link.to}>{link.label}</Link>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ))}
+          </div>
+        </nav>
+      )}
     </div>
   );
 }
