@@ -19,12 +19,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
 import { SITE_REMOTES } from '@site/shared/site';
+import { SMTP_PORT } from './smtp';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
 /** A site (shell + its own deploy folder) and remote servers started by a test, on their own ports. */
 export class TestDeployment {
   readonly deployDir = mkdtempSync(path.join(os.tmpdir(), 'site-deploy-'));
+  /** Other folders this deployment made (a mail-service's outbox), removed with it. */
+  private folders: string[] = [];
   private servers: Server[] = [];
   /** The processes this deployment started, in order: a test can see whether one has stopped. */
   readonly children: ChildProcess[] = [];
@@ -112,6 +115,34 @@ export class TestDeployment {
     }
   }
 
+  /**
+   * Starts a mail-service of this deployment's own on `port` (its outbox in a folder of its own,
+   * delivering to the browser tests' SMTP server), taking messages from `siteOrigin`.
+   */
+  async startMailService(
+    port: number,
+    siteOrigin: string,
+    env: Record<string, string> = {},
+  ): Promise<string> {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'site-mail-'));
+    this.folders.push(dataDir);
+    await this.run(
+      [path.join(ROOT, 'mail-service', 'src', 'server.ts')],
+      {
+        MAIL_SERVICE_PORT: String(port),
+        DATA_DIR: dataDir,
+        MAILBOX_DIR: path.join(dataDir, 'mailbox'),
+        SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+        ALLOWED_ORIGINS: siteOrigin,
+        TRUST_PROXY: 'loopback',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      `http://127.0.0.1:${port}/api/health`,
+    );
+    return `http://127.0.0.1:${port}`;
+  }
+
   /** Serves a remote's build folder on a port, as its own process (its static host). */
   async startRemote(dist: string, port: number): Promise<void> {
     await this.run(
@@ -178,6 +209,7 @@ export class TestDeployment {
       ),
     );
     rmSync(this.deployDir, { recursive: true, force: true });
+    for (const folder of this.folders) rmSync(folder, { recursive: true, force: true });
   }
 }
 
