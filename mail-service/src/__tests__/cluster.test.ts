@@ -1,9 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 import request from 'supertest';
-import { openPostgres } from '../postgres';
+import { MIGRATIONS_DIR, migrate, migrationFiles, openPostgres } from '../postgres';
 import {
   closedPort,
   getCsrf,
@@ -262,9 +263,39 @@ describe('migrations', () => {
           'SELECT version FROM mail_schema_migrations ORDER BY version',
         )
       ).rows;
-      expect(rows.map((r) => r.version)).toEqual([1, 2]);
+      expect(rows.map((r) => r.version)).toEqual(migrationFiles().map((f) => f.version));
+      expect(rows.map((r) => r.version)).toEqual([1, 2, 3]);
     } finally {
       await Promise.all(opened.map((pg) => pg.close()));
+    }
+  });
+
+  test('spam stored before reasons were kept gets the one reason it had: the honeypot', async () => {
+    await query('CREATE DATABASE before_reasons');
+    const url = store.env.DATABASE_URL!.replace(/\/[^/]+$/, '/before_reasons');
+    const older = mkdtempSync(path.join(os.tmpdir(), 'mail-migrations-'));
+    for (const name of ['001_outbox.sql', '002_rate_limits.sql']) {
+      copyFileSync(path.join(MIGRATIONS_DIR, name), path.join(older, name));
+    }
+    const pool = new Pool({ connectionString: url, max: 1 });
+    try {
+      expect(await migrate(pool, older)).toEqual([1, 2]);
+      await pool.query(
+        `INSERT INTO mail_messages (id, status, payload, created_at, queued_at, next_attempt_at,
+           updated_at, lane) VALUES ('s-1', 'spam', '{}', 1, 1, 1, 1, 0),
+                                    ('q-1', 'queued', '{}', 1, 1, 1, 1, 1)`,
+      );
+      expect(await migrate(pool)).toEqual([3]);
+      const { rows } = await pool.query<{ id: string; spam_reasons: string | null }>(
+        'SELECT id, spam_reasons FROM mail_messages ORDER BY id',
+      );
+      expect(rows).toEqual([
+        { id: 'q-1', spam_reasons: null },
+        { id: 's-1', spam_reasons: '["honeypot field filled"]' },
+      ]);
+    } finally {
+      await pool.end();
+      rmSync(older, { recursive: true, force: true });
     }
   });
 });
