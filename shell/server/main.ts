@@ -17,6 +17,8 @@ async function main(): Promise<void> {
     fetchTimeoutMs: settings.fetchTimeoutMs,
     renderWorkers: settings.renderWorkers,
     trustProxy: settings.trustProxy,
+    metricsToken: settings.metricsToken,
+    beaconRateLimit: settings.beaconRateLimit,
     ...(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : {}),
     ...(settings.deploy ? { deploy: settings.deploy } : {}),
   });

@@ -74,6 +74,8 @@ export interface PageCacheOptions {
   maxBytes: number;
   /** How long a page whose group could not be rendered is kept before it is tried again. */
   failedTtlMs: number;
+  /** Told of every look-up: whether the page was there (or being composed for another request). */
+  observe?: (hit: boolean) => void;
 }
 
 /**
@@ -99,10 +101,19 @@ export class PageCache {
     return this.pages.size;
   }
 
+  /** Bytes held, as counted against `maxBytes`. */
+  get bytes(): number {
+    return this.pages.calculatedSize;
+  }
+
   get(key: string, compose: () => Promise<ComposedPage>): Promise<ComposedPage> {
     const hit = this.pages.get(key);
-    if (hit) return Promise.resolve(hit);
+    if (hit) {
+      this.options.observe?.(true);
+      return Promise.resolve(hit);
+    }
     let pending = this.pending.get(key);
+    this.options.observe?.(pending !== undefined);
     if (!pending) {
       pending = compose().then(
         (page) => {

@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { SHELL_PORT } from '@site/shared/site';
+import { DEFAULT_BEACON_RATE_LIMIT } from './http/beacon';
 import { DEFAULTS } from './site';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -33,6 +34,10 @@ export interface SiteSettings {
   trustProxy: TrustProxy;
   /** Undefined without DATABASE_URL: the live manifest and its history are files in deployDir. */
   databaseUrl?: string | undefined;
+  /** Undefined without METRICS_TOKEN: `GET /_metrics` is off. */
+  metricsToken?: string | undefined;
+  /** Reports `POST /_beacon` takes from one client address per minute. */
+  beaconRateLimit: number;
 }
 
 export class SettingsError extends Error {
@@ -216,6 +221,11 @@ const schema = z.object({
   DEPLOY_ALLOWED_ORIGINS: originList.default([]),
   TRUST_PROXY: trustProxy.default(false),
   DATABASE_URL: databaseUrl.optional(),
+  // The same rule as the deploy token's (and the mail-service's METRICS_TOKEN).
+  METRICS_TOKEN: deployToken.optional(),
+  BEACON_RATE_LIMIT: wholeNumber('a number of reports per minute', 1, 100_000).default(
+    DEFAULT_BEACON_RATE_LIMIT,
+  ),
 });
 
 /** Every variable the site server reads. */
@@ -255,5 +265,7 @@ export function parseSiteSettings(env: NodeJS.ProcessEnv): SiteSettings {
         : { token: s.DEPLOY_TOKEN, allowedOrigins: s.DEPLOY_ALLOWED_ORIGINS },
     trustProxy: s.TRUST_PROXY,
     databaseUrl: s.DATABASE_URL,
+    metricsToken: s.METRICS_TOKEN,
+    beaconRateLimit: s.BEACON_RATE_LIMIT,
   };
 }

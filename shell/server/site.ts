@@ -21,14 +21,16 @@ import { openControlPlane } from './control-plane/open';
 import { deployApi } from './deploy/api';
 import { Deployer } from './deploy/deployer';
 import { apiProxy } from './http/api-proxy';
+import { DEFAULT_BEACON_RATE_LIMIT, beaconRoutes } from './http/beacon';
 import { CONTACT_PATH, contactFormRoutes } from './http/contact-form';
 import { listenOn } from './http/listen';
 import { pageRoutes, type PageSource } from './http/pages';
 import { REVALIDATE, sendComposed } from './http/send-body';
+import { SiteMetrics, metricsRoutes, type RenderFailure } from './metrics';
 import { ComposedPage, PageCache } from './page-cache';
 import type { ContactFormState } from '../src/pages/contact/form-state';
 import { fetchRemoteFile, httpOrigin } from './remote-files';
-import { RenderPool } from './render-pool';
+import { RenderPool, RenderTimeoutError } from './render-pool';
 import type { RenderReply, ShellServerBuild } from './render-types';
 import { robotsTxt, sitemapXml } from './seo-files';
 
@@ -59,6 +61,12 @@ export interface SiteOptions {
    * `trustProxy`: `true`, a hop count, or addresses/subnets/`loopback`).
    */
   trustProxy?: false | number | string[];
+  /** `GET /_metrics` answers with this bearer token; off (404) without it. */
+  metricsToken?: string | undefined;
+  /** Reports `POST /_beacon` accepts per client address per minute. */
+  beaconRateLimit?: number;
+  /** Node's process metrics beside the site's (default on). */
+  processMetrics?: boolean;
   log?: (message: string) => void;
 }
 
@@ -71,6 +79,8 @@ export interface Site {
   /** The paths the site has: the shell's own and every remote's. */
   paths(): Promise<string[]>;
   manifest(): Promise<LiveManifest>;
+  /** The metrics, and the error counts per group and version over a window (beacons, renders). */
+  metrics: SiteMetrics;
   close(): Promise<void>;
 }
 
@@ -131,7 +141,16 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     fetchFile,
     log,
   });
-  const cache = new PageCache({ ...DEFAULTS.cache, ...options.cache });
+  const metrics = new SiteMetrics({
+    live: () => store.peek(),
+    cacheSize: () => ({ entries: cache.size, bytes: cache.bytes }),
+    ...(options.processMetrics === undefined ? {} : { processMetrics: options.processMetrics }),
+  });
+  const cache = new PageCache({
+    ...DEFAULTS.cache,
+    ...options.cache,
+    observe: (hit) => metrics.cacheLookup(hit),
+  });
   let template: ShellTemplate = await loadShellTemplate(shellDist);
 
   /** A new shell build in place is noticed within a second, without a request waiting for it. */
@@ -207,16 +226,21 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     image: string | null,
   ): Promise<RenderReply> {
     const job = { manifest: live.manifest, path: pagePath, siteUrl, shareImage: image };
+    let reply: RenderReply;
+    let failure: RenderFailure = 'error';
     try {
-      return await pool.render(job);
+      reply = await pool.render(job);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
+      if (error instanceof RenderTimeoutError) failure = 'timeout';
       try {
-        return await pool.render({ ...job, unavailable: reason });
+        reply = await pool.render({ ...job, unavailable: reason });
       } catch {
-        return renderNotice(live, pagePath, reason);
+        reply = await renderNotice(live, pagePath, reason);
       }
     }
+    if (reply.failure) metrics.renderFailed(reply.remote, currentTemplate().id, failure);
+    return reply;
   }
 
   const isKnown = (live: LiveManifest, urlPath: string): boolean =>
@@ -230,7 +254,9 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     const pagePath = known ? urlPath : NOT_FOUND_PATH;
     const key = `${live.version}:${shellTemplate.id}:${known ? urlPath : NOT_FOUND_KEY}`;
     return cache.get(key, async () => {
+      const started = performance.now();
       const reply = await render(live, pagePath, shareImage(live, shellTemplate, urlPath, known));
+      metrics.composed(reply.remote, shellTemplate.id, (performance.now() - started) / 1000);
       if (reply.failure) {
         const owner = reply.remote ? `${reply.remote.name}@${reply.remote.version}` : 'the shell';
         log(`site: ${urlPath}: ${owner} could not be rendered: ${reply.failure}`);
@@ -352,6 +378,12 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     }
   });
 
+  metricsRoutes(app, metrics, options.metricsToken);
+  await app.register(beaconRoutes, {
+    metrics,
+    rateLimit: options.beaconRateLimit ?? DEFAULT_BEACON_RATE_LIMIT,
+  });
+
   app.get('/remotes.json', async (request, reply) => {
     const live = await liveManifest();
     return sendComposed(
@@ -448,6 +480,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     page,
     paths,
     manifest: () => store.get(),
+    metrics,
     async close() {
       await app.close();
       await pool.close();

@@ -36,7 +36,27 @@ describe('the site server settings', () => {
       renderWorkers: defaultRenderWorkers(),
       deploy: undefined,
       trustProxy: false,
+      beaconRateLimit: 30,
     });
+  });
+
+  test('METRICS_TOKEN turns the metrics on; a short one is refused without being echoed', () => {
+    const token = 'metrics-token-0123456789';
+    expect(parseSiteSettings({ METRICS_TOKEN: token }).metricsToken).toBe(token);
+    expect(parseSiteSettings({}).metricsToken).toBeUndefined();
+    const refused = problems({ METRICS_TOKEN: 'short secret' });
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatch(/^METRICS_TOKEN: expected at least 16 printable characters/);
+    expect(refused[0]).not.toContain('short secret');
+  });
+
+  test('BEACON_RATE_LIMIT is a whole number of reports per minute', () => {
+    expect(parseSiteSettings({ BEACON_RATE_LIMIT: '5' }).beaconRateLimit).toBe(5);
+    for (const bad of ['0', '1.5', 'ten', '100001']) {
+      expect(problems({ BEACON_RATE_LIMIT: bad })).toEqual([
+        `BEACON_RATE_LIMIT: "${bad}" is not a number of reports per minute (1 to 100000)`,
+      ]);
+    }
   });
 
   test('empty and blank values count as unset; values are trimmed', () => {
