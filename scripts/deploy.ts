@@ -127,12 +127,15 @@ async function settle(
 }
 
 /** The workspace and the environment, checked; a setting that cannot be used ends it here. */
-function settings(args: DeployArgs) {
-  const workspace = process.cwd();
+function settings(args: DeployArgs, workspace = process.cwd()) {
   const pkgFile = path.join(workspace, 'package.json');
   const tableFile = path.join(workspace, 'src', 'routes.json');
   if (!existsSync(pkgFile) || !existsSync(tableFile)) {
-    throw new SettingsError('run it for a page group: npm run deploy -w mfe-<group>');
+    throw new SettingsError(
+      workspace === process.cwd()
+        ? 'run it for a page group: npm run deploy -w mfe-<group>'
+        : `${path.basename(workspace)} is not a page group's workspace`,
+    );
   }
   const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { name: string; version: string };
   if (typeof pkg.version !== 'string' || !isSemver(pkg.version)) {
@@ -236,6 +239,91 @@ async function prepare(s: Settings): Promise<string> {
   return sha256Integrity(readFileSync(path.join(folder, 'server', 'pages.js')));
 }
 
+interface ReleaseAnswer extends Answer {
+  release?: string;
+  changes?: { remote: string; from: { version: string } | null; to: { version: string } }[];
+}
+
+function printRelease(verb: string, done: ReleaseAnswer): void {
+  console.log(`${verb} ${done.release}: live manifest ${done.manifestVersion}`);
+  for (const c of done.changes ?? []) {
+    console.log(`  ${c.remote}: ${c.from?.version ?? 'not deployed'} -> ${c.to.version}`);
+  }
+}
+
+/**
+ * This group and the `--with` groups in one release: each is prepared exactly as its own deploy
+ * would be (built if needed, checked as fixed, uploaded), then all are published in one call.
+ */
+async function release(s: Settings, others: string[]): Promise<void> {
+  const all = [s];
+  for (const folder of others) {
+    let other: Settings;
+    try {
+      other = settings(s.args, path.join(root, folder));
+    } catch (error) {
+      if (!(error instanceof SettingsError)) throw error;
+      console.error(`deploy: ${error.message} (see --help)`);
+      process.exit(2);
+    }
+    if (all.some((a) => a.name === other.name)) fail(`${folder} is named twice`);
+    all.push(other);
+  }
+  const entries = [];
+  for (const group of all) {
+    let serverIntegrity: string;
+    try {
+      serverIntegrity = await prepare(group);
+    } catch (error) {
+      if (!(error instanceof OriginError)) throw error;
+      fail(`${error.message}: check REMOTE_${group.name.toUpperCase()}_URL`);
+    }
+    entries.push({
+      name: group.name,
+      entry: `${group.origin}/${group.pkg.version}/remoteEntry.js`,
+      version: group.pkg.version,
+      serverIntegrity,
+    });
+  }
+  const { version: base } = await call(s.api, s.token, 'GET', '/_deploy/manifest');
+  console.log(
+    `publishing ${entries.map((e) => `${e.name} ${e.version}`).join(', ')} as one release through ${s.api}: the site checks every group, then makes all of them live or none…`,
+  );
+  let done: ReleaseAnswer;
+  try {
+    done = await call(s.api, s.token, 'POST', '/_deploy/releases', {
+      base,
+      entries,
+      by: s.by,
+      ...(s.args.reason ? { reason: s.args.reason } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof LostAnswer)) throw error;
+    fail(
+      `the site server stopped before it answered (${error.message}): read GET ${s.api}/_deploy/history to see whether the release went live (all of it or none)`,
+    );
+  }
+  printRelease('released', done);
+}
+
+async function rollbackRelease(s: Settings, id: string): Promise<void> {
+  const { version: base } = await call(s.api, s.token, 'GET', '/_deploy/manifest');
+  let done: ReleaseAnswer;
+  try {
+    done = await call(s.api, s.token, 'POST', `/_deploy/releases/${id}/rollback`, {
+      base,
+      by: s.by,
+      ...(s.args.reason ? { reason: s.args.reason } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof LostAnswer)) throw error;
+    fail(
+      `the site server stopped before it answered (${error.message}): read GET ${s.api}/_deploy/history to see whether the rollback went live`,
+    );
+  }
+  printRelease(`rolled back release ${id} with release`, done);
+}
+
 async function main(): Promise<void> {
   let s: Settings;
   try {
@@ -252,6 +340,9 @@ async function main(): Promise<void> {
   }
   const { args, name, pkg, api, token, by } = s;
   const reason = args.reason;
+
+  if (args.rollback && args.release) return rollbackRelease(s, args.release);
+  if (args.with.length) return release(s, args.with);
 
   let done: Answer;
   if (args.rollback) {

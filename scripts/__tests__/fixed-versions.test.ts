@@ -186,7 +186,15 @@ describe("the deploy command's settings", () => {
       rollback: false,
       rebuild: true,
       reason: 'New page',
+      with: [],
     });
+    expect(parseDeployArgs(['--with', 'mfe-data', '--with', 'mfe-public-health']).with).toEqual([
+      'mfe-data',
+      'mfe-public-health',
+    ]);
+    expect(parseDeployArgs(['--rollback', '--release', 'r-3f2a9c1b7d4e']).release).toBe(
+      'r-3f2a9c1b7d4e',
+    );
     expect(parseDeployArgs(['--rollback', '--to', '1.0.0-rc.1'])).toMatchObject({
       rollback: true,
       to: '1.0.0-rc.1',
@@ -205,6 +213,11 @@ describe("the deploy command's settings", () => {
       '--to must be a semantic version such as 1.2.0, not "latest"',
     ],
     [['--rollback', '--rebuild'], '--rebuild is for a deploy'],
+    [['--with'], '--with needs a value, e.g. --with mfe-data'],
+    [['--with', '../etc'], '--with names a group workspace such as mfe-data'],
+    [['--rollback', '--with', 'mfe-data'], '--with is for a deploy'],
+    [['--release', 'r-3f2a9c1b7d4e'], '--release is for a rollback'],
+    [['--rollback', '--release', 'latest'], '--release takes a release id such as r-3f2a9c1b7d4e'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseDeployArgs(argv)).toThrow(SettingsError);
     expect(() => parseDeployArgs(argv)).toThrow(message);

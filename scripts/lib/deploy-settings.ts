@@ -5,7 +5,9 @@
 import { parseArgs } from 'node:util';
 
 export const USAGE = `usage: npm run deploy -w mfe-<group> [-- --reason "<why>"] [-- --rebuild]
+                                       [-- --with mfe-<other group> ...]
        npm run rollback -w mfe-<group> [-- --to <version>] [-- --reason "<why>"]
+       npm run rollback -w mfe-<group> -- --release <id>
 
 deploy builds the group's version folder (dist/<version>/, the version in its package.json) if it
 is not built, uploads it to the group's origin and publishes it through the site's deploy API. A
@@ -15,6 +17,10 @@ now, or a version the origin already holds with other contents, is refused; bump
   --reason <text>   why, kept in the deploy history
   --rebuild         build the version folder again; only for a version the origin does not hold
   --to <version>    rollback: the version to go back to (default: the one live before)
+  --with <group>    deploy: release another group's workspace together with this one (repeat for
+                    more): every group is prepared as above, then all go live in one change or
+                    none does; the command prints the release's id
+  --release <id>    rollback: take a whole release back (every group it changed), in one change
   --help            this text
 
   REMOTE_<NAME>_URL where the group's version folders are served, an http(s) URL (default: its
@@ -36,6 +42,10 @@ export interface DeployArgs {
   rebuild: boolean;
   reason?: string;
   to?: string;
+  /** Workspaces (folder names such as mfe-data) released together with this one. */
+  with: string[];
+  /** Rollback: the release to take back. */
+  release?: string;
 }
 
 // https://semver.org/#is-there-a-suggested-regular-expression-regex-to-check-a-semver-string
@@ -58,6 +68,8 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
         rebuild: { type: 'boolean' },
         reason: { type: 'string' },
         to: { type: 'string' },
+        with: { type: 'string', multiple: true },
+        release: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -70,7 +82,14 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
       if (/does not take an argument/.test(message)) {
         throw new SettingsError(`${option} takes no value`);
       }
-      const example = option === '--to' ? '1.2.0' : '"New page"';
+      const example =
+        option === '--to'
+          ? '1.2.0'
+          : option === '--with'
+            ? 'mfe-data'
+            : option === '--release'
+              ? 'r-3f2a9c1b7d4e'
+              : '"New page"';
       throw new SettingsError(`${option} needs a value, e.g. ${option} ${example}`);
     }
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
@@ -84,6 +103,8 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
     rebuild: values.rebuild ?? false,
     ...(values.reason === undefined ? {} : { reason: values.reason }),
     ...(values.to === undefined ? {} : { to: values.to }),
+    with: values.with ?? [],
+    ...(values.release === undefined ? {} : { release: values.release }),
   };
   if (args.help) return args;
   if (args.to !== undefined && !args.rollback) {
@@ -93,6 +114,27 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
   }
   if (args.rebuild && args.rollback) {
     throw new SettingsError('--rebuild is for a deploy: a rollback builds nothing');
+  }
+  if (args.with.length && args.rollback) {
+    throw new SettingsError(
+      '--with is for a deploy; to take a release back: npm run rollback -w mfe-<group> -- --release <id>',
+    );
+  }
+  if (args.with.some((w) => !/^mfe-[a-z0-9-]+$/.test(w))) {
+    throw new SettingsError('--with names a group workspace such as mfe-data');
+  }
+  if (args.release !== undefined && !args.rollback) {
+    throw new SettingsError(
+      '--release is for a rollback (npm run rollback -w mfe-<group> -- --release <id>)',
+    );
+  }
+  if (args.release !== undefined && args.to !== undefined) {
+    throw new SettingsError('--release and --to cannot be used together');
+  }
+  if (args.release !== undefined && !/^r-[0-9a-f]{12}$/.test(args.release)) {
+    throw new SettingsError(
+      `--release takes a release id such as r-3f2a9c1b7d4e, not "${args.release}"`,
+    );
   }
   if (args.to !== undefined && !isSemver(args.to)) {
     throw new SettingsError(`--to must be a semantic version such as 1.2.0, not "${args.to}"`);

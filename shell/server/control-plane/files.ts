@@ -83,7 +83,7 @@ export class FileControlPlane implements ControlPlane {
   async publish(
     json: Record<string, unknown>,
     base: string,
-    entry: HistoryDraft,
+    entries: HistoryDraft | readonly HistoryDraft[],
   ): Promise<LiveManifest> {
     const before = await this.get();
     if (before.version !== base) throw new StaleManifestError(before.version);
@@ -103,7 +103,9 @@ export class FileControlPlane implements ControlPlane {
     await fs.rename(tmp, this.file);
     this.mtimeMs = (await fs.stat(this.file)).mtimeMs;
     this.current = next;
-    await this.historyFile.append({ ...entry, manifestVersion: next.version });
+    await this.historyFile.append(
+      ([] as HistoryDraft[]).concat(entries).map((e) => ({ ...e, manifestVersion: next.version })),
+    );
     return next;
   }
 

@@ -36,7 +36,12 @@ export interface ControlPlane {
    * `entry` with it: both or neither. Throws StaleManifestError when the live manifest has moved
    * on, ControlPlaneUnavailableError when the store cannot be reached.
    */
-  publish(json: Record<string, unknown>, base: string, entry: HistoryDraft): Promise<LiveManifest>;
+  /** One change (one entry) or one release of several groups (an entry per group). */
+  publish(
+    json: Record<string, unknown>,
+    base: string,
+    entries: HistoryDraft | readonly HistoryDraft[],
+  ): Promise<LiveManifest>;
   /** Every recorded change, oldest first; only one remote's when named. */
   history(remote?: string): Promise<HistoryEntry[]>;
   close(): Promise<void>;

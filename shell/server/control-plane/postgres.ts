@@ -82,6 +82,7 @@ interface HistoryRow {
   to_version: HistoryEntry['to'];
   reason: string;
   manifest_version: string;
+  release_id: string | null;
 }
 
 /**
@@ -197,15 +198,20 @@ export class PostgresControlPlane implements ControlPlane {
     return this.refresh();
   }
 
-  publish(json: Record<string, unknown>, base: string, entry: HistoryDraft): Promise<LiveManifest> {
-    return this.commit(manifestText(json), base, [entry]);
+  publish(
+    json: Record<string, unknown>,
+    base: string,
+    entries: HistoryDraft | readonly HistoryDraft[],
+  ): Promise<LiveManifest> {
+    return this.commit(manifestText(json), base, ([] as HistoryDraft[]).concat(entries));
   }
 
   async history(remote?: string): Promise<HistoryEntry[]> {
     let rows: HistoryRow[];
     try {
       ({ rows } = await this.pool.query<HistoryRow>(
-        `SELECT at, by_name, action, remote, from_version, to_version, reason, manifest_version
+        `SELECT at, by_name, action, remote, from_version, to_version, reason, manifest_version,
+                release_id
            FROM manifest_history
           WHERE $1::text IS NULL OR remote = $1
           ORDER BY id`,
@@ -226,6 +232,7 @@ export class PostgresControlPlane implements ControlPlane {
       to: r.to_version,
       reason: r.reason,
       manifestVersion: r.manifest_version,
+      ...(r.release_id ? { release: r.release_id } : {}),
     }));
   }
 
@@ -265,8 +272,9 @@ export class PostgresControlPlane implements ControlPlane {
       for (const entry of entries) {
         await client.query(
           `INSERT INTO manifest_history
-             (at, by_name, action, remote, from_version, to_version, reason, manifest_version)
-           VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8)`,
+             (at, by_name, action, remote, from_version, to_version, reason, manifest_version,
+              release_id)
+           VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9)`,
           [
             entry.at,
             entry.by,
@@ -276,6 +284,7 @@ export class PostgresControlPlane implements ControlPlane {
             JSON.stringify(entry.to),
             entry.reason,
             next.version,
+            entry.release ?? null,
           ],
         );
       }

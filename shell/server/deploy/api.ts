@@ -7,7 +7,12 @@
  *   GET  /_deploy/history[?remote=name]        every change: who, when, from, to, why
  *   PUT  /_deploy/remotes/:name                { base, entry, version, serverIntegrity?, reason?, by? }
  *   POST /_deploy/remotes/:name/rollback       { base, to?, reason?, by? }
+ *   POST /_deploy/releases                     { base, entries: [{ name, entry, version,
+ *                                                serverIntegrity? }, ...], reason?, by? }
+ *   POST /_deploy/releases/:id/rollback        { base, reason?, by? }
  *
+ * A release changes several groups in one compare-and-swap: all go live or none does, and its
+ * rollback takes every group back at once.
  * Every call needs `Authorization: Bearer <DEPLOY_TOKEN>`. `base` is the manifest version the
  * team's change was made against: if the live manifest has moved on, the answer is 409 and nothing
  * changes (compare-and-swap). Every answer is JSON; a refusal is `{ error, message }`.
@@ -53,6 +58,52 @@ const rollbackBody = {
     by: line(100),
   },
 } as const;
+
+/** The most groups one release may change: every group of the site, with room to grow. */
+const MAX_RELEASE = 16;
+
+const releaseBody = {
+  type: 'object',
+  required: ['base', 'entries'],
+  additionalProperties: false,
+  properties: {
+    base: line(100),
+    entries: {
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_RELEASE,
+      items: {
+        type: 'object',
+        required: ['name', 'entry', 'version'],
+        additionalProperties: false,
+        properties: {
+          name: NAME,
+          entry: line(2000),
+          version: line(100),
+          serverIntegrity: line(100),
+        },
+      },
+    },
+    reason: { ...line(500), minLength: 0 },
+    by: line(100),
+  },
+} as const;
+
+const releaseRollbackBody = {
+  type: 'object',
+  required: ['base'],
+  additionalProperties: false,
+  properties: { base: line(100), reason: { ...line(500), minLength: 0 }, by: line(100) },
+} as const;
+
+const RELEASE_ID = { type: 'string', pattern: '^r-[0-9a-f]{12}$' } as const;
+
+interface ReleaseBody {
+  base: string;
+  entries: { name: string; entry: string; version: string; serverIntegrity?: string }[];
+  reason?: string;
+  by?: string;
+}
 
 interface DeployBody {
   base: string;
@@ -199,6 +250,29 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     async (request, reply) => {
       const { base, to, reason = '', by = 'unknown' } = request.body;
       const done = await options.deployer.rollback(request.params.name, to, { base, reason, by });
+      return reply.header('cache-control', 'no-store').send(done);
+    },
+  );
+
+  app.post<{ Body: ReleaseBody }>(
+    '/releases',
+    { bodyLimit: MAX_BODY, schema: { body: releaseBody } },
+    async (request, reply) => {
+      const { base, entries, reason = '', by = 'unknown' } = request.body;
+      const done = await options.deployer.release(entries, { base, reason, by });
+      return reply.header('cache-control', 'no-store').send(done);
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: { base: string; reason?: string; by?: string } }>(
+    '/releases/:id/rollback',
+    {
+      bodyLimit: MAX_BODY,
+      schema: { params: { type: 'object', properties: { id: RELEASE_ID } }, body: releaseRollbackBody },
+    },
+    async (request, reply) => {
+      const { base, reason = '', by = 'unknown' } = request.body;
+      const done = await options.deployer.rollbackRelease(request.params.id, { base, reason, by });
       return reply.header('cache-control', 'no-store').send(done);
     },
   );

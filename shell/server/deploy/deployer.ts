@@ -9,8 +9,14 @@
  * its Node build is fetched and pinned by SHA-256 (and must be the file the team built, when the
  * team says which); and every one of its pages must render on the server from that pinned file.
  */
+import { randomBytes } from 'node:crypto';
 import semver from 'semver';
-import { SHA256_INTEGRITY, type DeploymentManifest, type RouteTable } from '@site/shared/contracts';
+import {
+  SHA256_INTEGRITY,
+  type DeploymentManifest,
+  type RemoteDeployment,
+  type RouteTable,
+} from '@site/shared/contracts';
 import { StaleManifestError, type ControlPlane, type LiveManifest } from '../control-plane';
 import { RemoteFileError, fetchRemoteFile, fetchRemoteJson } from '../remote-files';
 import { liveVersion, rollbackTarget, type HistoryEntry } from './history';
@@ -33,6 +39,16 @@ export interface DeployerOptions {
   renderCheck(manifest: DeploymentManifest, path: string): Promise<string | null>;
   fetchTimeoutMs?: number;
 }
+
+/** What a release of several groups did: its id, the manifest it made live, a change per group. */
+export interface Release {
+  release: string;
+  manifestVersion: string;
+  changes: HistoryEntry[];
+}
+
+/** A release's id: short enough to type, random enough never to repeat. */
+const newReleaseId = (): string => `r-${randomBytes(6).toString('hex')}`;
 
 export interface Change {
   base: string;
@@ -116,11 +132,8 @@ export class Deployer {
     return served;
   }
 
-  /** Runs every check on a new entry and makes it live, or throws without changing anything. */
-  private async publish(
-    published: PublishedEntry,
-    change: Change & { action: HistoryEntry['action'] },
-  ): Promise<HistoryEntry> {
+  /** The entry's own fields, before anything is fetched; its URL when they are sound. */
+  private validate(published: PublishedEntry): URL {
     if (!/^[a-z][a-z0-9_]*$/.test(published.name)) {
       throw new RefusedError(400, 'bad_field', 'the remote name must be a snake_case identifier');
     }
@@ -147,6 +160,24 @@ export class Deployer {
         `entries may point only at ${[...this.allowed].join(', ') || 'no origin (none is configured)'}; not at ${url.origin}`,
       );
     }
+    return url;
+  }
+
+  /**
+   * Runs every check on the entries and makes them live together in one compare-and-swap, or
+   * throws without changing anything. Each entry is checked against the manifest with the entries
+   * before it in place, and every page of every changed group must render with all of them live.
+   */
+  private async publish(
+    entries: readonly PublishedEntry[],
+    change: Change & { action: HistoryEntry['action']; release?: string },
+  ): Promise<HistoryEntry[]> {
+    const names = entries.map((e) => e.name);
+    const twice = names.find((n, i) => names.indexOf(n) !== i);
+    if (twice) {
+      throw new RefusedError(400, 'bad_field', `"${twice}" is named twice in one release`);
+    }
+    const urls = entries.map((published) => this.validate(published));
     const before = await this.options.current();
     if (change.base !== before.version) {
       throw new RefusedError(
@@ -155,46 +186,57 @@ export class Deployer {
         `the live manifest is at version ${before.version}, not ${change.base}: read it again and retry`,
       );
     }
-    const table = (await this.json(new URL('routes.json', url).href, 'the route table')) as RouteTable;
-    if (typeof table !== 'object' || table === null) {
-      throw new RefusedError(422, 'invalid_entry', 'the route table is not a JSON object');
+    let json = JSON.parse(before.text) as Record<string, unknown>;
+    const changed: RemoteDeployment[] = [];
+    for (const [i, published] of entries.entries()) {
+      const url = urls[i]!;
+      const table = (await this.json(new URL('routes.json', url).href, 'the route table')) as RouteTable;
+      if (typeof table !== 'object' || table === null) {
+        throw new RefusedError(422, 'invalid_entry', 'the route table is not a JSON object');
+      }
+      await this.checkShared(url.href);
+      const pinned = { ...published, serverIntegrity: await this.pin(published) };
+      const patched = patchManifest(json, pinned, table, this.options.shellPaths);
+      json = patched.json;
+      changed.push(patched.remote);
     }
-    await this.checkShared(url.href);
-    const pinned = { ...published, serverIntegrity: await this.pin(published) };
-    const { json, remote } = patchManifest(
-      JSON.parse(before.text),
-      pinned,
-      table,
-      this.options.shellPaths,
-    );
     const candidate = {
       ...before.manifest,
-      remotes: [...before.manifest.remotes.filter((r) => r.name !== remote.name), remote],
+      remotes: [
+        ...before.manifest.remotes.filter((r) => !names.includes(r.name)),
+        ...changed,
+      ],
     };
-    for (const route of remote.routes) {
-      const failure = await this.options.renderCheck(candidate, route.path);
-      if (failure) {
-        throw new RefusedError(
-          422,
-          'render_failed',
-          `the page ${route.path} could not be rendered: ${failure}`,
-        );
+    for (const remote of changed) {
+      for (const route of remote.routes) {
+        const failure = await this.options.renderCheck(candidate, route.path);
+        if (failure) {
+          throw new RefusedError(
+            422,
+            'render_failed',
+            `the page ${route.path}${entries.length > 1 ? ` (${remote.name})` : ''} could not be rendered: ${failure}`,
+          );
+        }
       }
     }
-    const previous = before.manifest.remotes.find((r) => r.name === remote.name);
-    const draft = {
-      at: new Date().toISOString(),
-      by: change.by,
-      action: change.action,
-      remote: remote.name,
-      from: previous ? liveVersion(previous) : null,
-      to: liveVersion(remote),
-      reason: change.reason,
-    };
+    const at = new Date().toISOString();
+    const drafts = changed.map((remote) => {
+      const previous = before.manifest.remotes.find((r) => r.name === remote.name);
+      return {
+        at,
+        by: change.by,
+        action: change.action,
+        remote: remote.name,
+        from: previous ? liveVersion(previous) : null,
+        to: liveVersion(remote),
+        reason: change.reason,
+        ...(change.release ? { release: change.release } : {}),
+      };
+    });
     let after: LiveManifest;
     try {
       // Compare and swap: nothing else may have gone live while the checks ran.
-      after = await this.options.publish(json, before.version, draft);
+      after = await this.options.publish(json, before.version, drafts);
     } catch (error) {
       if (!(error instanceof StaleManifestError)) throw error;
       throw new RefusedError(
@@ -203,8 +245,7 @@ export class Deployer {
         `the live manifest changed to ${error.live} while this deploy was checked: retry`,
       );
     }
-    const entry: HistoryEntry = { ...draft, manifestVersion: after.version };
-    return entry;
+    return drafts.map((draft) => ({ ...draft, manifestVersion: after.version }));
   }
 
   /** One change at a time: each sees the manifest the previous one left. */
@@ -215,13 +256,74 @@ export class Deployer {
   }
 
   deploy(published: PublishedEntry, change: Change): Promise<HistoryEntry> {
-    return this.serialized(() =>
-      this.publish(published, {
+    return this.serialized(async () => {
+      const [done] = await this.publish([published], {
         ...change,
         reason: change.reason || `deploy ${published.version}`,
         action: 'deploy',
-      }),
-    );
+      });
+      return done!;
+    });
+  }
+
+  /**
+   * Several groups in one change: every entry passes every check, then all go live in one
+   * compare-and-swap, recorded under one release id; or none does.
+   */
+  release(entries: readonly PublishedEntry[], change: Change): Promise<Release> {
+    return this.serialized(async () => {
+      const id = newReleaseId();
+      const changes = await this.publish(entries, {
+        ...change,
+        reason:
+          change.reason || `release ${entries.map((e) => `${e.name} ${e.version}`).join(', ')}`,
+        action: 'deploy',
+        release: id,
+      });
+      return { release: id, manifestVersion: changes[0]!.manifestVersion, changes };
+    });
+  }
+
+  /**
+   * Takes a release back as one: every group it changed returns to the version it had before, in
+   * one compare-and-swap (itself a release). Refused when a group has moved on since, or was not
+   * live before the release.
+   */
+  rollbackRelease(id: string, change: Change): Promise<Release> {
+    return this.serialized(async () => {
+      const released = (await this.options.history()).filter((e) => e.release === id);
+      if (released.length === 0) {
+        throw new RefusedError(404, 'no_such_release', `there is no release "${id}" in the history`);
+      }
+      const live = await this.options.current();
+      const targets: PublishedEntry[] = [];
+      for (const entry of released) {
+        const now = live.manifest.remotes.find((r) => r.name === entry.remote);
+        if (now?.version !== entry.to.version || now.entry !== entry.to.entry) {
+          throw new RefusedError(
+            409,
+            'moved_on',
+            `"${entry.remote}" has changed since release ${id} (it is ${now ? now.version : 'not deployed'} now): roll it back on its own`,
+          );
+        }
+        if (!entry.from) {
+          throw new RefusedError(
+            422,
+            'nothing_before',
+            `"${entry.remote}" was not live before release ${id}: there is no version to go back to`,
+          );
+        }
+        targets.push({ name: entry.remote, ...entry.from });
+      }
+      const rollback = newReleaseId();
+      const changes = await this.publish(targets, {
+        ...change,
+        reason: change.reason || `roll back release ${id}`,
+        action: 'rollback',
+        release: rollback,
+      });
+      return { release: rollback, manifestVersion: changes[0]!.manifestVersion, changes };
+    });
   }
 
   rollback(name: string, to: string | undefined, change: Change): Promise<HistoryEntry> {
@@ -239,14 +341,12 @@ export class Deployer {
         );
       }
       // The version goes back exactly as it was live: its Node build must still be the pinned file.
-      return this.publish(
-        { name, ...target },
-        {
-          ...change,
-          reason: change.reason || `roll back to ${target.version}`,
-          action: 'rollback',
-        },
-      );
+      const [done] = await this.publish([{ name, ...target }], {
+        ...change,
+        reason: change.reason || `roll back to ${target.version}`,
+        action: 'rollback',
+      });
+      return done!;
     });
   }
 

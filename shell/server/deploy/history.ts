@@ -20,6 +20,8 @@ export interface HistoryEntry {
   reason: string;
   /** The manifest version this change produced. */
   manifestVersion: string;
+  /** The release this change was part of, when several groups went live together. */
+  release?: string;
 }
 
 /**
@@ -29,10 +31,12 @@ export interface HistoryEntry {
 export class History {
   constructor(readonly file: string) {}
 
-  async append(entry: HistoryEntry): Promise<void> {
+  /** Appends the entries of one change (several for a release) in one write. */
+  async append(entries: HistoryEntry | readonly HistoryEntry[]): Promise<void> {
+    const lines = ([] as HistoryEntry[]).concat(entries).map((e) => `${JSON.stringify(e)}\n`);
     const handle = await fs.open(this.file, 'a');
     try {
-      await handle.appendFile(`${JSON.stringify(entry)}\n`);
+      await handle.appendFile(lines.join(''));
       await handle.sync();
     } finally {
       await handle.close();
