@@ -3,7 +3,8 @@ import { BrowserRouter } from 'react-router';
 import { StrictMode, startTransition } from 'react';
 import { ManifestError } from '@site/shared';
 import { loadManifest } from './federation/manifest';
-import { loadPage, loadedPage, registerManifest } from './federation/remotes';
+import { watchPageErrors } from './federation/beacon';
+import { loadPage, loadedPage, registerManifest, remoteForPath } from './federation/remotes';
 import { Layout } from './components/Layout';
 import { prepare } from './page-ref';
 import { createRoutes } from './router';
@@ -14,6 +15,7 @@ async function start(): Promise<void> {
   try {
     const manifest = await loadManifest();
     registerManifest(manifest);
+    watchPageErrors(remoteForPath);
     const routes = createRoutes(manifest, { load: loadPage, loaded: loadedPage });
     // Take over only once the first page's code is loaded (or has failed to), so the first client
     // render is the page the server rendered: no loading state in between, no layout shift.

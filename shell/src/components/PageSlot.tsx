@@ -1,5 +1,6 @@
 import { Component, use, useState, useTransition, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
+import { reportPageError } from '../federation/beacon';
 import type { LazyPage, PageRef } from '../page-ref';
 import { RemoteUnavailable } from './RemoteUnavailable';
 
@@ -43,6 +44,11 @@ class CrashBoundary extends Component<{ children: ReactNode }, CrashState> {
 
   static getDerivedStateFromError(error: unknown): CrashState {
     return { crashed: true, error };
+  }
+
+  override componentDidCatch(error: unknown) {
+    // Caught here, it never reaches the window: the group's error count hears of it all the same.
+    reportPageError(error);
   }
 
   override render() {

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { DeploymentManifest, RemoteDeployment, RemotePagesModule } from '@site/shared';
+import { report } from './beacon';
 import { RemoteUnavailableError } from './errors';
 import { loadRemoteModule, registerRemoteEntries } from './runtime';
 
@@ -82,6 +83,7 @@ async function loadWithRetry(remote: RemoteDeployment): Promise<RemotePagesModul
       if (pause !== undefined) await sleep(pause);
     }
   }
+  report('remote-load-failed', remote, lastError);
   throw new RemoteUnavailableError(remote.name, lastError);
 }
 
@@ -118,6 +120,7 @@ export async function loadPage(path: string): Promise<ComponentType> {
   try {
     page = await loader();
   } catch (error) {
+    report('remote-load-failed', remote, error);
     throw new RemoteUnavailableError(remote.name, error);
   }
   components.set(path, page.default);
