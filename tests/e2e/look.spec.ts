@@ -1,0 +1,122 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ready } from '../support/ready';
+import { servicePages, shellPages } from '../support/site';
+
+/** A phone's screen: the height budgets below are counted in these. */
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 844 };
+
+/** How tall each page may be on a phone, in screens; a page not listed gets the default. */
+const SCREENS_DEFAULT = 6;
+// Pages still over six screens, each at what it measures today (rounded up to half a screen), so
+// none grows while its content is made denser: lower these as pages shrink, never raise them.
+const SCREEN_BUDGETS: Readonly<Record<string, number>> = {
+  '/': 10.5,
+  '/about': 8,
+  '/services/custom-dev/software-dev': 8,
+  '/services/custom-dev/mobile-app-dev': 7,
+  '/services/custom-dev/mobile-app-dev/ios': 7,
+  '/services/custom-dev/mobile-app-dev/android': 7.5,
+  '/services/custom-dev/mobile-app-dev/cross-platform': 6.5,
+  '/services/custom-dev/backend-dev': 6.5,
+  '/services/custom-dev/cloud-app-dev': 6.5,
+  '/services/business-intelligence/bi': 7,
+  '/services/business-intelligence/bi-process-control': 7.5,
+  '/services/data-analytics/data-science': 7,
+  '/services/data-analytics/data-analysis': 7,
+  '/services/enterprise/sharepoint': 6.5,
+  '/services/enterprise/epm': 8.5,
+  '/services/enterprise/enterprise-support': 6.5,
+  '/services/education/lms': 9.5,
+  '/services/education/e-learning': 6.5,
+  '/public-health/MandE-solutions': 8,
+  '/public-health/analytics-and-reporting': 8,
+};
+
+const ROUTES = [
+  '/',
+  ...shellPages.map((p) => p.path),
+  ...servicePages.map((p) => p.path),
+  '/no-such-page',
+];
+
+/** Opens a page with everything shown that scrolling would reveal. */
+async function open(page: Page, path: string): Promise<void> {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(path);
+  await ready(page);
+  await page.evaluate(() => document.fonts.ready);
+}
+
+/**
+ * Elements cut by the viewport's right or left edge (the page would scroll sideways). One placed
+ * wholly off to the left is hidden on purpose (the contact form's trap field), not overflowing.
+ */
+const overflowing = (page: Page) =>
+  page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    return [...document.querySelectorAll<HTMLElement>('body *')]
+      .filter((el) => {
+        const box = el.getBoundingClientRect();
+        if (box.width === 0 || el.closest('.visually-hidden, .skip-link, [hidden]')) return false;
+        return box.right > width + 1 || (box.left < -1 && box.right > 0);
+      })
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className}`.slice(0, 80));
+  });
+
+for (const viewport of [PHONE, DESKTOP]) {
+  test.describe(`every route at ${viewport.width} px`, () => {
+    test.use({ viewport });
+    for (const path of ROUTES) {
+      test(`${path} fits its budget and the screen`, async ({ page }, testInfo) => {
+        await open(page, path);
+        const shot = testInfo.outputPath(`${viewport.width}${path.replace(/\//g, '_')}.png`);
+        await page.screenshot({ path: shot, fullPage: true });
+        await testInfo.attach(`${path} at ${viewport.width} px`, {
+          path: shot,
+          contentType: 'image/png',
+        });
+        expect(await overflowing(page), 'elements wider than the screen').toEqual([]);
+        if (viewport === PHONE) {
+          const screens = SCREEN_BUDGETS[path] ?? SCREENS_DEFAULT;
+          const height = await page.evaluate(() => document.documentElement.scrollHeight);
+          expect(
+            height,
+            `${path} at 390 px is ${(height / PHONE.height).toFixed(1)} screens`,
+          ).toBeLessThanOrEqual(Math.round(screens * PHONE.height));
+        }
+      });
+    }
+  });
+}
+
+test.describe('the services menu on a desktop', () => {
+  for (const width of [1024, 1280, 1600]) {
+    test(`its columns balance and it covers only what it needs at ${width} px`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await open(page, '/');
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('button', { name: 'Services' })
+        .click();
+      const menu = page.locator('.mega');
+      await expect(menu).toBeVisible();
+      const heights = await menu
+        .locator('.mega__column')
+        .evaluateAll((cols) => cols.map((c) => c.getBoundingClientRect().height));
+      expect(heights.length).toBeGreaterThan(1);
+      const [low, high] = [Math.min(...heights), Math.max(...heights)];
+      expect(high, `column heights ${heights.map(Math.round).join(', ')}`).toBeLessThanOrEqual(
+        (low * 4) / 3,
+      );
+      // Public Health sits in a column of its own, not under Custom Development.
+      const column = (group: string) =>
+        menu.locator('.mega__column', { has: page.getByText(group, { exact: true }) });
+      expect(await column('Public Health').textContent()).not.toContain('Custom Development');
+      const box = await menu.boundingBox();
+      expect(box!.width * box!.height).toBeLessThan(width * 900 * 0.5);
+    });
+  }
+});
