@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { ComponentProps } from 'react';
 import { CONTACT_LIMITS, CONTACT_MESSAGES } from '@site/shared/contact';
 import { ContactForm } from '../pages/contact/ContactForm';
+import { formTokenUsed } from '../pages/contact/form-token';
 
 interface FakeAnswer {
   status: number;
@@ -70,6 +71,8 @@ async function fillValid(user: ReturnType<typeof userEvent.setup>) {
 }
 
 beforeEach(() => {
+  // Each test is a new visit: no time trap token asked for yet.
+  formTokenUsed();
   document.cookie = 'XSRF-TOKEN=; expires=Thu, 01 Jan 1970 00:00:00 GMT';
   jest.spyOn(console, 'log').mockImplementation(() => {});
 });

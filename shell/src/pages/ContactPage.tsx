@@ -6,6 +6,7 @@ import { shellRoutes } from '../content/shell-routes';
 import { afterLoadAndIdle } from '../hooks/use-link-preload';
 import { siteAdopted } from '../page-ref';
 import { formCode, loadFormCode } from './contact/form-code';
+import { formStarted } from './contact/form-token';
 import { ContactMap } from './contact/ContactMap';
 
 /**
@@ -57,12 +58,20 @@ function useFormWhenWanted(container: RefObject<HTMLElement | null>): () => void
       timer = setTimeout(postIt, HOLD_LIMIT_MS);
       loadFormCode().catch(postIt);
     };
+    // The form's first use starts the time trap's clock, whether or not its code is here yet.
+    const used = (event: Event) => {
+      if (event.target instanceof Element && event.target.closest('form')) formStarted();
+    };
     void afterLoadAndIdle().then(start);
+    el.addEventListener('focusin', used);
+    el.addEventListener('input', used);
     el.addEventListener('focusin', start);
     el.addEventListener('pointerdown', start);
     el.addEventListener('submit', hold, true);
     return () => {
       clearTimeout(timer);
+      el.removeEventListener('focusin', used);
+      el.removeEventListener('input', used);
       el.removeEventListener('focusin', start);
       el.removeEventListener('pointerdown', start);
       el.removeEventListener('submit', hold, true);

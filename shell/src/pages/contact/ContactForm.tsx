@@ -15,7 +15,8 @@ import {
   useInitialFormState,
   type ContactFormState,
 } from './form-state';
-import { fetchFormStartedToken, sendMessage } from './send-message';
+import { formStarted, formStartedToken, formTokenUsed } from './form-token';
+import { sendMessage } from './send-message';
 import { zodResolver } from './zod-resolver';
 
 const c = contactContent.form;
@@ -81,7 +82,6 @@ export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }
   const statusRef = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const sentHeading = useRef<HTMLHeadingElement>(null);
-  const startToken = useRef<Promise<string | null> | null>(null);
   // Where the focus goes after the form and the confirmation trade places.
   const focusNext = useRef<'confirmation' | 'form' | null>(null);
 
@@ -110,11 +110,6 @@ export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }
     return () => subscription.unsubscribe();
   }, [watch]);
 
-  /** Asks once per message for the token that says when the form was first used. */
-  const formStarted = () => {
-    startToken.current ??= fetchFormStartedToken();
-  };
-
   useEffect(() => {
     setCounting(true);
     // The visitor may have reached the form (or typed in it) before this code arrived.
@@ -140,11 +135,7 @@ export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }
     setOutcome({ kind: 'none' });
     idempotencyKey.current ??= newKey();
     try {
-      formStarted();
-      const token = await Promise.race([
-        startToken.current,
-        new Promise<null>((resolve) => setTimeout(() => resolve(null), TOKEN_WAIT_MS)),
-      ]);
+      const token = await formStartedToken(TOKEN_WAIT_MS);
       const result = await sendMessage(
         {
           ...toContactMessage(values, honeypot.current?.value ?? ''),
@@ -156,7 +147,7 @@ export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }
         if (process.env.NODE_ENV !== 'production')
           console.log('Message accepted, messageId:', result.messageId);
         idempotencyKey.current = null;
-        startToken.current = null;
+        formTokenUsed();
         focusNext.current = 'confirmation';
         setMessageSent(true);
         setOutcome({ kind: 'sent' });

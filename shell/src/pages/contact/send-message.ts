@@ -16,24 +16,6 @@ export type OutgoingMessage = ContactMessage & { formStartedToken?: string };
 
 const CSRF_COOKIE = 'XSRF-TOKEN';
 
-/** A token from the mail-service that says when the form was first used; null when there is none. */
-export async function fetchFormStartedToken(): Promise<string | null> {
-  try {
-    const res = await fetch('/api/form-token', {
-      credentials: 'same-origin',
-      cache: 'no-store',
-      headers: { Accept: 'application/json' },
-    });
-    // No such endpoint (404) or any other failure: the message goes without a token.
-    if (!res.ok) return null;
-    const body = (await res.json().catch(() => null)) as { token?: unknown } | null;
-    const token = body?.token;
-    return typeof token === 'string' && token.length > 0 && token.length <= 200 ? token : null;
-  } catch {
-    return null;
-  }
-}
-
 const readCookie = (name: string): string | null => {
   const match = document.cookie.split('; ').find((c) => c.startsWith(`${name}=`));
   return match ? decodeURIComponent(match.slice(name.length + 1)) : null;
