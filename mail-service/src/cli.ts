@@ -74,7 +74,7 @@ const exported = (r: MessageSummary) => ({
 });
 
 /** The audit's stand-in for an address: an HMAC of it, lower-cased, with the server secret. */
-export async function addressHmac(secret: ServerSecret, address: string): Promise<string> {
+async function addressHmac(secret: ServerSecret, address: string): Promise<string> {
   return createHmac('sha256', await secret.key('erasure-audit'))
     .update(normalizeAddress(address))
     .digest('hex');
