@@ -375,6 +375,20 @@ async function main(): Promise<void> {
     }
     const { version: base } = await call(api, token, 'GET', '/_deploy/manifest');
     const entry = `${s.origin}/${pkg.version}/remoteEntry.js`;
+    if (args.preview) {
+      const shown = (await call(api, token, 'PUT', `/_deploy/remotes/${name}`, {
+        base,
+        entry,
+        version: pkg.version,
+        serverIntegrity,
+        by,
+        preview: true,
+      })) as { preview?: { url: string; expiresAt: string } };
+      console.log(
+        `preview of ${name} ${pkg.version} (every check passed; live for no one): ${shown.preview?.url}\nthe link works until ${shown.preview?.expiresAt}; npm run deploy -w ${pkg.name} -- --promote makes it live`,
+      );
+      return;
+    }
     console.log(
       `publishing ${name} ${pkg.version} through ${api}: the site checks it, then makes it live…`,
     );
@@ -385,7 +399,11 @@ async function main(): Promise<void> {
         version: pkg.version,
         serverIntegrity,
         by,
-        ...(reason ? { reason } : {}),
+        ...(reason
+          ? { reason }
+          : args.promote
+            ? { reason: `promote the preview of ${pkg.version}` }
+            : {}),
       });
     } catch (error) {
       if (!(error instanceof LostAnswer)) throw error;

@@ -187,7 +187,10 @@ describe("the deploy command's settings", () => {
       rebuild: true,
       reason: 'New page',
       with: [],
+      preview: false,
+      promote: false,
     });
+    expect(parseDeployArgs(['--preview']).preview).toBe(true);
     expect(parseDeployArgs(['--with', 'mfe-data', '--with', 'mfe-public-health']).with).toEqual([
       'mfe-data',
       'mfe-public-health',
@@ -214,6 +217,8 @@ describe("the deploy command's settings", () => {
     ],
     [['--rollback', '--rebuild'], '--rebuild is for a deploy'],
     [['--with'], '--with needs a value, e.g. --with mfe-data'],
+    [['--rollback', '--preview'], '--preview and --promote are for a deploy'],
+    [['--preview', '--promote'], '--preview shows one group'],
     [['--with', '../etc'], '--with names a group workspace such as mfe-data'],
     [['--rollback', '--with', 'mfe-data'], '--with is for a deploy'],
     [['--release', 'r-3f2a9c1b7d4e'], '--release is for a rollback'],

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 
 export const USAGE = `usage: npm run deploy -w mfe-<group> [-- --reason "<why>"] [-- --rebuild]
                                        [-- --with mfe-<other group> ...]
+       npm run deploy -w mfe-<group> -- --preview | --promote
        npm run rollback -w mfe-<group> [-- --to <version>] [-- --reason "<why>"]
        npm run rollback -w mfe-<group> -- --release <id>
 
@@ -17,6 +18,9 @@ now, or a version the origin already holds with other contents, is refused; bump
   --reason <text>   why, kept in the deploy history
   --rebuild         build the version folder again; only for a version the origin does not hold
   --to <version>    rollback: the version to go back to (default: the one live before)
+  --preview         deploy: every check, but live for no one: prints a signed link that shows this
+                    version of the group to the browser that opens it (and to no one else)
+  --promote         deploy: make the version (the one previewed) live for everyone
   --with <group>    deploy: release another group's workspace together with this one (repeat for
                     more): every group is prepared as above, then all go live in one change or
                     none does; the command prints the release's id
@@ -46,6 +50,8 @@ export interface DeployArgs {
   with: string[];
   /** Rollback: the release to take back. */
   release?: string;
+  preview: boolean;
+  promote: boolean;
 }
 
 // https://semver.org/#is-there-a-suggested-regular-expression-regex-to-check-a-semver-string
@@ -69,6 +75,8 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
         reason: { type: 'string' },
         to: { type: 'string' },
         with: { type: 'string', multiple: true },
+        preview: { type: 'boolean' },
+        promote: { type: 'boolean' },
         release: { type: 'string' },
       },
     }));
@@ -104,6 +112,8 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
     ...(values.reason === undefined ? {} : { reason: values.reason }),
     ...(values.to === undefined ? {} : { to: values.to }),
     with: values.with ?? [],
+    preview: values.preview ?? false,
+    promote: values.promote ?? false,
     ...(values.release === undefined ? {} : { release: values.release }),
   };
   if (args.help) return args;
@@ -114,6 +124,14 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
   }
   if (args.rebuild && args.rollback) {
     throw new SettingsError('--rebuild is for a deploy: a rollback builds nothing');
+  }
+  if ((args.preview || args.promote) && args.rollback) {
+    throw new SettingsError('--preview and --promote are for a deploy, not a rollback');
+  }
+  if (args.preview && (args.promote || args.with.length)) {
+    throw new SettingsError(
+      '--preview shows one group; it cannot be used with --promote or --with',
+    );
   }
   if (args.with.length && args.rollback) {
     throw new SettingsError(

@@ -29,8 +29,12 @@ export interface SiteSettings {
   renderTimeoutMs: number;
   fetchTimeoutMs: number;
   renderWorkers: number;
-  /** Undefined without DEPLOY_TOKEN: the deploy API is off. */
-  deploy: { token: string; allowedOrigins: string[] } | undefined;
+  /**
+   * Undefined without DEPLOY_TOKEN: the deploy API is off. `previewSecret` signs preview links;
+   * undefined: one derived from the token.
+   */
+  deploy:
+    { token: string; allowedOrigins: string[]; previewSecret?: string | undefined } | undefined;
   trustProxy: TrustProxy;
   /** Undefined without DATABASE_URL: the live manifest and its history are files in deployDir. */
   databaseUrl?: string | undefined;
@@ -219,6 +223,8 @@ const schema = z.object({
   ),
   DEPLOY_TOKEN: deployToken.optional(),
   DEPLOY_ALLOWED_ORIGINS: originList.default([]),
+  // Signs preview links; every replica needs the same one (default: derived from DEPLOY_TOKEN).
+  PREVIEW_SECRET: deployToken.optional(),
   TRUST_PROXY: trustProxy.default(false),
   DATABASE_URL: databaseUrl.optional(),
   // The same rule as the deploy token's (and the mail-service's METRICS_TOKEN).
@@ -262,7 +268,11 @@ export function parseSiteSettings(env: NodeJS.ProcessEnv): SiteSettings {
     deploy:
       s.DEPLOY_TOKEN === undefined
         ? undefined
-        : { token: s.DEPLOY_TOKEN, allowedOrigins: s.DEPLOY_ALLOWED_ORIGINS },
+        : {
+            token: s.DEPLOY_TOKEN,
+            allowedOrigins: s.DEPLOY_ALLOWED_ORIGINS,
+            ...(s.PREVIEW_SECRET ? { previewSecret: s.PREVIEW_SECRET } : {}),
+          },
     trustProxy: s.TRUST_PROXY,
     databaseUrl: s.DATABASE_URL,
     metricsToken: s.METRICS_TOKEN,

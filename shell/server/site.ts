@@ -9,10 +9,17 @@
  * hostile until parsed, and no error leaves a request unanswered: a bad request is a 4xx, a page
  * that cannot be rendered is the 503 notice, and the process stays up.
  */
+import { createHmac } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import encodeUrl from 'encodeurl';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { RemoteDeployment } from '@site/shared/contracts';
 import { composePage, loadShellTemplate, type ShellTemplate } from './compose';
 import { scriptJson } from './manifest-store';
@@ -30,6 +37,15 @@ import { SiteMetrics, metricsRoutes, type RenderFailure } from './metrics';
 import { ComposedPage, PageCache } from './page-cache';
 import type { ContactFormState } from '../src/pages/contact/form-state';
 import { fetchRemoteFile, httpOrigin } from './remote-files';
+import {
+  DEFAULT_PREVIEW_SECONDS,
+  PREVIEW_PATH,
+  PreviewManifests,
+  PreviewSigner,
+  previewBar,
+  previewCookie,
+  type PreviewClaims,
+} from './preview';
 import { RenderPool, RenderTimeoutError } from './render-pool';
 import type { RenderReply, ShellServerBuild } from './render-types';
 import { robotsTxt, sitemapXml } from './seo-files';
@@ -54,8 +70,11 @@ export interface SiteOptions {
   fetchTimeoutMs?: number;
   renderWorkers?: number;
   cache?: { maxEntries?: number; maxBytes?: number; failedTtlMs?: number };
-  /** The deploy API (`/_deploy/*`); off without a token. */
-  deploy?: { token: string; allowedOrigins: readonly string[] };
+  /**
+   * The deploy API (`/_deploy/*`); off without a token. Preview links are signed with
+   * `previewSecret` (every replica must share it), by default one derived from the token.
+   */
+  deploy?: { token: string; allowedOrigins: readonly string[]; previewSecret?: string | undefined };
   /**
    * The proxies in front of this server whose `X-Forwarded-*` headers count (Fastify's
    * `trustProxy`: `true`, a hop count, or addresses/subnets/`loopback`).
@@ -83,6 +102,9 @@ export interface Site {
   metrics: SiteMetrics;
   close(): Promise<void>;
 }
+
+/** A previewing browser's answers: for it alone, and never indexed. */
+const PREVIEW_HEADERS = { 'cache-control': 'private, no-store', 'x-robots-tag': 'noindex' };
 
 /** The key under which every unknown path's 404 page is cached: one page, not one per path. */
 const NOT_FOUND_KEY = '404';
@@ -142,7 +164,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     log,
   });
   const metrics = new SiteMetrics({
-    live: () => store.peek(),
+    live: () => store.peek() ?? store.get(),
     cacheSize: () => ({ entries: cache.size, bytes: cache.bytes }),
     ...(options.processMetrics === undefined ? {} : { processMetrics: options.processMetrics }),
   });
@@ -308,18 +330,85 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     );
   }
 
+  // Preview links: signed by the deploy API, read from a cookie on every page request.
+  const previewSigner = options.deploy?.token
+    ? new PreviewSigner(
+        options.deploy.previewSecret ??
+          createHmac('sha256', options.deploy.token).update('site preview links').digest('hex'),
+      )
+    : undefined;
+  const previewManifests = new PreviewManifests({
+    allowedOrigins: new Set((options.deploy?.allowedOrigins ?? []).map((o) => new URL(o).origin)),
+    shellPaths: shell.shellPaths,
+    fetchTimeoutMs,
+  });
+  interface PreviewView {
+    live: LiveManifest;
+    claims: PreviewClaims[];
+  }
+  /**
+   * What a request previews: the live manifest with its previewed entries in place, or undefined
+   * for the live site (no cookie, no valid token, or a preview that cannot be put together now).
+   */
+  async function previewOf(request: FastifyRequest): Promise<PreviewView | undefined> {
+    const tokens = previewSigner?.fromCookie(request.headers.cookie) ?? [];
+    if (tokens.length === 0) return undefined;
+    const claims = tokens.map((t) => t.claims);
+    try {
+      return { live: await previewManifests.get(await liveManifest(), claims), claims };
+    } catch (error) {
+      log(`site: a preview could not be put together, the live site is served: ${String(error)}`);
+      return undefined;
+    }
+  }
+
+  /**
+   * A page of a preview: composed for this request alone (never from or into the page cache), with
+   * the bar that says what it shows, kept out of shared caches and search engines.
+   */
+  async function composePreview(
+    view: PreviewView,
+    urlPath: string,
+    known: boolean,
+  ): Promise<ComposedPage> {
+    const shellTemplate = currentTemplate();
+    const pagePath = known ? urlPath : NOT_FOUND_PATH;
+    const reply = await render(
+      view.live,
+      pagePath,
+      shareImage(view.live, shellTemplate, urlPath, known),
+    );
+    const html = composePage(shellTemplate, reply, view.live.embedded);
+    const root = html.search(/<div id="?root"?>/);
+    const bar = previewBar(view.claims);
+    return new ComposedPage(
+      reply.status,
+      root === -1 ? html : html.slice(0, root) + bar + html.slice(root),
+      { ...PREVIEW_HEADERS, ...(reply.status === 503 ? { 'retry-after': '30' } : {}) },
+    );
+  }
+
   const pages: PageSource = {
-    async isPage(urlPath) {
-      return isKnown(await liveManifest(), urlPath);
+    async isPage(urlPath, request) {
+      const view = await previewOf(request);
+      return isKnown(view?.live ?? (await liveManifest()), urlPath);
     },
-    async page(urlPath) {
+    async page(urlPath, request) {
+      const view = await previewOf(request);
+      if (view)
+        return isKnown(view.live, urlPath) ? composePreview(view, urlPath, true) : undefined;
       return isKnown(await liveManifest(), urlPath) ? compose(urlPath, true) : undefined;
     },
-    notFound: () => compose(NOT_FOUND_PATH, false),
+    async notFound(request) {
+      const view = await previewOf(request);
+      return view ? composePreview(view, NOT_FOUND_PATH, false) : compose(NOT_FOUND_PATH, false);
+    },
   };
 
   async function page(urlPath: string): Promise<ComposedPage> {
-    return (await pages.page(urlPath)) ?? pages.notFound();
+    return isKnown(await liveManifest(), urlPath)
+      ? compose(urlPath, true)
+      : compose(NOT_FOUND_PATH, false);
   }
 
   async function paths(): Promise<string[]> {
@@ -385,6 +474,14 @@ export async function createSite(options: SiteOptions): Promise<Site> {
   });
 
   app.get('/remotes.json', async (request, reply) => {
+    const view = await previewOf(request);
+    if (view) {
+      return sendComposed(request, reply, new ComposedPage(200, view.live.text), {
+        type: 'application/json; charset=utf-8',
+        cacheControl: 'private, no-store',
+        headers: PREVIEW_HEADERS,
+      });
+    }
     const live = await liveManifest();
     return sendComposed(
       request,
@@ -454,6 +551,20 @@ export async function createSite(options: SiteOptions): Promise<Site> {
       prefix: '/_deploy',
       token: deploy.token,
       deployer,
+      preview: {
+        link(remote, seconds) {
+          const signed = previewSigner!.sign(
+            {
+              remote: remote.name,
+              version: remote.version,
+              entry: remote.entry,
+              serverIntegrity: remote.serverIntegrity ?? '',
+            },
+            seconds ?? DEFAULT_PREVIEW_SECONDS,
+          );
+          return { url: `${siteUrl}${PREVIEW_PATH}/${signed.token}`, expiresAt: signed.expiresAt };
+        },
+      },
       current: () => store.get(),
       log,
     });
@@ -466,6 +577,35 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     app.all('/_deploy', off);
     app.all('/_deploy/*', off);
   }
+
+  // Opening a preview link: its token joins the browser's previews (one per group), and the
+  // browser goes to the group's first page. A token that is not valid changes nothing.
+  app.get<{ Params: { token: string } }>(`${PREVIEW_PATH}/:token`, async (request, reply) => {
+    reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
+    const { token } = request.params;
+    const claims = token === 'end' ? null : (previewSigner?.verify(token) ?? null);
+    const kept = (previewSigner?.fromCookie(request.headers.cookie) ?? []).filter(
+      (t) => claims && t.claims.remote !== claims.remote,
+    );
+    const secure = request.protocol === 'https';
+    if (!claims) {
+      if (token === 'end') reply.header('set-cookie', previewCookie([], secure));
+      return reply.code(303).header('location', '/').send();
+    }
+    const tokens = [...kept, { token, claims }];
+    reply.header('set-cookie', previewCookie(tokens, secure));
+    let first = '/';
+    try {
+      const view = await previewManifests.get(
+        await liveManifest(),
+        tokens.map((t) => t.claims),
+      );
+      first = view.manifest.remotes.find((r) => r.name === claims.remote)?.routes[0]?.path ?? '/';
+    } catch {
+      // The page itself says what can be shown.
+    }
+    return reply.code(303).header('location', encodeUrl(first)).send();
+  });
 
   await app.register(pageRoutes, { publicDir, pages });
 

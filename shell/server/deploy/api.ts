@@ -5,7 +5,12 @@
  *
  *   GET  /_deploy/manifest                     { version, manifest }
  *   GET  /_deploy/history[?remote=name]        every change: who, when, from, to, why
- *   PUT  /_deploy/remotes/:name                { base, entry, version, serverIntegrity?, reason?, by? }
+ *   PUT  /_deploy/remotes/:name                { base, entry, version, serverIntegrity?, reason?, by?,
+ *                                                preview?, previewSeconds? }
+ *
+ * With `preview: true` a deploy runs every check and goes live for no one: the answer is
+ * `{ preview: { remote, version, url, expiresAt } }`, a signed link that shows this version of the
+ * group to the browser that opens it (preview.ts).
  *   POST /_deploy/remotes/:name/rollback       { base, to?, reason?, by? }
  *   POST /_deploy/releases                     { base, entries: [{ name, entry, version,
  *                                                serverIntegrity? }, ...], reason?, by? }
@@ -20,6 +25,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ControlPlaneUnavailableError, type LiveManifest } from '../control-plane';
+import type { RemoteDeployment } from '@site/shared/contracts';
+import { MAX_PREVIEW_SECONDS } from '../preview';
 import type { Deployer } from './deployer';
 import { RefusedError } from './patch';
 
@@ -44,6 +51,8 @@ const deployBody = {
     serverIntegrity: line(100),
     reason: { ...line(500), minLength: 0 },
     by: line(100),
+    preview: { type: 'boolean' },
+    previewSeconds: { type: 'integer', minimum: 1, maximum: MAX_PREVIEW_SECONDS },
   },
 } as const;
 
@@ -112,6 +121,8 @@ interface DeployBody {
   serverIntegrity?: string;
   reason?: string;
   by?: string;
+  preview?: boolean;
+  previewSeconds?: number;
 }
 interface RollbackBody {
   base: string;
@@ -174,6 +185,10 @@ function describe(error: FastifyError): { status: number; code: string; message:
 export interface DeployApiOptions {
   token: string;
   deployer: Deployer;
+  /** Signs the link of a checked version that is not live (`preview: true`). */
+  preview: {
+    link(remote: RemoteDeployment, seconds?: number): { url: string; expiresAt: Date };
+  };
   current(): Promise<LiveManifest>;
   log(message: string): void;
 }
@@ -233,6 +248,27 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     },
     async (request, reply) => {
       const { base, entry, version, serverIntegrity, reason = '', by = 'unknown' } = request.body;
+      if (request.body.preview) {
+        const checked = await options.deployer.preview(
+          {
+            name: request.params.name,
+            entry,
+            version,
+            ...(serverIntegrity ? { serverIntegrity } : {}),
+          },
+          base,
+        );
+        const link = options.preview.link(checked, request.body.previewSeconds);
+        options.log(`site: preview of ${checked.name} ${checked.version} signed for ${by}`);
+        return reply.header('cache-control', 'no-store').send({
+          preview: {
+            remote: checked.name,
+            version: checked.version,
+            url: link.url,
+            expiresAt: link.expiresAt.toISOString(),
+          },
+        });
+      }
       const done = await options.deployer.deploy(
         { name: request.params.name, entry, version, ...(serverIntegrity ? { serverIntegrity } : {}) },
         { base, reason, by },

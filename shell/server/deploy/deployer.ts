@@ -168,10 +168,10 @@ export class Deployer {
    * throws without changing anything. Each entry is checked against the manifest with the entries
    * before it in place, and every page of every changed group must render with all of them live.
    */
-  private async publish(
+  private async checked(
     entries: readonly PublishedEntry[],
-    change: Change & { action: HistoryEntry['action']; release?: string },
-  ): Promise<HistoryEntry[]> {
+    base: string,
+  ): Promise<{ before: LiveManifest; json: Record<string, unknown>; changed: RemoteDeployment[] }> {
     const names = entries.map((e) => e.name);
     const twice = names.find((n, i) => names.indexOf(n) !== i);
     if (twice) {
@@ -179,11 +179,11 @@ export class Deployer {
     }
     const urls = entries.map((published) => this.validate(published));
     const before = await this.options.current();
-    if (change.base !== before.version) {
+    if (base !== before.version) {
       throw new RefusedError(
         409,
         'stale_base',
-        `the live manifest is at version ${before.version}, not ${change.base}: read it again and retry`,
+        `the live manifest is at version ${before.version}, not ${base}: read it again and retry`,
       );
     }
     let json = JSON.parse(before.text) as Record<string, unknown>;
@@ -219,6 +219,14 @@ export class Deployer {
         }
       }
     }
+    return { before, json, changed };
+  }
+
+  private async publish(
+    entries: readonly PublishedEntry[],
+    change: Change & { action: HistoryEntry['action']; release?: string },
+  ): Promise<HistoryEntry[]> {
+    const { before, json, changed } = await this.checked(entries, change.base);
     const at = new Date().toISOString();
     const drafts = changed.map((remote) => {
       const previous = before.manifest.remotes.find((r) => r.name === remote.name);
@@ -264,6 +272,14 @@ export class Deployer {
       });
       return done!;
     });
+  }
+
+  /**
+   * Every check of a deploy, without going live: the entry as it would be published (its pin
+   * included), for a preview link.
+   */
+  preview(published: PublishedEntry, base: string): Promise<RemoteDeployment> {
+    return this.serialized(async () => (await this.checked([published], base)).changed[0]!);
   }
 
   /**

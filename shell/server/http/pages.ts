@@ -13,12 +13,16 @@ import path from 'node:path';
 import type { ComposedPage } from '../page-cache';
 import { IMMUTABLE, REVALIDATE, sendComposed, settleAcceptEncoding } from './send-body';
 
+/**
+ * The site's pages as one request sees them (a browser previewing a version sees that version's
+ * pages: the request is passed for its cookie).
+ */
 export interface PageSource {
   /** Whether a path is one of the site's pages now. */
-  isPage(urlPath: string): Promise<boolean>;
+  isPage(urlPath: string, request: FastifyRequest): Promise<boolean>;
   /** The page at a path, or undefined when the path is not one of the site's pages. */
-  page(urlPath: string): Promise<ComposedPage | undefined>;
-  notFound(): Promise<ComposedPage>;
+  page(urlPath: string, request: FastifyRequest): Promise<ComposedPage | undefined>;
+  notFound(request: FastifyRequest): Promise<ComposedPage>;
 }
 
 /** A 10-hex-digit content hash in the file name, as the webpack builds write them. */
@@ -67,18 +71,18 @@ export async function pageRoutes(
   });
 
   async function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
-    return sendComposed(request, reply, await pages.notFound(), PAGE_HEADERS);
+    return sendComposed(request, reply, await pages.notFound(request), PAGE_HEADERS);
   }
 
   async function handle(request: FastifyRequest, reply: FastifyReply) {
     const { path: urlPath, query } = targetPath(request.url);
-    const page = await pages.page(urlPath);
+    const page = await pages.page(urlPath, request);
     if (page) return sendComposed(request, reply, page, PAGE_HEADERS);
     if (urlPath.length > 1 && urlPath.endsWith('/')) {
       // `/about/` is `/about`. Only ever to one of the site's own pages, so no spelling of a path
       // makes a Location that leaves the site (`//host`, `/\host`).
       const target = urlPath.replace(/\/+$/, '') || '/';
-      if (await pages.isPage(target)) {
+      if (await pages.isPage(target, request)) {
         return reply
           .code(301)
           .header('location', encodeUrl(target + query))
