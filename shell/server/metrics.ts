@@ -72,12 +72,21 @@ class SlidingCounts {
 
 const key = (group: string, version: string) => `${group}@${version}`;
 
+/** The live manifest, or undefined while its store cannot be read. */
+const currentOf = async (live: SiteMetricsOptions['live']): Promise<LiveManifest | undefined> => {
+  try {
+    return await live();
+  } catch {
+    return undefined;
+  }
+};
+
 const statusClass = (status: number): string =>
   status >= 100 && status < 600 ? `${Math.floor(status / 100)}xx` : 'other';
 
 export interface SiteMetricsOptions {
-  /** The live manifest if it is at hand (read at scrape time; never waits for a store). */
-  live: () => LiveManifest | undefined;
+  /** The live manifest (read at scrape time and when a beacon arrives). */
+  live: () => LiveManifest | Promise<LiveManifest> | undefined;
   /** The page cache's size: entries, and bytes as counted against its limit. */
   cacheSize: () => { entries: number; bytes: number };
   now?: () => number;
@@ -160,9 +169,9 @@ export class SiteMetrics {
       help: 'The live manifest version (always 1)',
       labelNames: ['version'],
       registers,
-      collect() {
+      async collect() {
+        const current = await currentOf(live);
         this.reset();
-        const current = live();
         if (current) this.set({ version: current.version }, 1);
       },
     });
@@ -171,9 +180,10 @@ export class SiteMetrics {
       help: 'Each group and the version of it that is live (always 1)',
       labelNames: ['group', 'version'],
       registers,
-      collect() {
+      async collect() {
+        const current = await currentOf(live);
         this.reset();
-        for (const r of live()?.manifest.remotes ?? []) {
+        for (const r of current?.manifest.remotes ?? []) {
           this.set({ group: r.name, version: r.version }, 1);
         }
       },
@@ -234,9 +244,9 @@ export class SiteMetrics {
   }
 
   /** Whether `group` at `version` is live, or was within the last 15 minutes. */
-  isLive(group: string, version: string): boolean {
+  async isLive(group: string, version: string): Promise<boolean> {
+    const current = await currentOf(this.options.live);
     const now = this.now();
-    const current = this.options.live();
     for (const r of current?.manifest.remotes ?? []) this.liveSeen.set(key(r.name, r.version), now);
     for (const [k, at] of this.liveSeen) {
       if (now - at > RECENTLY_LIVE_MS) this.liveSeen.delete(k);
@@ -245,8 +255,8 @@ export class SiteMetrics {
   }
 
   /** An error a browser reported; a group or version that is not live counts as "unknown". */
-  beacon(kind: BeaconKind, group: string, version: string): void {
-    if (this.isLive(group, version)) {
+  async beacon(kind: BeaconKind, group: string, version: string): Promise<void> {
+    if (await this.isLive(group, version)) {
       this.beacons.inc({ group, version, kind });
       this.recentBeacons.add(key(group, version));
     } else {

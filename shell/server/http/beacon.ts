@@ -133,7 +133,7 @@ export async function beaconRoutes(app: FastifyInstance, options: BeaconOptions)
     },
     async (request, reply) => {
       const { kind, group, version } = request.body;
-      metrics.beacon(kind, group, version);
+      await metrics.beacon(kind, group, version);
       return reply.code(204).header('cache-control', 'no-store').send();
     },
   );

@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { expect } from '@playwright/test';
+import { SITE_REMOTES } from '@site/shared/site';
+import { ROOT, test } from '../support/deployment';
+import { ready } from '../support/ready';
+
+/**
+ * What a team watches during a release, seen from a real browser: an error thrown on one of its
+ * pages and a group whose code cannot be loaded reach the site's beacon counters under that
+ * group and version, and the site's metrics show the failed server render. A site of its own with
+ * METRICS_TOKEN on port 3300, its remotes on 3301-3303, nothing on 3309 (ports 3300-3339).
+ */
+const TOKEN = 'metrics-token-for-the-browser-0123';
+const UP = SITE_REMOTES.find((r) => r.name === 'public_health')!;
+const DOWN = SITE_REMOTES.find((r) => r.name === 'enterprise_education')!;
+
+interface Manifest {
+  remotes: { name: string; version: string; routes: { path: string }[] }[];
+}
+
+/** The sum of a metric's samples whose labels include `labels`. */
+function sample(text: string, name: string, labels: Record<string, string>): number {
+  let total = 0;
+  for (const line of text.split('\n')) {
+    const m = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const have = Object.fromEntries(
+      [...(m[2] ?? '').matchAll(/([a-z_]+)="([^"]*)"/g)].map((l) => [l[1], l[2]]),
+    );
+    if (Object.entries(labels).every(([k, v]) => have[k] === v)) total += Number(m[3]);
+  }
+  return total;
+}
+
+test('a page error on a group page and a group that cannot load reach its beacon counts, by group and version', async ({
+  page,
+  deployment,
+}) => {
+  test.setTimeout(90_000);
+  const urls: Record<string, string> = { [DOWN.name]: 'http://localhost:3309' };
+  let port = 3301;
+  for (const remote of SITE_REMOTES.filter((r) => r !== DOWN)) {
+    await deployment.startRemote(path.join(ROOT, remote.folder, 'dist'), port);
+    urls[remote.name] = `http://localhost:${port}`;
+    port += 1;
+  }
+  await deployment.writeManifest({ urls });
+  const site = await deployment.startSite(3300, { env: { METRICS_TOKEN: TOKEN } });
+  const metrics = async () => {
+    const response = await fetch(`${site}/_metrics`, {
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
+    expect(response.status).toBe(200);
+    return response.text();
+  };
+  const manifest = (await (await fetch(`${site}/remotes.json`)).json()) as Manifest;
+  const entry = (name: string) => manifest.remotes.find((r) => r.name === name)!;
+  const up = { group: UP.name, version: entry(UP.name).version };
+  const down = { group: DOWN.name, version: entry(DOWN.name).version };
+
+  // One of the group's pages, taken over by the client; then its code throws and rejects.
+  const upPath = entry(UP.name).routes[0]!.path;
+  await page.goto(`${site}${upPath}`);
+  await ready(page);
+  await page.evaluate(() => {
+    setTimeout(() => {
+      throw new Error('thrown by the page');
+    });
+    void Promise.reject(new Error('rejected by the page'));
+  });
+  await expect
+    .poll(async () =>
+      sample(await metrics(), 'site_beacon_errors_total', { ...up, kind: 'page-error' }),
+    )
+    .toBe(2);
+  expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
+
+  // An error on one of the shell's own pages is no group's.
+  await page.goto(`${site}/about`);
+  await ready(page);
+  await page.evaluate(() => {
+    setTimeout(() => {
+      throw new Error('thrown on a shell page');
+    });
+  });
+
+  // A group whose host is down: its page is the notice on the server (a render failure) and, after
+  // its retries, in the browser (a failed load).
+  const downPath = entry(DOWN.name).routes[0]!.path;
+  const direct = await fetch(`${site}${downPath}`);
+  expect(direct.status).toBe(503);
+  await page.evaluate((to) => {
+    window.history.pushState({}, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, downPath);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'This page is temporarily unavailable',
+    { timeout: 30_000 },
+  );
+  await expect
+    .poll(async () =>
+      sample(await metrics(), 'site_beacon_errors_total', { ...down, kind: 'remote-load-failed' }),
+    )
+    .toBe(1);
+
+  const text = await metrics();
+  expect(sample(text, 'site_beacon_errors_total', { kind: 'page-error' })).toBe(2);
+  expect(sample(text, 'site_beacon_errors_total', { group: 'unknown' })).toBe(0);
+  expect(sample(text, 'site_render_failures_total', { ...down, reason: 'error' })).toBe(1);
+  expect(sample(text, 'site_page_composition_seconds_count', up)).toBe(1);
+  expect(sample(text, 'site_http_requests_total', { kind: 'page', status: '5xx' })).toBe(1);
+  expect(sample(text, 'site_remote_info', up)).toBe(1);
+});
