@@ -16,10 +16,13 @@ export type RouteKind = 'page' | 'asset' | 'api' | 'deploy' | 'other';
 export type RenderFailure = 'error' | 'timeout';
 export type BeaconKind = 'page-error' | 'remote-load-failed';
 export const BEACON_KINDS: readonly BeaconKind[] = ['page-error', 'remote-load-failed'];
-/** A deploy API call that changes the manifest: one group, several at once, or back. */
-export type DeployAction = 'deploy' | 'release' | 'rollback';
+/**
+ * A deploy API call that changes the manifest (one group, several at once, or back), or checks a
+ * version for a preview without changing it.
+ */
+export type DeployAction = 'deploy' | 'preview' | 'release' | 'rollback';
 /** How a deploy API call that changes the manifest ended. */
-export type DeployOutcome = 'live' | 'conflict' | 'refused' | 'unauthorized' | 'failed';
+export type DeployOutcome = 'ok' | 'conflict' | 'refused' | 'unauthorized' | 'failed';
 
 /** The group of a page no remote owns (home, about, contact, the 404 page). */
 export const SHELL_GROUP = 'shell';
@@ -159,7 +162,7 @@ export class SiteMetrics {
     });
     this.deploys = new Counter({
       name: 'site_deploys_total',
-      help: 'Deploy API calls that change the live manifest, by action (deploy, release of several groups, rollback) and outcome (live, conflict, refused, unauthorized, failed)',
+      help: 'Deploy API calls that change the live manifest, by action (deploy, preview, release of several groups, rollback) and outcome (ok: made, or for a preview its link signed; conflict, refused, unauthorized, failed)',
       labelNames: ['action', 'outcome'],
       registers,
     });
@@ -308,7 +311,7 @@ const DEPLOY_ROUTES: Record<string, DeployAction> = {
 };
 
 function deployOutcome(status: number): DeployOutcome {
-  if (status < 300) return 'live';
+  if (status < 300) return 'ok';
   if (status === 401) return 'unauthorized';
   // 409: the live manifest moved on; 428: the call named no base version.
   if (status === 409 || status === 428) return 'conflict';
@@ -326,8 +329,12 @@ export function metricsRoutes(
 ): void {
   app.addHook('onResponse', async (request, reply) => {
     metrics.request(routeKind(request, reply), reply.statusCode);
-    const action =
+    const route =
       request.method === 'GET' ? undefined : DEPLOY_ROUTES[request.routeOptions.url ?? ''];
+    // A deploy call with `preview` checks the version and signs a link; nothing goes live. (A call
+    // refused for its token is never read, so it counts as the route's action.)
+    const preview = (request.body as { preview?: unknown } | undefined)?.preview === true;
+    const action = route === 'deploy' && preview ? 'preview' : route;
     if (action) metrics.deploy(action, deployOutcome(reply.statusCode));
   });
 

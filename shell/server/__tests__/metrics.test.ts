@@ -295,14 +295,17 @@ describe('after known traffic', () => {
       401,
     );
     expect(await call('/remotes/probe/rollback', { base: 'x', to: 1 })).toBe(400);
+    // A preview changes nothing live; a stale one is refused like a deploy.
+    expect(await call('/remotes/probe', { base: 'stale', ...version, preview: true })).toBe(409);
     const after = await scrape();
     const delta = (labels: Record<string, string>) =>
       sample(after, 'site_deploys_total', labels) - sample(before, 'site_deploys_total', labels);
     expect(delta({ action: 'deploy', outcome: 'conflict' })).toBe(2);
     expect(delta({ action: 'deploy', outcome: 'unauthorized' })).toBe(1);
     expect(delta({ action: 'rollback', outcome: 'refused' })).toBe(1);
-    expect(delta({ action: 'deploy', outcome: 'live' })).toBe(0);
-    expect(sample(after, 'site_http_requests_total', { kind: 'deploy', status: '4xx' })).toBe(4);
+    expect(delta({ action: 'deploy', outcome: 'ok' })).toBe(0);
+    expect(delta({ action: 'preview', outcome: 'conflict' })).toBe(1);
+    expect(sample(after, 'site_http_requests_total', { kind: 'deploy', status: '4xx' })).toBe(5);
   });
 });
 
