@@ -101,7 +101,7 @@ export async function beaconRoutes(app: FastifyInstance, options: BeaconOptions)
         : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
           ? { status: 415, reason: 'the report must be JSON (text/plain or application/json)' }
           : error.validation
-            ? { status: 400, reason: `the report ${error.message.replace(/^body\/?/, '')}` }
+            ? { status: 400, reason: `the report does not fit its schema: ${error.message}` }
             : error.statusCode && error.statusCode < 500
               ? { status: error.statusCode, reason: error.message }
               : { status: 400, reason: 'the report could not be read' };
