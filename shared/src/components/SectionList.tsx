@@ -46,10 +46,14 @@ function block(b: SectionBlock, key?: number): ReactNode {
       );
     case 'side-list':
       return (
-        <div key={key} className="side-list">
-          <h3>{b.heading}</h3>
+        // A list beside the main block is reference: folded under its heading on a phone (a tap
+        // opens it, find-in-page too), open with a plain heading on wider screens; CSS alone
+        // switches the two, so nothing moves when the script starts.
+        <details key={key} className="side-list fold">
+          <summary className="fold__summary">{b.heading}</summary>
+          <h3 className="fold__heading">{b.heading}</h3>
           <CheckList items={b.items} />
-        </div>
+        </details>
       );
     case 'stack':
       return <div key={key}>{b.blocks.map(block)}</div>;
