@@ -1,7 +1,7 @@
 import type { ServicePageContent } from '@site/shared';
 
 export default {
-  lead: 'Paper registers and spreadsheets slow programmes down and hide problems until a report is due. Our digital M&E tools capture clean data at the point of care and put it in front of the people who act on it.',
+  lead: 'Paper registers and spreadsheets slow programmes down and hide problems until a report is due. Our digital M & E tools capture clean data at the point of care and put it in front of the people who act on it.',
   intro: {
     heading: 'From clipboards to real-time evidence',
     paragraphs: [
@@ -14,7 +14,7 @@ export default {
       kind: 'features',
       tone: 'muted',
       columns: 3,
-      heading: 'Five reasons to move M&E from paper to digital',
+      heading: 'Five reasons to move M & E from paper to digital',
       intro: [
         'Donors and ministries increasingly expect near real-time reporting. Digital tools make that possible without adding work for the people in the field.',
       ],
@@ -55,7 +55,7 @@ export default {
         'Conference polls',
         'Registers',
         'Referrals',
-        'Check lists',
+        'Checklists',
         'Follow up and review',
         'Emergency alerts',
       ],
