@@ -375,6 +375,21 @@ async function main(): Promise<void> {
     }
     const { version: base } = await call(api, token, 'GET', '/_deploy/manifest');
     const entry = `${s.origin}/${pkg.version}/remoteEntry.js`;
+    if (args.canary !== undefined) {
+      const started = (await call(api, token, 'PUT', `/_deploy/remotes/${name}`, {
+        base,
+        entry,
+        version: pkg.version,
+        serverIntegrity,
+        by,
+        canary: args.canary,
+        ...(reason ? { reason } : {}),
+      })) as Answer;
+      console.log(
+        `canary ${name} ${pkg.version} live for ${args.canary}% of visits beside ${started.from?.version}; live manifest ${started.manifestVersion}\nnpm run deploy -w ${pkg.name} -- --promote makes it live for everyone; npm run rollback -w ${pkg.name} ends it (the site ends it by itself when its errors pass the threshold)`,
+      );
+      return;
+    }
     if (args.preview) {
       const shown = (await call(api, token, 'PUT', `/_deploy/remotes/${name}`, {
         base,
@@ -402,7 +417,7 @@ async function main(): Promise<void> {
         ...(reason
           ? { reason }
           : args.promote
-            ? { reason: `promote the preview of ${pkg.version}` }
+            ? { reason: `promote ${pkg.version}` }
             : {}),
       });
     } catch (error) {

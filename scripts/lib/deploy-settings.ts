@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 
 export const USAGE = `usage: npm run deploy -w mfe-<group> [-- --reason "<why>"] [-- --rebuild]
                                        [-- --with mfe-<other group> ...]
-       npm run deploy -w mfe-<group> -- --preview | --promote
+       npm run deploy -w mfe-<group> -- --preview | --canary <percent> | --promote
        npm run rollback -w mfe-<group> [-- --to <version>] [-- --reason "<why>"]
        npm run rollback -w mfe-<group> -- --release <id>
 
@@ -20,7 +20,10 @@ now, or a version the origin already holds with other contents, is refused; bump
   --to <version>    rollback: the version to go back to (default: the one live before)
   --preview         deploy: every check, but live for no one: prints a signed link that shows this
                     version of the group to the browser that opens it (and to no one else)
-  --promote         deploy: make the version (the one previewed) live for everyone
+  --canary <pct>    deploy: make the version live for that share of visits (1-50) beside the live
+                    one; the site rolls it back by itself when its errors pass the threshold;
+                    npm run rollback ends it
+  --promote         deploy: make the version (previewed, or the canary) live for everyone
   --with <group>    deploy: release another group's workspace together with this one (repeat for
                     more): every group is prepared as above, then all go live in one change or
                     none does; the command prints the release's id
@@ -52,6 +55,8 @@ export interface DeployArgs {
   release?: string;
   preview: boolean;
   promote: boolean;
+  /** Deploy as a canary for this share of visits. */
+  canary?: number;
 }
 
 // https://semver.org/#is-there-a-suggested-regular-expression-regex-to-check-a-semver-string
@@ -59,6 +64,15 @@ const SEMVER =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 
 export const isSemver = (value: string): boolean => SEMVER.test(value);
+
+function canaryPercent(value: string): number {
+  if (!/^\d{1,2}$/.test(value) || Number(value) < 1 || Number(value) > 50) {
+    throw new SettingsError(
+      `--canary takes a whole percent of visits from 1 to 50, not "${value}"`,
+    );
+  }
+  return Number(value);
+}
 
 /** The command line after the script's name, e.g. `['--reason', 'New page']`. */
 export function parseDeployArgs(argv: string[]): DeployArgs {
@@ -77,6 +91,7 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
         with: { type: 'string', multiple: true },
         preview: { type: 'boolean' },
         promote: { type: 'boolean' },
+        canary: { type: 'string' },
         release: { type: 'string' },
       },
     }));
@@ -97,7 +112,9 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
             ? 'mfe-data'
             : option === '--release'
               ? 'r-3f2a9c1b7d4e'
-              : '"New page"';
+              : option === '--canary'
+                ? '10'
+                : '"New page"';
       throw new SettingsError(`${option} needs a value, e.g. ${option} ${example}`);
     }
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
@@ -114,6 +131,7 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
     with: values.with ?? [],
     preview: values.preview ?? false,
     promote: values.promote ?? false,
+    ...(values.canary === undefined ? {} : { canary: canaryPercent(values.canary) }),
     ...(values.release === undefined ? {} : { release: values.release }),
   };
   if (args.help) return args;
@@ -124,6 +142,12 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
   }
   if (args.rebuild && args.rollback) {
     throw new SettingsError('--rebuild is for a deploy: a rollback builds nothing');
+  }
+  if (
+    args.canary !== undefined &&
+    (args.rollback || args.preview || args.promote || args.with.length)
+  ) {
+    throw new SettingsError('--canary is for a deploy of one group on its own');
   }
   if ((args.preview || args.promote) && args.rollback) {
     throw new SettingsError('--preview and --promote are for a deploy, not a rollback');

@@ -19,6 +19,7 @@ async function main(): Promise<void> {
     trustProxy: settings.trustProxy,
     metricsToken: settings.metricsToken,
     beaconRateLimit: settings.beaconRateLimit,
+    canary: settings.canary,
     ...(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : {}),
     ...(settings.deploy ? { deploy: settings.deploy } : {}),
   });

@@ -251,6 +251,9 @@ export class SiteMetrics {
     const current = await currentOf(this.options.live);
     const now = this.now();
     for (const r of current?.manifest.remotes ?? []) this.liveSeen.set(key(r.name, r.version), now);
+    for (const c of current?.canaries ?? []) {
+      this.liveSeen.set(key(c.remote.name, c.remote.version), now);
+    }
     for (const [k, at] of this.liveSeen) {
       if (now - at > RECENTLY_LIVE_MS) this.liveSeen.delete(k);
     }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { SHELL_PORT } from '@site/shared/site';
 import { DEFAULT_BEACON_RATE_LIMIT } from './http/beacon';
+import { CANARY_DEFAULTS } from './canary';
 import { DEFAULTS } from './site';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -42,6 +43,8 @@ export interface SiteSettings {
   metricsToken?: string | undefined;
   /** Reports `POST /_beacon` takes from one client address per minute. */
   beaconRateLimit: number;
+  /** A canary is rolled back by itself at this many errors within the window. */
+  canary: { errorThreshold: number; windowSeconds: number };
 }
 
 export class SettingsError extends Error {
@@ -232,6 +235,12 @@ const schema = z.object({
   BEACON_RATE_LIMIT: wholeNumber('a number of reports per minute', 1, 100_000).default(
     DEFAULT_BEACON_RATE_LIMIT,
   ),
+  CANARY_ERROR_THRESHOLD: wholeNumber('a number of errors', 1, 100_000).default(
+    CANARY_DEFAULTS.errorThreshold,
+  ),
+  CANARY_WINDOW_SECONDS: wholeNumber('a whole number of seconds', 10, 900).default(
+    CANARY_DEFAULTS.windowSeconds,
+  ),
 });
 
 /** Every variable the site server reads. */
@@ -277,5 +286,6 @@ export function parseSiteSettings(env: NodeJS.ProcessEnv): SiteSettings {
     databaseUrl: s.DATABASE_URL,
     metricsToken: s.METRICS_TOKEN,
     beaconRateLimit: s.BEACON_RATE_LIMIT,
+    canary: { errorThreshold: s.CANARY_ERROR_THRESHOLD, windowSeconds: s.CANARY_WINDOW_SECONDS },
   };
 }

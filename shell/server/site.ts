@@ -46,6 +46,7 @@ import {
   previewCookie,
   type PreviewClaims,
 } from './preview';
+import { CANARY_DEFAULTS, CanaryViews, CanaryWatch, placeVisitor } from './canary';
 import { RenderPool, RenderTimeoutError } from './render-pool';
 import type { RenderReply, ShellServerBuild } from './render-types';
 import { robotsTxt, sitemapXml } from './seo-files';
@@ -80,6 +81,8 @@ export interface SiteOptions {
    * `trustProxy`: `true`, a hop count, or addresses/subnets/`loopback`).
    */
   trustProxy?: false | number | string[];
+  /** When a canary is rolled back by itself: this many errors within the window (seconds). */
+  canary?: { errorThreshold: number; windowSeconds: number };
   /** `GET /_metrics` answers with this bearer token; off (404) without it. */
   metricsToken?: string | undefined;
   /** Reports `POST /_beacon` accepts per client address per minute. */
@@ -270,8 +273,12 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     live.paths.has(urlPath) ||
     live.unavailablePrefixes.some((p) => urlPath.startsWith(`${p}/`));
 
-  async function compose(urlPath: string, known: boolean): Promise<ComposedPage> {
-    const live = await liveManifest();
+  async function compose(
+    urlPath: string,
+    known: boolean,
+    shown?: LiveManifest,
+  ): Promise<ComposedPage> {
+    const live = shown ?? (await liveManifest());
     const shellTemplate = currentTemplate();
     const pagePath = known ? urlPath : NOT_FOUND_PATH;
     const key = `${live.version}:${shellTemplate.id}:${known ? urlPath : NOT_FOUND_KEY}`;
@@ -388,20 +395,31 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     );
   }
 
+  // Canaries: each request's cohort (set by the hook below), and the manifest a cohort sees.
+  const cohorts = new WeakMap<FastifyRequest, number | null>();
+  const canaryViews = new CanaryViews();
+  async function cohortView(request: FastifyRequest): Promise<LiveManifest> {
+    return canaryViews.view(await liveManifest(), cohorts.get(request) ?? null);
+  }
+
   const pages: PageSource = {
     async isPage(urlPath, request) {
       const view = await previewOf(request);
-      return isKnown(view?.live ?? (await liveManifest()), urlPath);
+      return isKnown(view?.live ?? (await cohortView(request)), urlPath);
     },
     async page(urlPath, request) {
       const view = await previewOf(request);
-      if (view)
+      if (view) {
         return isKnown(view.live, urlPath) ? composePreview(view, urlPath, true) : undefined;
-      return isKnown(await liveManifest(), urlPath) ? compose(urlPath, true) : undefined;
+      }
+      const shown = await cohortView(request);
+      return isKnown(shown, urlPath) ? compose(urlPath, true, shown) : undefined;
     },
     async notFound(request) {
       const view = await previewOf(request);
-      return view ? composePreview(view, NOT_FOUND_PATH, false) : compose(NOT_FOUND_PATH, false);
+      return view
+        ? composePreview(view, NOT_FOUND_PATH, false)
+        : compose(NOT_FOUND_PATH, false, await cohortView(request));
     },
   };
 
@@ -467,6 +485,29 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     }
   });
 
+  // While a canary runs: a visitor without a cohort gets one with its first answer (a crawler
+  // never does), and pages and the manifest are private to the visitor (they differ by cohort).
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+    if ((await liveManifest()).canaries.length === 0) return;
+    // Files are the same for every cohort (and cached publicly): only pages and the manifest.
+    const pathname = request.url.split('?')[0]!;
+    if (pathname !== '/remotes.json' && /\.[A-Za-z0-9]+$/.test(pathname)) return;
+    const placed = placeVisitor(
+      request.headers.cookie,
+      request.headers['user-agent'],
+      request.protocol === 'https',
+    );
+    cohorts.set(request, placed.cohort);
+    if (placed.setCookie) reply.header('set-cookie', placed.setCookie);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (cohorts.has(request) && reply.getHeader('cache-control') === REVALIDATE) {
+      reply.header('cache-control', 'private, no-cache').header('vary', 'Accept-Encoding, Cookie');
+    }
+    return payload;
+  });
+
   metricsRoutes(app, metrics, options.metricsToken);
   await app.register(beaconRoutes, {
     metrics,
@@ -482,7 +523,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
         headers: PREVIEW_HEADERS,
       });
     }
-    const live = await liveManifest();
+    const live = await cohortView(request);
     return sendComposed(
       request,
       reply,
@@ -525,28 +566,43 @@ export async function createSite(options: SiteOptions): Promise<Site> {
   });
 
   const deploy = options.deploy?.token ? options.deploy : undefined;
+  const deployer = new Deployer({
+    allowedOrigins: deploy?.allowedOrigins ?? [],
+    current: () => store.get(),
+    history: (remote) => store.history(remote),
+    publish: async (json, base, entry) => {
+      const next = await store.publish(json, base, entry);
+      log(`site: manifest ${next.version} is live`);
+      return next;
+    },
+    providedVersions: shell.providedVersions,
+    shellPaths: shell.shellPaths,
+    fetchTimeoutMs: Math.max(fetchTimeoutMs, 5000),
+    async renderCheck(manifest, pagePath) {
+      try {
+        const reply = await pool.render({ manifest, path: pagePath, siteUrl });
+        return reply.status === 503 ? (reply.failure ?? 'it could not be rendered') : null;
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    },
+  });
+  // Every replica watches the canaries' errors it sees; the first past the threshold rolls back.
+  const canaryWatch = new CanaryWatch({
+    current: () => store.get(),
+    errors: (group, version, windowMs) =>
+      metrics.beaconErrors(group, version, windowMs) +
+      metrics.renderFailuresIn(group, version, windowMs),
+    async rollBack(group, version, reason) {
+      const done = await deployer.rollBackCanary(group, version, reason);
+      if (done) metrics.deploy('rollback', 'ok');
+    },
+    errorThreshold: options.canary?.errorThreshold ?? CANARY_DEFAULTS.errorThreshold,
+    windowSeconds: options.canary?.windowSeconds ?? CANARY_DEFAULTS.windowSeconds,
+    log,
+  });
+  canaryWatch.start();
   if (deploy) {
-    const deployer = new Deployer({
-      allowedOrigins: deploy.allowedOrigins,
-      current: () => store.get(),
-      history: (remote) => store.history(remote),
-      publish: async (json, base, entry) => {
-        const next = await store.publish(json, base, entry);
-        log(`site: manifest ${next.version} is live`);
-        return next;
-      },
-      providedVersions: shell.providedVersions,
-      shellPaths: shell.shellPaths,
-      fetchTimeoutMs: Math.max(fetchTimeoutMs, 5000),
-      async renderCheck(manifest, pagePath) {
-        try {
-          const reply = await pool.render({ manifest, path: pagePath, siteUrl });
-          return reply.status === 503 ? (reply.failure ?? 'it could not be rendered') : null;
-        } catch (error) {
-          return error instanceof Error ? error.message : String(error);
-        }
-      },
-    });
     await app.register(deployApi, {
       prefix: '/_deploy',
       token: deploy.token,
@@ -622,6 +678,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     manifest: () => store.get(),
     metrics,
     async close() {
+      canaryWatch.stop();
       await app.close();
       await pool.close();
       await store.close();

@@ -137,7 +137,7 @@ test('a previewed version is seen by the browser that opened its link, by no one
         headers: { Authorization: `Bearer ${TOKEN}` },
       })
     ).json()) as { history: { reason: string }[] };
-    expect(history.history.at(-1)?.reason).toBe('promote the preview of 1.1.0');
+    expect(history.history.at(-1)?.reason).toBe('promote 1.1.0');
     await otherPage.goto(`${SITE}${PAGE}`);
     await expect(heading(otherPage, NEXT_HEADING)).toBeVisible();
   } finally {

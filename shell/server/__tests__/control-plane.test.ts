@@ -42,9 +42,13 @@ describe('the control plane in PostgreSQL', () => {
     const pools = [1, 2, 3].map(() => new pg.Pool({ connectionString: url }));
     try {
       const applied = await Promise.all(pools.map((pool) => migrate(pool)));
-      expect(applied.flat()).toEqual(['001_control_plane.sql', '002_releases.sql']);
+      expect(applied.flat()).toEqual([
+        '001_control_plane.sql',
+        '002_releases.sql',
+        '003_canary.sql',
+      ]);
       expect(await migrate(pools[0]!)).toEqual([]);
-      expect(await count(url, 'SELECT count(*) AS n FROM shell_migrations')).toBe(2);
+      expect(await count(url, 'SELECT count(*) AS n FROM shell_migrations')).toBe(3);
       expect(await count(url, 'SELECT count(*) AS n FROM live_manifest')).toBe(1);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));

@@ -37,7 +37,18 @@ describe('the site server settings', () => {
       deploy: undefined,
       trustProxy: false,
       beaconRateLimit: 30,
+      canary: { errorThreshold: 5, windowSeconds: 60 },
     });
+  });
+
+  test('the canary rollback threshold and window are checked', () => {
+    expect(
+      parseSiteSettings({ CANARY_ERROR_THRESHOLD: '3', CANARY_WINDOW_SECONDS: '30' }).canary,
+    ).toEqual({ errorThreshold: 3, windowSeconds: 30 });
+    expect(problems({ CANARY_ERROR_THRESHOLD: '0', CANARY_WINDOW_SECONDS: '5' })).toEqual([
+      expect.stringContaining('CANARY_ERROR_THRESHOLD'),
+      expect.stringContaining('CANARY_WINDOW_SECONDS'),
+    ]);
   });
 
   test('METRICS_TOKEN turns the metrics on; a short one is refused without being echoed', () => {

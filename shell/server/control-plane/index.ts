@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readManifest, type DeploymentManifest } from '@site/shared/contracts';
 import type { HistoryEntry } from '../deploy/history';
+import { readCanaries, type Canary } from '../canary-entries';
 
 export interface LiveManifest {
   /** Content hash: every page composed from this manifest is cached under it. */
@@ -19,6 +20,8 @@ export interface LiveManifest {
   paths: Set<string>;
   /** Prefixes of groups whose entries could not be read: their paths answer 503. */
   unavailablePrefixes: string[];
+  /** Versions live for a share of visitors (canary.ts); none for most manifests. */
+  canaries: Canary[];
 }
 
 /** A history entry before its change is made: the manifest version it produces is not known yet. */
@@ -59,6 +62,7 @@ export const EMPTY: LiveManifest = {
   manifest: { schemaVersion: 1, generatedAt: '', remotes: [] },
   paths: new Set(),
   unavailablePrefixes: [],
+  canaries: [],
 };
 
 /** The live manifest moved on from the version a change was made against. */
@@ -96,5 +100,6 @@ export function live(text: string): LiveManifest {
     manifest,
     paths: new Set(manifest.remotes.flatMap((r) => r.routes.map((route) => route.path))),
     unavailablePrefixes: (manifest.unavailable ?? []).flatMap((u) => u.prefixes),
+    canaries: readCanaries(json, manifest),
   };
 }

@@ -8,6 +8,10 @@
  *   PUT  /_deploy/remotes/:name                { base, entry, version, serverIntegrity?, reason?, by?,
  *                                                preview?, previewSeconds? }
  *
+ * With `canary: <percent>` (1-50) the version goes live beside the stable one for that share of
+ * visits (canary.ts); a deploy of the same version promotes it, a rollback ends it, and the site
+ * ends it by itself when its errors pass the threshold.
+ *
  * With `preview: true` a deploy runs every check and goes live for no one: the answer is
  * `{ preview: { remote, version, url, expiresAt } }`, a signed link that shows this version of the
  * group to the browser that opens it (preview.ts).
@@ -26,6 +30,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ControlPlaneUnavailableError, type LiveManifest } from '../control-plane';
 import type { RemoteDeployment } from '@site/shared/contracts';
+import { MAX_CANARY_PERCENT } from '../canary-entries';
 import { MAX_PREVIEW_SECONDS } from '../preview';
 import type { Deployer } from './deployer';
 import { RefusedError } from './patch';
@@ -53,6 +58,7 @@ const deployBody = {
     by: line(100),
     preview: { type: 'boolean' },
     previewSeconds: { type: 'integer', minimum: 1, maximum: MAX_PREVIEW_SECONDS },
+    canary: { type: 'integer', minimum: 1, maximum: MAX_CANARY_PERCENT },
   },
 } as const;
 
@@ -123,6 +129,7 @@ interface DeployBody {
   by?: string;
   preview?: boolean;
   previewSeconds?: number;
+  canary?: number;
 }
 interface RollbackBody {
   base: string;
@@ -248,6 +255,22 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     },
     async (request, reply) => {
       const { base, entry, version, serverIntegrity, reason = '', by = 'unknown' } = request.body;
+      if (request.body.canary !== undefined) {
+        if (request.body.preview) {
+          throw new RefusedError(400, 'bad_field', 'a deploy is a preview or a canary, not both');
+        }
+        const started = await options.deployer.canary(
+          {
+            name: request.params.name,
+            entry,
+            version,
+            ...(serverIntegrity ? { serverIntegrity } : {}),
+          },
+          request.body.canary,
+          { base, reason, by },
+        );
+        return reply.header('cache-control', 'no-store').send(started);
+      }
       if (request.body.preview) {
         const checked = await options.deployer.preview(
           {

@@ -47,6 +47,16 @@ export interface Release {
   changes: HistoryEntry[];
 }
 
+/** Takes the canaries of `names` out of a manifest's JSON (the key goes when none is left). */
+function withoutCanaries(json: Record<string, unknown>, names: readonly string[]): void {
+  if (!Array.isArray(json.canaries)) return;
+  const kept = (json.canaries as { name?: unknown }[]).filter(
+    (c) => !names.includes(String(c?.name)),
+  );
+  if (kept.length) json.canaries = kept;
+  else delete json.canaries;
+}
+
 /** A release's id: short enough to type, random enough never to repeat. */
 const newReleaseId = (): string => `r-${randomBytes(6).toString('hex')}`;
 
@@ -227,6 +237,8 @@ export class Deployer {
     change: Change & { action: HistoryEntry['action']; release?: string },
   ): Promise<HistoryEntry[]> {
     const { before, json, changed } = await this.checked(entries, change.base);
+    // A group's new version replaces its canary too: a deploy of the canary's version promotes it.
+    withoutCanaries(json, changed.map((r) => r.name));
     const at = new Date().toISOString();
     const drafts = changed.map((remote) => {
       const previous = before.manifest.remotes.find((r) => r.name === remote.name);
@@ -241,10 +253,18 @@ export class Deployer {
         ...(change.release ? { release: change.release } : {}),
       };
     });
-    let after: LiveManifest;
+    const after = await this.casPublish(json, before.version, drafts);
+    return drafts.map((draft) => ({ ...draft, manifestVersion: after.version }));
+  }
+
+  /** Compare and swap: nothing else may have gone live while the checks ran. */
+  private async casPublish(
+    json: Record<string, unknown>,
+    base: string,
+    drafts: Omit<HistoryEntry, 'manifestVersion'>[],
+  ): Promise<LiveManifest> {
     try {
-      // Compare and swap: nothing else may have gone live while the checks ran.
-      after = await this.options.publish(json, before.version, drafts);
+      return await this.options.publish(json, base, drafts);
     } catch (error) {
       if (!(error instanceof StaleManifestError)) throw error;
       throw new RefusedError(
@@ -253,7 +273,6 @@ export class Deployer {
         `the live manifest changed to ${error.live} while this deploy was checked: retry`,
       );
     }
-    return drafts.map((draft) => ({ ...draft, manifestVersion: after.version }));
   }
 
   /** One change at a time: each sees the manifest the previous one left. */
@@ -280,6 +299,43 @@ export class Deployer {
    */
   preview(published: PublishedEntry, base: string): Promise<RemoteDeployment> {
     return this.serialized(async () => (await this.checked([published], base)).changed[0]!);
+  }
+
+  /**
+   * A version live for `percent` of visits beside the stable one, after every check a deploy runs
+   * (the pages rendered as the canary's visitors will see them). The group must be live.
+   */
+  canary(published: PublishedEntry, percent: number, change: Change): Promise<HistoryEntry> {
+    return this.serialized(async () => {
+      const { before, json, changed } = await this.checked([published], change.base);
+      const remote = changed[0]!;
+      const stable = before.manifest.remotes.find((r) => r.name === remote.name);
+      if (!stable) {
+        throw new RefusedError(
+          422,
+          'not_live',
+          `"${remote.name}" is not live: a canary runs beside a live version; deploy it first`,
+        );
+      }
+      const raw = (json.remotes as Record<string, unknown>[]).find((r) => r.name === remote.name)!;
+      const next = JSON.parse(before.text) as Record<string, unknown>;
+      withoutCanaries(next, [remote.name]);
+      next.canaries = [
+        ...((next.canaries as unknown[] | undefined) ?? []),
+        { ...raw, percent, since: new Date().toISOString() },
+      ];
+      const draft = {
+        at: new Date().toISOString(),
+        by: change.by,
+        action: 'canary' as const,
+        remote: remote.name,
+        from: liveVersion(stable),
+        to: liveVersion(remote),
+        reason: change.reason || `canary ${remote.version} for ${percent}% of visits`,
+      };
+      const after = await this.casPublish(next, before.version, [draft]);
+      return { ...draft, manifestVersion: after.version };
+    });
   }
 
   /**
@@ -345,6 +401,13 @@ export class Deployer {
   rollback(name: string, to: string | undefined, change: Change): Promise<HistoryEntry> {
     return this.serialized(async () => {
       const live = await this.options.current();
+      const canary = live.canaries.find((c) => c.remote.name === name);
+      if (canary && to === undefined) {
+        return this.endCanary(live, canary.remote.name, change.base, {
+          by: change.by,
+          reason: change.reason || `end the canary of ${canary.remote.version}`,
+        });
+      }
       const current = live.manifest.remotes.find((r) => r.name === name)?.version;
       const target = rollbackTarget(await this.options.history(name), current, to);
       if (!target) {
@@ -368,5 +431,49 @@ export class Deployer {
 
   history(remote?: string): Promise<HistoryEntry[]> {
     return this.options.history(remote);
+  }
+
+  /** Ends a group's canary: every visit gets the stable version again. */
+  private async endCanary(
+    live: LiveManifest,
+    name: string,
+    base: string,
+    change: { by: string; reason: string },
+  ): Promise<HistoryEntry> {
+    if (base !== live.version) {
+      throw new RefusedError(
+        409,
+        'stale_base',
+        `the live manifest is at version ${live.version}, not ${base}: read it again and retry`,
+      );
+    }
+    const canary = live.canaries.find((c) => c.remote.name === name)!;
+    const stable = live.manifest.remotes.find((r) => r.name === name)!;
+    const json = JSON.parse(live.text) as Record<string, unknown>;
+    withoutCanaries(json, [name]);
+    const draft = {
+      at: new Date().toISOString(),
+      by: change.by,
+      action: 'rollback' as const,
+      remote: name,
+      from: liveVersion(canary.remote),
+      to: liveVersion(stable),
+      reason: change.reason,
+    };
+    const after = await this.casPublish(json, live.version, [draft]);
+    return { ...draft, manifestVersion: after.version };
+  }
+
+  /**
+   * The automatic rollback of a canary whose errors passed the threshold: the same change as a
+   * team's rollback, made by the site, serialized with every other change.
+   */
+  rollBackCanary(name: string, version: string, reason: string): Promise<HistoryEntry | null> {
+    return this.serialized(async () => {
+      const live = await this.options.current();
+      const canary = live.canaries.find((c) => c.remote.name === name);
+      if (canary?.remote.version !== version) return null;
+      return this.endCanary(live, name, live.version, { by: 'site', reason });
+    });
   }
 }

@@ -12,8 +12,11 @@ export interface LiveVersion {
 export interface HistoryEntry {
   at: string;
   by: string;
-  /** `seed`: the manifest a shared control plane started from, one entry per remote in it. */
-  action: 'deploy' | 'rollback' | 'seed';
+  /**
+   * `seed`: the manifest a shared control plane started from, one entry per remote in it;
+   * `canary`: a version made live for a share of visits (a `rollback` ends it, a deploy promotes).
+   */
+  action: 'deploy' | 'rollback' | 'seed' | 'canary';
   remote: string;
   from: LiveVersion | null;
   to: LiveVersion;

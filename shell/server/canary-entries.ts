@@ -1,0 +1,47 @@
+/**
+ * Canaries as the manifest holds them: a top-level `canaries` list beside `remotes`, each an entry
+ * of the same shape (the version's entry, pinned, with its prefixes and routes) plus the share of
+ * visits it gets and since when. Browsers' manifest reader ignores the list; the site server reads
+ * it here. An entry that does not parse, or names a group that is not live, counts for nothing.
+ */
+import {
+  parseManifest,
+  type DeploymentManifest,
+  type RemoteDeployment,
+} from '@site/shared/contracts';
+
+export interface Canary {
+  remote: RemoteDeployment;
+  /** Whole percent of visits, 1-50. */
+  percent: number;
+  since: string;
+}
+
+export const MAX_CANARY_PERCENT = 50;
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function readCanaries(json: unknown, manifest: DeploymentManifest): Canary[] {
+  if (!isObject(json) || !Array.isArray(json.canaries)) return [];
+  const canaries: Canary[] = [];
+  for (const raw of json.canaries) {
+    if (!isObject(raw)) continue;
+    const { percent, since, ...entry } = raw;
+    if (typeof percent !== 'number' || !Number.isInteger(percent)) continue;
+    if (percent < 1 || percent > MAX_CANARY_PERCENT) continue;
+    const stable = manifest.remotes.find((r) => r.name === entry.name);
+    if (!stable || canaries.some((c) => c.remote.name === stable.name)) continue;
+    try {
+      // Checked alone and against the other groups, as it will be shown.
+      const others = manifest.remotes.filter((r) => r.name !== stable.name);
+      const remote = parseManifest({ schemaVersion: 1, remotes: [...others, entry] }).remotes.at(
+        -1,
+      )!;
+      canaries.push({ remote, percent, since: typeof since === 'string' ? since : '' });
+    } catch {
+      // Set aside: the stable version is shown to everyone.
+    }
+  }
+  return canaries;
+}

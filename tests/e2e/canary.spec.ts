@@ -1,0 +1,184 @@
+import path from 'node:path';
+import { expect, type BrowserContext } from '@playwright/test';
+import { SITE_REMOTES } from '@site/shared/site';
+import { watchConsole } from '../support/console';
+import { ready } from '../support/ready';
+import { buildPublicHealthNext, teamCommand, test } from '../support/deployment';
+
+/**
+ * A canary: the public-health team's next version live for 10% of visits. Visitors are placed in
+ * a cohort once and see one version for the whole visit; crawlers always get the stable one; a
+ * canary whose pages throw in browsers is rolled back by the site, with no stable visitor harmed.
+ * Ports: the site 3129, the team's origin 3132.
+ */
+const TOKEN = 'canary-deploy-token-0123456789';
+const METRICS = 'canary-metrics-token-0123456789';
+const SITE = 'http://localhost:3129';
+const ORIGIN = 'http://localhost:3132';
+const PAGE = '/public-health/MandE-tools';
+const STABLE = 'Tools we build and configure';
+const CANARY = 'Tools we build, configure and support';
+const BROWSER_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+const CRAWLER_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+
+const deployApi = async (route: string) =>
+  (
+    await fetch(`${SITE}/_deploy${route}`, { headers: { Authorization: `Bearer ${TOKEN}` } })
+  ).json();
+const history = async () =>
+  ((await deployApi('/history?remote=public_health')) as { history: Record<string, unknown>[] })
+    .history;
+
+async function inCohort(context: BrowserContext, cohort: number) {
+  await context.addCookies([{ name: 'site_cohort', value: String(cohort), url: SITE }]);
+}
+
+test('a canary reaches its share of visits, stays with each visit, and is rolled back by the site when it fails in browsers', async ({
+  deployment,
+  browser,
+}) => {
+  test.setTimeout(300_000);
+  await deployment.writeManifest({});
+  await deployment.startSite(3129, {
+    deploy: {
+      token: TOKEN,
+      allowedOrigins: [...SITE_REMOTES.map((r) => `http://localhost:${r.port}`), ORIGIN],
+    },
+    env: { METRICS_TOKEN: METRICS, CANARY_ERROR_THRESHOLD: '5', CANARY_WINDOW_SECONDS: '60' },
+  });
+  const work = buildPublicHealthNext('canary-public-health');
+  await deployment.startRemote(path.join(work, 'dist'), 3132);
+  const env = {
+    DEPLOY_API: SITE,
+    DEPLOY_TOKEN: TOKEN,
+    DEPLOY_BY: 'public-health-ci',
+    REMOTE_PUBLIC_HEALTH_URL: ORIGIN,
+  };
+
+  const started = teamCommand(work, env, '--canary', '10');
+  expect(started.status, started.stdout + started.stderr).toBe(0);
+  expect(started.stdout).toContain(
+    'canary public_health 1.1.0 live for 10% of visits beside 1.0.0',
+  );
+
+  // 1,000 first visits: each is placed in a cohort, and about a tenth get the canary.
+  let canaryVisits = 0;
+  const cookies = new Set<string>();
+  for (let batch = 0; batch < 100; batch++) {
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        fetch(`${SITE}${PAGE}`, { headers: { 'user-agent': BROWSER_UA } }),
+      ),
+    );
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('cache-control')).toBe('private, no-cache');
+      const cookie = answer.headers.get('set-cookie') ?? '';
+      expect(cookie).toMatch(/^site_cohort=\d{1,2};/);
+      cookies.add(cookie.split(';')[0]!);
+      if ((await answer.text()).includes(CANARY)) canaryVisits++;
+    }
+  }
+  console.log(`canary: ${canaryVisits} of 1000 first visits got the canary`);
+  expect(canaryVisits).toBeGreaterThanOrEqual(50);
+  expect(canaryVisits).toBeLessThanOrEqual(150);
+  expect(cookies.size).toBeGreaterThan(50);
+
+  // Crawlers always get the stable version, and no cookie.
+  for (let i = 0; i < 20; i++) {
+    const crawled = await fetch(`${SITE}${PAGE}`, { headers: { 'user-agent': CRAWLER_UA } });
+    expect(crawled.headers.get('set-cookie')).toBeNull();
+    expect(await crawled.text()).toContain(STABLE);
+  }
+
+  // A visit keeps its version across ten navigations, server and client agreeing.
+  for (const [cohort, heading] of [
+    [0, CANARY],
+    [99, STABLE],
+  ] as const) {
+    const context = await browser.newContext();
+    await inCohort(context, cohort);
+    const page = await context.newPage();
+    const errors = watchConsole(page);
+    for (let i = 0; i < 5; i++) {
+      await page.goto(`${SITE}${PAGE}`);
+      await ready(page);
+      await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
+      await page.getByRole('link', { name: 'About', exact: true }).first().click();
+      await expect(page).toHaveURL(`${SITE}/about`);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  }
+
+  // The canary's page throws in browsers; stable visitors keep asking for pages meanwhile.
+  const stableFailures: string[] = [];
+  let stableAnswers = 0;
+  let loading = true;
+  const stableLoad = (async () => {
+    while (loading) {
+      const answer = await fetch(`${SITE}${PAGE}`, { headers: { cookie: 'site_cohort=99' } });
+      const text = await answer.text();
+      stableAnswers++;
+      if (answer.status !== 200 || !text.includes(STABLE)) {
+        stableFailures.push(`${answer.status}`);
+      }
+    }
+  })();
+  const canaryVisitor = await browser.newContext();
+  await inCohort(canaryVisitor, 3);
+  for (let view = 0; view < 2; view++) {
+    const page = await canaryVisitor.newPage();
+    await page.goto(`${SITE}${PAGE}`);
+    await ready(page);
+    await page.evaluate((n) => {
+      for (let i = 0; i < 3; i++) {
+        setTimeout(() => {
+          throw new Error(`the canary broke (${n}.${i})`);
+        });
+      }
+    }, view);
+    await page.waitForTimeout(500);
+    await page.close();
+  }
+  await expect
+    .poll(async () => (await history()).at(-1)?.reason, { timeout: 15_000 })
+    .toMatch(/^automatic rollback: \d+ errors in 60 s$/);
+  loading = false;
+  await stableLoad;
+  expect(stableAnswers).toBeGreaterThan(10);
+  expect(stableFailures).toEqual([]);
+
+  const lines = (await history()).slice(-2);
+  console.log(
+    `canary history:\n${lines.map((e) => `  ${e.at} ${e.by} ${e.action} ${(e.from as { version: string }).version} -> ${(e.to as { version: string }).version}: ${e.reason}`).join('\n')}`,
+  );
+  expect(lines.map((e) => [e.action, e.by])).toEqual([
+    ['canary', 'public-health-ci'],
+    ['rollback', 'site'],
+  ]);
+  const metrics = await (
+    await fetch(`${SITE}/_metrics`, { headers: { Authorization: `Bearer ${METRICS}` } })
+  ).text();
+  const beaconLine = metrics
+    .split('\n')
+    .filter((l) => l.includes('public_health') && l.includes('1.1.0') && l.includes('beacon'));
+  console.log(`canary metrics:\n  ${beaconLine.join('\n  ')}`);
+  expect(beaconLine.length).toBeGreaterThan(0);
+
+  // Rolled back: the canary's visitors see the stable version again.
+  const after = await canaryVisitor.newPage();
+  await after.goto(`${SITE}${PAGE}`);
+  await expect(after.getByRole('heading', { name: STABLE, exact: true })).toBeVisible();
+  await canaryVisitor.close();
+
+  // Started again and promoted: live for everyone, no cohorts any more.
+  expect(teamCommand(work, env, '--canary', '10').status).toBe(0);
+  const promoted = teamCommand(work, env, '--promote');
+  expect(promoted.status, promoted.stdout + promoted.stderr).toBe(0);
+  const everyone = await fetch(`${SITE}${PAGE}`, { headers: { 'user-agent': BROWSER_UA } });
+  expect(await everyone.text()).toContain(CANARY);
+  expect(everyone.headers.get('set-cookie')).toBeNull();
+  expect(everyone.headers.get('cache-control')).toBe('no-cache');
+});
