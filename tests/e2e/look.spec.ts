@@ -102,3 +102,41 @@ test.describe('the services menu on a desktop', () => {
     });
   }
 });
+
+test.describe("the footer's service groups", () => {
+  test('fold on a phone: each group a control that shows its links', async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await open(page, '/about');
+    const footer = page.getByRole('contentinfo');
+    const link = footer.getByRole('link', { name: 'Data Science' });
+    await expect(link).toBeHidden();
+    await footer.locator('summary', { hasText: 'Data Analytics' }).click();
+    await expect(link).toBeVisible();
+  });
+
+  test('are open under plain titles on a desktop, with no focus stop that does nothing', async ({
+    page,
+  }) => {
+    await page.setViewportSize(DESKTOP);
+    await open(page, '/about');
+    const footer = page.getByRole('contentinfo');
+    await expect(
+      footer.getByText('Data Analytics', { exact: true }).filter({ visible: true }),
+    ).toHaveCount(1);
+    await expect(footer.getByRole('link', { name: 'Data Science' })).toBeVisible();
+    // Every stop the keyboard makes in the footer is a link.
+    await footer.getByRole('link').first().focus();
+    const stops: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const stop = await page.evaluate(() => {
+        const el = document.activeElement;
+        return el?.closest('footer') ? el.tagName.toLowerCase() : null;
+      });
+      if (stop === null) break;
+      stops.push(stop);
+      await page.keyboard.press('Tab');
+    }
+    expect(stops.length).toBeGreaterThan(20);
+    expect(new Set(stops)).toEqual(new Set(['a']));
+  });
+});

@@ -52,7 +52,10 @@ export function Footer({
           </div>
           {groups.map((group) => (
             <details className="footer__group footer__group--fold" key={group.label}>
-              <summary className="footer__title">{group.label}</summary>
+              {/* A phone folds the group under its summary; from a laptop's width the summary is
+                  not drawn (so it is no focus stop that does nothing) and the plain title shows. */}
+              <summary className="footer__title footer__summary">{group.label}</summary>
+              <p className="footer__title footer__heading">{group.label}</p>
               <ul>
                 {group.links.map((link) => (
                   <li key={link.to}>
