@@ -59,19 +59,23 @@ function useFormWhenWanted(container: RefObject<HTMLElement | null>): () => void
       loadFormCode().catch(postIt);
     };
     // The form's first use starts the time trap's clock, whether or not its code is here yet.
+    // Heard on the document as the event goes down: until the form is adopted, React stops the
+    // events aimed at it at the root (to replay them later), before they would reach `el`.
     const used = (event: Event) => {
-      if (event.target instanceof Element && event.target.closest('form')) formStarted();
+      const target = event.target;
+      if (target instanceof Element && el.contains(target) && target.closest('form')) formStarted();
     };
+    const doc = el.ownerDocument;
     void afterLoadAndIdle().then(start);
-    el.addEventListener('focusin', used);
-    el.addEventListener('input', used);
+    doc.addEventListener('focusin', used, true);
+    doc.addEventListener('input', used, true);
     el.addEventListener('focusin', start);
     el.addEventListener('pointerdown', start);
     el.addEventListener('submit', hold, true);
     return () => {
       clearTimeout(timer);
-      el.removeEventListener('focusin', used);
-      el.removeEventListener('input', used);
+      doc.removeEventListener('focusin', used, true);
+      doc.removeEventListener('input', used, true);
       el.removeEventListener('focusin', start);
       el.removeEventListener('pointerdown', start);
       el.removeEventListener('submit', hold, true);
