@@ -20,8 +20,10 @@ import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
+  CONTACT_FIELDS,
   FIELD_PATHS,
   contactFormSchema,
+  fromFormPost,
   toContactMessage,
   type ContactForm,
   type ContactFormField,
@@ -51,7 +53,7 @@ const COOKIE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const newToken = (): string => randomBytes(32).toString('base64url');
 const COOKIE_MAX_AGE = 7 * 24 * 60 * 60;
 
-const FIELDS: ContactFormField[] = ['fullName', 'emailAddress', 'subject', 'message'];
+const FIELDS = CONTACT_FIELDS.map((f) => f.name) as ContactFormField[];
 const HTML = 'text/html; charset=utf-8';
 const NO_STORE = 'no-store';
 
@@ -64,14 +66,8 @@ const posted = z
   .optional()
   .transform((value) => (Array.isArray(value) ? (value[0] ?? '') : (value ?? '')));
 
-/** The posted form: the four fields and the honeypot; any other name is ignored. */
-const postedForm = z.object({
-  fullName: posted,
-  emailAddress: posted,
-  subject: posted,
-  message: posted,
-  website: posted,
-});
+/** The posted form's honeypot; the fields are read as the contact table names them. */
+const postedTrap = z.object({ website: posted });
 
 export interface ContactFormOptions {
   /** The site's public origin (SITE_URL): what the browser sends as Origin, and so the mail-service. */
@@ -256,8 +252,9 @@ export async function contactFormRoutes(
       // Nothing of a foreign post is shown back: it may not be what the visitor typed.
       return answer(request, reply, { notice: { kind: 'refused' } }, 403);
     }
-    const parsed = postedForm.safeParse(request.body ?? {});
-    if (!parsed.success) {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const parsed = postedTrap.safeParse(body);
+    if (!parsed.success || typeof body !== 'object') {
       return reply
         .code(400)
         .header('cache-control', NO_STORE)
@@ -265,12 +262,7 @@ export async function contactFormRoutes(
         .send('The form could not be read. Please go back and send it again.\n');
     }
     const form = parsed.data;
-    const values: ContactForm = {
-      fullName: form.fullName,
-      emailAddress: form.emailAddress,
-      subject: form.subject,
-      message: form.message,
-    };
+    const values: ContactForm = fromFormPost(CONTACT_FIELDS, body);
     const errors = fieldErrors(values);
     if (errors) return answer(request, reply, { values, errors, notice: { kind: 'invalid' } }, 422);
     if (!token) return answer(request, reply, { values, notice: { kind: 'send-again' } }, 422);

@@ -1,7 +1,12 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ComponentProps } from 'react';
-import { CONTACT_LIMITS, CONTACT_MESSAGES } from '@site/shared/contact';
+import {
+  CONTACT_FIELDS,
+  CONTACT_LIMITS,
+  CONTACT_MESSAGES,
+  type ContactFieldSpec,
+} from '@site/shared/contact';
 import { ContactForm } from '../pages/contact/ContactForm';
 import { formTokenUsed } from '../pages/contact/form-token';
 
@@ -256,5 +261,43 @@ describe('ContactForm: sending', () => {
     expect(await screen.findByText(CONTACT_MESSAGES.emailInvalid)).toBeInTheDocument();
     expect(field('Email address')).toHaveAttribute('aria-invalid', 'true');
     expect(field('Email address')).toHaveFocus();
+  });
+});
+
+describe('ContactForm: fields from the contact table', () => {
+  const company = {
+    name: 'companyName',
+    label: 'Company',
+    hint: 'Up to 120 characters.',
+    wire: ['user', 'company'],
+    kind: 'line',
+    control: 'input',
+    autoComplete: 'organization',
+    limit: 120,
+    messages: {
+      required: 'Please enter your company..',
+      tooLong: 'Please keep the company to 120 characters or fewer.',
+    },
+    email: { show: 'row', label: 'Company' },
+  } as const satisfies ContactFieldSpec;
+
+  it('a field added to the table is shown, checked and sent with nothing else changed', async () => {
+    const calls = fakeServer([{ status: 202, body: { messageId: 'm-company' } }]);
+    const user = renderForm({ fields: [...CONTACT_FIELDS, company] });
+    expect(field('Company')).toHaveAttribute('autocomplete', 'organization');
+    expect(field('Company')).toHaveAccessibleDescription('Up to 120 characters.');
+    await fillValid(user);
+    await user.click(screen.getByRole('button', { name: 'Send message' }));
+    expect(await screen.findByText('Please enter your company..')).toBeInTheDocument();
+    expect(calls.filter((c) => c.url === '/api/sendmail')).toHaveLength(0);
+
+    await user.type(field('Company'), 'Highveld Mining');
+    await user.click(screen.getByRole('button', { name: 'Send message' }));
+    await screen.findByTestId('message-sent');
+    const sent = calls.find((c) => c.url === '/api/sendmail');
+    expect(JSON.parse(String(sent?.init?.body))).toMatchObject({
+      user: { name: 'Thandi Nkosi', email: 'thandi@example.co.za', company: 'Highveld Mining' },
+      message: { subject: 'Learning platform', body: 'We run six schools.' },
+    });
   });
 });

@@ -1,5 +1,3 @@
-import { CONTACT_LIMITS as L } from '@site/shared/contact/limits';
-
 export const contactContent = {
   hero: {
     eyebrow: 'Contact',
@@ -10,19 +8,6 @@ export const contactContent = {
     intro:
       'Describe your project, question or challenge. The more context you give, the more useful our first reply will be.',
     required: 'All fields are required..',
-    labels: {
-      fullName: 'Full name',
-      emailAddress: 'Email address',
-      subject: 'Subject',
-      message: 'Message',
-    },
-    hints: {
-      fullName: `Up to ${L.name} characters.`,
-      emailAddress: 'We use it only to reply to you.',
-      subject: `Up to ${L.subject} characters.`,
-      message: `Up to ${L.body} characters.`,
-    },
-    autoComplete: { fullName: 'name', emailAddress: 'email', subject: 'off', message: 'off' },
     honeypot: 'Leave this field empty',
     send: 'Send message',
     sending: 'Sending…',

@@ -1,11 +1,12 @@
 import { useEffect, useId, useRef, useState, type MouseEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import {
+  CONTACT_FIELDS,
   CONTACT_MESSAGES,
-  contactFormSchema,
-  toContactMessage,
-  type ContactForm as ContactFormValues,
-  type ContactFormField,
+  contactSchemas,
+  toPayload,
+  type ContactFieldSpec,
+  type ContactMessage,
 } from '@site/shared/contact';
 import { contactContent, retryWording } from '../../content/contact';
 import { shellRoutes } from '../../content/shell-routes';
@@ -20,8 +21,16 @@ import { sendMessage } from './send-message';
 import { zodResolver } from './zod-resolver';
 
 const c = contactContent.form;
-const FIELDS: ContactFormField[] = ['fullName', 'emailAddress', 'subject', 'message'];
-const EMPTY: ContactFormValues = { fullName: '', emailAddress: '', subject: '', message: '' };
+/** The form's values: one string per field of its table. */
+type FormValues = Record<string, string>;
+
+const emptyValues = (fields: readonly ContactFieldSpec[]): FormValues =>
+  Object.fromEntries(fields.map((f) => [f.name, '']));
+
+/** The site's own table, and its schema built once. */
+const SITE_SCHEMA = contactSchemas(CONTACT_FIELDS).form as unknown as ReturnType<
+  typeof contactSchemas<readonly ContactFieldSpec[]>
+>['form'];
 
 type Outcome =
   { kind: 'none' } | { kind: 'sent' } | { kind: 'error'; text: string; fieldsToFix?: boolean };
@@ -62,18 +71,34 @@ const newKey = () =>
  * the same schema and answers with this form as it would show here); with it, the submit is
  * handled here and never reaches the browser.
  */
-export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }) {
+export function ContactForm({
+  onSent,
+  fields = CONTACT_FIELDS,
+}: {
+  onSent?: (messageId: string) => void;
+  /** The fields, as the contact table defines them (the site's by default). */
+  fields?: readonly ContactFieldSpec[];
+}) {
   const id = useId();
+  const [schema] = useState(() =>
+    fields === CONTACT_FIELDS ? SITE_SCHEMA : contactSchemas(fields).form,
+  );
+  const [EMPTY] = useState(() => emptyValues(fields));
+  const FIELDS = fields.map((f) => f.name);
+  const firstField = FIELDS[0]!;
+  const textArea = fields.find((f) => f.control === 'textarea')?.name;
   const fromServer = useInitialFormState();
   const [initial] = useState(fromServer);
   const [formInvalid, setFormInvalid] = useState(initial.notice?.kind === 'invalid');
   const [messageSent, setMessageSent] = useState(initial.sent === true);
   const [outcome, setOutcome] = useState<Outcome>(() => initialOutcome(initial));
   // The fields' messages from the server, each shown until its field is changed.
-  const [serverErrors, setServerErrors] = useState(initial.errors ?? {});
+  const [serverErrors, setServerErrors] = useState<Record<string, string | undefined>>(
+    initial.errors ?? {},
+  );
   // What the visitor typed, as the server sent it back: in the markup, so it shows before (and
   // without) this code.
-  const [typed, setTyped] = useState(initial.values);
+  const [typed, setTyped] = useState<FormValues | undefined>(initial.values);
   // The character count is shown once this code runs: the server's page says only the limit.
   const [counting, setCounting] = useState(false);
   const honeypot = useRef<HTMLInputElement>(null);
@@ -93,8 +118,8 @@ export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }
     setError,
     setFocus,
     formState: { errors, touchedFields, isSubmitted, isSubmitting },
-  } = useForm<ContactFormValues>({
-    resolver: zodResolver(contactFormSchema),
+  } = useForm<FormValues>({
+    resolver: zodResolver(schema),
     mode: 'onTouched',
     defaultValues: initial.values ?? EMPTY,
     shouldFocusError: true,
@@ -123,12 +148,12 @@ export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }
     const target = focusNext.current;
     focusNext.current = null;
     if (messageSent && target === 'confirmation') sentHeading.current?.focus();
-    if (!messageSent && target === 'form') setFocus('fullName');
-  }, [messageSent, setFocus]);
+    if (!messageSent && target === 'form') setFocus(firstField);
+  }, [messageSent, setFocus, firstField]);
 
-  const messageLength = watch('message')?.length ?? 0;
+  const messageLength = (textArea ? watch(textArea)?.length : 0) ?? 0;
 
-  const onValid = async (values: ContactFormValues) => {
+  const onValid = async (values: FormValues) => {
     if (inFlight.current || messageSent) return;
     inFlight.current = true;
     setFormInvalid(false);
@@ -138,7 +163,8 @@ export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }
       const token = await formStartedToken(TOKEN_WAIT_MS);
       const result = await sendMessage(
         {
-          ...toContactMessage(values, honeypot.current?.value ?? ''),
+          ...(toPayload(fields, values) as unknown as ContactMessage),
+          ...(honeypot.current?.value ? { website: honeypot.current.value } : {}),
           ...(token ? { formStartedToken: token } : {}),
         },
         idempotencyKey.current,
@@ -156,9 +182,9 @@ export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }
         reset(EMPTY);
         onSent?.(result.messageId);
       } else if (result.kind === 'invalid') {
-        let first: ContactFormField | null = null;
+        let first: string | null = null;
         for (const field of FIELDS) {
-          const message = result.fields[field];
+          const message = (result.fields as Record<string, string | undefined>)[field];
           if (message) {
             setError(field, { type: 'server', message });
             first ??= field;
@@ -204,7 +230,7 @@ export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }
       window.history.replaceState(window.history.state, '', window.location.pathname);
   };
 
-  const shownError = (field: ContactFormField) =>
+  const shownError = (field: string) =>
     (touchedFields[field] || isSubmitted) && errors[field]?.message
       ? errors[field]?.message
       : serverErrors[field];
@@ -270,7 +296,8 @@ export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }
         )}
       </div>
 
-      {FIELDS.map((field) => {
+      {fields.map((spec) => {
+        const field = spec.name;
         const error = shownError(field);
         const hintId = `${id}-${field}-hint`;
         const errorId = `${id}-${field}-error`;
@@ -278,26 +305,26 @@ export function ContactForm({ onSent }: { onSent?: (messageId: string) => void }
           id: `${id}-${field}`,
           'aria-invalid': error ? true : undefined,
           'aria-describedby': error ? `${errorId} ${hintId}` : hintId,
-          autoComplete: c.autoComplete[field],
+          autoComplete: spec.autoComplete,
           defaultValue: typed?.[field],
           ...register(field),
         };
         return (
           <div className={error ? 'field field--invalid' : 'field'} key={field}>
-            <label htmlFor={`${id}-${field}`}>{c.labels[field]}</label>
-            {field === 'message' ? (
+            <label htmlFor={`${id}-${field}`}>{spec.label}</label>
+            {spec.control === 'textarea' ? (
               <textarea rows={7} {...common} />
             ) : (
               <input
-                type={field === 'emailAddress' ? 'email' : 'text'}
-                inputMode={field === 'emailAddress' ? 'email' : undefined}
+                type={spec.kind === 'email' ? 'email' : 'text'}
+                inputMode={spec.kind === 'email' ? 'email' : undefined}
                 {...common}
               />
             )}
             <p className="field__hint" id={hintId}>
-              {field === 'message' && counting
-                ? `${c.hints.message} ${c.charactersUsed(messageLength)}`
-                : c.hints[field]}
+              {spec.control === 'textarea' && counting
+                ? `${spec.hint} ${c.charactersUsed(messageLength)}`
+                : spec.hint}
             </p>
             {error && (
               <p className="field__error" id={errorId}>
