@@ -6,7 +6,7 @@ export const contactContent = {
   form: {
     heading: 'Send us a message',
     intro:
-      'Describe your project, question or challenge. The more context you give, the more useful our first reply will be.',
+      'Describe your project, question or challenge. The more context you give, the more useful our first reply will be. If you would rather talk it through, call us during office hours and ask for a consultant.',
     required: 'All fields are required..',
     honeypot: 'Leave this field empty',
     send: 'Send message',
