@@ -414,11 +414,7 @@ async function main(): Promise<void> {
         version: pkg.version,
         serverIntegrity,
         by,
-        ...(reason
-          ? { reason }
-          : args.promote
-            ? { reason: `promote ${pkg.version}` }
-            : {}),
+        ...(reason ? { reason } : args.promote ? { reason: `promote ${pkg.version}` } : {}),
       });
     } catch (error) {
       if (!(error instanceof LostAnswer)) throw error;
