@@ -53,6 +53,8 @@ test.describe('every route of the spec', () => {
   }
 
   test('every page has its own document title', async ({ page }) => {
+    // Twenty-eight pages, one after another, beside the other worker's tests: a minute or two.
+    test.setTimeout(150_000);
     const titles = new Map<string, string>();
     for (const spec of [{ path: '/', title: '' }, ...shellPages, ...servicePages]) {
       await page.goto(spec.path);
