@@ -6,25 +6,10 @@ import {
   fromFormPost,
   payloadValues,
   toPayload,
-  type ContactFieldSpec,
 } from '../contact';
+import { EXTRA_CONTACT_FIELD as company } from '../testing/contact';
 
 /** The site's table with one more field: the only change a new field needs. */
-const company = {
-  name: 'companyName',
-  label: 'Company',
-  hint: 'Up to 120 characters.',
-  wire: ['user', 'company'],
-  kind: 'line',
-  control: 'input',
-  autoComplete: 'organization',
-  limit: 120,
-  messages: {
-    required: 'Please enter your company..',
-    tooLong: 'Please keep the company to 120 characters or fewer.',
-  },
-  email: { show: 'row', label: 'Company' },
-} as const satisfies ContactFieldSpec;
 const TABLE = [...CONTACT_FIELDS, company] as const;
 
 const values = {

@@ -1,14 +1,10 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ComponentProps } from 'react';
-import {
-  CONTACT_FIELDS,
-  CONTACT_LIMITS,
-  CONTACT_MESSAGES,
-  type ContactFieldSpec,
-} from '@site/shared/contact';
+import { CONTACT_FIELDS, CONTACT_LIMITS, CONTACT_MESSAGES } from '@site/shared/contact';
 import { ContactForm } from '../pages/contact/ContactForm';
 import { formTokenUsed } from '../pages/contact/form-token';
+import { EXTRA_CONTACT_FIELD as company } from '@site/shared/testing/contact';
 
 interface FakeAnswer {
   status: number;
@@ -265,22 +261,6 @@ describe('ContactForm: sending', () => {
 });
 
 describe('ContactForm: fields from the contact table', () => {
-  const company = {
-    name: 'companyName',
-    label: 'Company',
-    hint: 'Up to 120 characters.',
-    wire: ['user', 'company'],
-    kind: 'line',
-    control: 'input',
-    autoComplete: 'organization',
-    limit: 120,
-    messages: {
-      required: 'Please enter your company..',
-      tooLong: 'Please keep the company to 120 characters or fewer.',
-    },
-    email: { show: 'row', label: 'Company' },
-  } as const satisfies ContactFieldSpec;
-
   it('a field added to the table is shown, checked and sent with nothing else changed', async () => {
     const calls = fakeServer([{ status: 202, body: { messageId: 'm-company' } }]);
     const user = renderForm({ fields: [...CONTACT_FIELDS, company] });
