@@ -1,0 +1,249 @@
+/**
+ * `npm run new-group -- --name <name> --prefix /<path>`: a new page group (a remote, one team's
+ * independently deployed micro-frontend) in one command. It writes the workspace `mfe-<name>` from
+ * the templates in `scripts/new-group/` (one sample page at `<prefix>/overview`, its tests, its dev
+ * frame, the scripts every group has) and adds the group to the site table, `shared/contracts/site.json`,
+ * with the next free port. Everything else (the root workspaces, `npm start`, `npm test`, the lint
+ * boundaries, the deploy command) reads that table or the `mfe-*` folders, so nothing else needs
+ * a hand edit.
+ *
+ * Input is checked before anything is written; what does not pass ends with exit code 2 and a
+ * sentence naming the problem. `--root <dir>` works on another checkout (the tests use a copy).
+ */
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+
+export const SITE_FILE = path.join('shared', 'contracts', 'site.json');
+const TEMPLATES = path.join(__dirname, 'new-group');
+
+interface SiteTable {
+  shell: { port: number; pages: Record<string, string> };
+  remotes: { name: string; folder: string; port: number; prefixes: string[] }[];
+}
+
+export class InputError extends Error {}
+
+/** Lower-case words joined by hyphens, a letter first: the folder is `mfe-<name>`. */
+const NAME = /^[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*$/;
+/** An absolute path of lower-case segments, no trailing slash, no dots, no empty segment. */
+const PREFIX = /^(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
+/**
+ * Paths the site server answers itself besides the shell's pages: the mail-service's API, the
+ * shell's static files and share cards. (`/_deploy`, `/_metrics` and the like cannot be asked for:
+ * a segment starts with a letter or digit.)
+ */
+const SERVER_PATHS = ['/api', '/assets', '/share'];
+/**
+ * Ports the local run gives to others (scripts/start.ts): the mail-service, the cluster's site
+ * servers, mail-services and PostgreSQL, and the browser tests' SMTP server.
+ */
+const RESERVED_PORTS = new Set([
+  3005,
+  ...Array.from({ length: 9 }, (_, i) => 3011 + i),
+  3021,
+  3022,
+  3025,
+  3040,
+]);
+
+export interface NewGroup {
+  /** e.g. `cyber-security` */
+  name: string;
+  /** Federation name, e.g. `cyber_security`. */
+  federationName: string;
+  folder: string;
+  prefix: string;
+  port: number;
+  /** The group's name for people, e.g. `Cyber Security`: its menu group and breadcrumb. */
+  label: string;
+}
+
+const overlaps = (a: string, b: string) =>
+  a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+
+export function readSite(root: string): SiteTable {
+  return JSON.parse(readFileSync(path.join(root, SITE_FILE), 'utf8')) as SiteTable;
+}
+
+/** The group described by the arguments, checked against the site table and the checkout. */
+export function planGroup(
+  root: string,
+  args: { name?: string | undefined; prefix?: string | undefined },
+): NewGroup {
+  const { name, prefix } = args;
+  if (!name) throw new InputError('--name is required, e.g. --name cyber-security');
+  if (!NAME.test(name) || name.length > 40) {
+    throw new InputError(
+      `--name "${name}" is not lower-case words joined by hyphens (a letter first, at most 40 characters), e.g. cyber-security`,
+    );
+  }
+  if (!prefix) throw new InputError('--prefix is required, e.g. --prefix /services/cyber-security');
+  if (!PREFIX.test(prefix)) {
+    throw new InputError(
+      `--prefix "${prefix}" is not a clean absolute path of lower-case segments (no trailing slash, no dots, no spaces), e.g. /services/cyber-security`,
+    );
+  }
+  const site = readSite(root);
+  const federationName = name.replaceAll('-', '_');
+  const folder = `mfe-${name}`;
+  const same = site.remotes.find((r) => r.name === federationName || r.folder === folder);
+  if (same) throw new InputError(`${name} is already a page group (${same.folder})`);
+  if (existsSync(path.join(root, folder))) {
+    throw new InputError(`the folder ${folder} already exists: choose another name`);
+  }
+  for (const remote of site.remotes) {
+    const clash = remote.prefixes.find((p) => overlaps(p, prefix));
+    if (clash) {
+      throw new InputError(
+        `--prefix ${prefix} overlaps ${clash}, which the page group ${remote.name} serves`,
+      );
+    }
+  }
+  const shellPaths = [...Object.values(site.shell.pages), ...SERVER_PATHS].filter((p) => p !== '/');
+  const shellClash = shellPaths.find((p) => overlaps(p, prefix));
+  if (shellClash) {
+    throw new InputError(`--prefix ${prefix} overlaps ${shellClash}, which the shell serves`);
+  }
+  const taken = new Set([site.shell.port, ...site.remotes.map((r) => r.port), ...RESERVED_PORTS]);
+  let port = Math.max(site.shell.port, ...site.remotes.map((r) => r.port)) + 1;
+  while (taken.has(port)) port += 1;
+  const label = name
+    .split('-')
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join(' ');
+  return { name, federationName, folder, prefix, port, label };
+}
+
+function fill(text: string, group: NewGroup): string {
+  return text.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => {
+    const value = (group as unknown as Record<string, unknown>)[key];
+    if (value === undefined) throw new Error(`template placeholder ${whole} is unknown`);
+    return String(value);
+  });
+}
+
+function templateFiles(dir: string, base = ''): string[] {
+  return readdirSync(path.join(dir, base), { withFileTypes: true }).flatMap((entry) => {
+    const relative = path.join(base, entry.name);
+    if (entry.isDirectory()) return templateFiles(dir, relative);
+    return entry.name.endsWith('.tmpl') ? [relative] : [];
+  });
+}
+
+/**
+ * Writes the workspace and adds the group to the site table. The folder is written under a
+ * temporary name and renamed at the end, and the table is replaced whole, so a stop half-way
+ * leaves no half group behind.
+ */
+export function writeGroup(root: string, group: NewGroup): string[] {
+  const staging = path.join(root, `.${group.folder}.new`);
+  const written: string[] = [];
+  for (const template of templateFiles(TEMPLATES)) {
+    const target = template.replace(/\.tmpl$/, '');
+    const file = path.join(staging, target);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, fill(readFileSync(path.join(TEMPLATES, template), 'utf8'), group));
+    written.push(path.join(group.folder, target));
+  }
+  renameSync(staging, path.join(root, group.folder));
+
+  const siteFile = path.join(root, SITE_FILE);
+  const site = readSite(root);
+  site.remotes.push({
+    name: group.federationName,
+    folder: group.folder,
+    port: group.port,
+    prefixes: [group.prefix],
+  });
+  writeFileSync(`${siteFile}.new`, formatSite(site));
+  renameSync(`${siteFile}.new`, siteFile);
+  return [...written.sort(), SITE_FILE];
+}
+
+/** The table as the repository's formatter writes it: one remote a block, short arrays on a line. */
+function formatSite(site: SiteTable): string {
+  const remote = (r: SiteTable['remotes'][number]) => {
+    const prefixes = `"prefixes": [${r.prefixes.map((p) => JSON.stringify(p)).join(', ')}]`;
+    const fits = prefixes.length + 6 <= 100;
+    const prefixLine = fits
+      ? `      ${prefixes}`
+      : `      "prefixes": [\n${r.prefixes.map((p) => `        ${JSON.stringify(p)}`).join(',\n')}\n      ]`;
+    return [
+      '    {',
+      `      "name": ${JSON.stringify(r.name)},`,
+      `      "folder": ${JSON.stringify(r.folder)},`,
+      `      "port": ${r.port},`,
+      prefixLine,
+      '    }',
+    ].join('\n');
+  };
+  const pages = Object.entries(site.shell.pages)
+    .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+    .join(', ');
+  return [
+    '{',
+    '  "shell": {',
+    `    "port": ${site.shell.port},`,
+    `    "pages": { ${pages} }`,
+    '  },',
+    '  "remotes": [',
+    site.remotes.map(remote).join(',\n'),
+    '  ]',
+    '}',
+    '',
+  ].join('\n');
+}
+
+export function parseArgs(argv: string[]): { name?: string; prefix?: string; root?: string } {
+  const out: { name?: string; prefix?: string; root?: string } = {};
+  for (let i = 0; i < argv.length; i += 1) {
+    const flag = argv[i]!;
+    const key = { '--name': 'name', '--prefix': 'prefix', '--root': 'root' }[flag] as
+      'name' | 'prefix' | 'root' | undefined;
+    if (!key) throw new InputError(`unknown argument ${flag}: use --name <name> --prefix /<path>`);
+    const value = argv[i + 1];
+    if (value === undefined || value.startsWith('--'))
+      throw new InputError(`${flag} needs a value`);
+    out[key] = value;
+    i += 1;
+  }
+  return out;
+}
+
+function main(): void {
+  let group: NewGroup;
+  let root: string;
+  try {
+    const args = parseArgs(process.argv.slice(2));
+    root = path.resolve(args.root ?? path.join(__dirname, '..'));
+    group = planGroup(root, args);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    console.error(`new-group: ${error.message}; nothing was written`);
+    process.exit(2);
+  }
+  const written = writeGroup(root, group);
+  console.log(
+    [
+      `new page group ${group.federationName}: ${group.folder}, ${group.prefix}/**, port ${group.port}`,
+      ...written.map((file) => `  wrote ${file}`),
+      '',
+      'Next steps:',
+      '  npm install                        link the new workspace',
+      `  npm test -w ${group.folder}`.padEnd(37) + ' its contract and page tests',
+      '  npm start                          the site with the new group (builds it first)',
+      `  open http://localhost:3000${group.prefix}/overview`,
+      `  edit ${group.folder}/src/routes.json and src/content/: your pages and their words`,
+      `  npm run deploy -w ${group.folder}`.padEnd(37) + ' publish it through the deploy API',
+    ].join('\n'),
+  );
+}
+
+if (require.main === module) main();
