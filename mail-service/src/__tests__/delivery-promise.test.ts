@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import { CONTACT_MESSAGES } from '@site/shared/contact';
 import { runOutboxCommand } from '../cli';
 import type { Outbox } from '../outbox/outbox';
@@ -51,8 +51,8 @@ describe('a full disk while results are recorded', () => {
     await waitFor(async () => (await ready(h)).delivery.working === false);
 
     // Empty the write-ahead log first, so that the next write has to grow it on the full disk.
-    const db = new Database((h.outbox as Outbox).file);
-    db.pragma('wal_checkpoint(TRUNCATE)');
+    const db = new DatabaseSync((h.outbox as Outbox).file);
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     db.close();
     // Fill the disk to the last byte.
     const filler = path.join(mountPoint, 'filler');

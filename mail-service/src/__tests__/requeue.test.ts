@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import { Outbox } from '../outbox/outbox';
 import { accept, ready, startPerTest, tempDir, waitFor } from './helpers';
 
@@ -82,7 +82,7 @@ describe('requeue', () => {
   test('an outbox written before the retry period had a column of its own keeps its messages; their period starts at acceptance', () => {
     const dir = tempDir('v2');
     const acceptedAt = Date.UTC(2026, 10, 20, 9, 30);
-    const db = new Database(path.join(dir, 'outbox.sqlite'));
+    const db = new DatabaseSync(path.join(dir, 'outbox.sqlite'));
     db.exec(`CREATE TABLE messages (
         id TEXT PRIMARY KEY, idempotency_key TEXT UNIQUE, body_hash TEXT, client_hash TEXT,
         lane INTEGER NOT NULL DEFAULT 1,
@@ -128,8 +128,8 @@ describe('requeue', () => {
     } finally {
       outbox.close();
     }
-    const reopened = new Database(path.join(dir, 'outbox.sqlite'), { readonly: true });
-    expect(reopened.pragma('user_version', { simple: true })).toBe(4);
+    const reopened = new DatabaseSync(path.join(dir, 'outbox.sqlite'), { readOnly: true });
+    expect(reopened.prepare('PRAGMA user_version').get()).toEqual({ user_version: 4 });
     reopened.close();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -4,9 +4,9 @@
  * client and bound to the message.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type Database from 'better-sqlite3';
 import { CONTACT_FIELDS, payloadValues, type ContactMessage } from '@site/shared/contact';
 import { emailDomainOf, type OutboxDb } from './schema';
+import { statement, transaction, type SqliteDb } from './sqlite';
 
 export interface NewMessage {
   payload: ContactMessage;
@@ -44,9 +44,9 @@ interface PendingInsert {
   reject: (error: unknown) => void;
 }
 
-function prepare(db: Database.Database) {
+function prepare(db: SqliteDb) {
   return {
-    insert: db.prepare<
+    insert: statement<
       [
         string,
         string | null,
@@ -63,14 +63,17 @@ function prepare(db: Database.Database) {
         string | null,
       ]
     >(
+      db,
       `INSERT INTO messages (id, idempotency_key, body_hash, client_hash, lane, status, payload,
          email_domain, created_at, queued_at, next_attempt_at, updated_at, spam_reasons)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`,
     ),
-    byKey: db.prepare<[string], { id: string; body_hash: string | null }>(
+    byKey: statement<[string], { id: string; body_hash: string | null }>(
+      db,
       'SELECT id, body_hash FROM messages WHERE idempotency_key = ?',
     ),
-    queuedOfClient: db.prepare<[string], { n: number }>(
+    queuedOfClient: statement<[string], { n: number }>(
+      db,
       "SELECT COUNT(*) AS n FROM messages WHERE client_hash = ? AND status = 'queued'",
     ),
   };
@@ -166,7 +169,7 @@ export class Intake {
     const results: EnqueueResult[] = [];
     try {
       const at = this.o.now();
-      this.o.db.transaction(() => {
+      transaction(this.o.db, () => {
         for (const p of batch) {
           const client = clientHash(p.message.client);
           const spam = p.message.spamReasons.length > 0;
@@ -197,7 +200,7 @@ export class Intake {
               : { outcome: 'stored', messageId: p.id },
           );
         }
-      })();
+      });
     } catch (error) {
       for (const p of batch) p.reject(error);
       return;

@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type Database from 'better-sqlite3';
 import type { ContactMessage } from '@site/shared/contact';
 import { Intake, type EnqueueResult, type NewMessage } from './intake';
 import { PersonalData, type EraseRequest, type Erasure } from './personal-data';
@@ -19,6 +18,7 @@ import {
 import { DeliveryQueue, type AttemptResult, type StoredMessage } from './queue';
 import { Retention, type PurgeOptions, type RetentionPolicy } from './retention';
 import { openDatabase, type MessageStatus } from './schema';
+import { statement, type SqliteDb } from './sqlite';
 import type { OutboxStore } from './store';
 
 /**
@@ -28,7 +28,7 @@ import type { OutboxStore } from './store';
 export class Outbox implements OutboxStore {
   readonly kind = 'sqlite' as const;
   private closed = false;
-  private readonly db: Database.Database;
+  private readonly db: SqliteDb;
   private readonly intake: Intake;
   private readonly queue: DeliveryQueue;
   private readonly queries: OutboxQueries;
@@ -169,12 +169,14 @@ export class Outbox implements OutboxStore {
 
   /** The server secret of this outbox, made on first use. */
   storedSecret(): string {
-    this.db
-      .prepare<[string]>("INSERT OR IGNORE INTO secrets (name, value) VALUES ('server', ?)")
-      .run(randomBytes(32).toString('base64url'));
-    return this.db
-      .prepare<[], { value: string }>("SELECT value FROM secrets WHERE name = 'server'")
-      .get()!.value;
+    statement<[string]>(
+      this.db,
+      "INSERT OR IGNORE INTO secrets (name, value) VALUES ('server', ?)",
+    ).run(randomBytes(32).toString('base64url'));
+    return statement<[], { value: string }>(
+      this.db,
+      "SELECT value FROM secrets WHERE name = 'server'",
+    ).get()!.value;
   }
 
   /** Whether a write reaches the disk right now (a real committed write, not a permission check). */

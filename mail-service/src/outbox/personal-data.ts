@@ -7,6 +7,7 @@
 import { normalizeAddress } from './address';
 import { SUMMARY_COLUMNS, toSummary, type MessageSummary, type SummaryRow } from './queries';
 import type { OutboxDb } from './schema';
+import { setPragma, statement, transaction } from './sqlite';
 
 /** One erasure request served, as the audit keeps it: never the address, only its HMAC. */
 export interface Erasure {
@@ -35,14 +36,13 @@ export class PersonalData {
   }
 
   private matching(address: string): SummaryRow[] {
-    return this.o.db
-      .prepare<[string], SummaryRow>(
-        `SELECT ${SUMMARY_COLUMNS} FROM messages
+    return statement<[string], SummaryRow>(
+      this.o.db,
+      `SELECT ${SUMMARY_COLUMNS} FROM messages
          WHERE payload IS NOT NULL AND json_valid(payload)
            AND mail_address(json_extract(payload, '$.user.email')) = ?
          ORDER BY created_at`,
-      )
-      .all(normalizeAddress(address));
+    ).all(normalizeAddress(address));
   }
 
   /** Every stored message from the address, oldest first, with its content. */
@@ -54,16 +54,17 @@ export class PersonalData {
   erase(request: EraseRequest): string[] {
     const { db } = this.o;
     // Freed pages are overwritten with zeros rather than left in the file's free list.
-    db.pragma('secure_delete = ON');
-    const ids = db.transaction(() => {
+    setPragma(db, 'secure_delete = ON');
+    const ids = transaction(db, () => {
       const found = this.matching(request.address).map((row) => row.id);
-      const remove = db.prepare<[string]>('DELETE FROM messages WHERE id = ?');
+      const remove = statement<[string]>(db, 'DELETE FROM messages WHERE id = ?');
       for (const id of found) remove.run(id);
-      db.prepare<[number, string, number, number]>(
+      statement<[number, string, number, number]>(
+        db,
         'INSERT INTO erasures (at, address_hmac, messages, files) VALUES (?, ?, ?, ?)',
       ).run(this.o.now(), request.addressHmac, found.length, request.files);
       return found;
-    })();
+    });
     // The deleted rows are still in the WAL until it is copied back and truncated, and in pages
     // of the file that VACUUM rewrites; VACUUM itself goes through the WAL, hence twice.
     this.truncateWal();
@@ -74,10 +75,10 @@ export class PersonalData {
 
   /** The erasures served, newest first. */
   erasures(): Erasure[] {
-    return this.o.db
-      .prepare<[], { at: number; address_hmac: string; messages: number; files: number }>(
-        'SELECT at, address_hmac, messages, files FROM erasures ORDER BY at DESC, id DESC',
-      )
+    return statement<[], { at: number; address_hmac: string; messages: number; files: number }>(
+      this.o.db,
+      'SELECT at, address_hmac, messages, files FROM erasures ORDER BY at DESC, id DESC',
+    )
       .all()
       .map((r) => ({
         at: r.at,
@@ -93,7 +94,10 @@ export class PersonalData {
    */
   private truncateWal(): void {
     for (let i = 0; i < CHECKPOINT_TRIES; i++) {
-      const [result] = this.o.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+      const result = statement<[], { busy: number }>(
+        this.o.db,
+        'PRAGMA wal_checkpoint(TRUNCATE)',
+      ).get();
       if (result?.busy === 0) return;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
     }

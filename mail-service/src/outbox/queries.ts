@@ -3,9 +3,9 @@
  * state, the oldest undelivered message, failures nobody has looked at, and message summaries
  * (personal data only when asked for). Also the write probe behind `outbox_not_writable`.
  */
-import type Database from 'better-sqlite3';
 import type { ContactMessage } from '@site/shared/contact';
 import { readPayload, readReasons, type MessageStatus, type OutboxDb } from './schema';
+import { statement, type SqliteDb } from './sqlite';
 
 export type MessageCounts = Record<MessageStatus, number>;
 
@@ -82,19 +82,23 @@ export function toSummary(row: SummaryRow, withContent: boolean | undefined): Me
   };
 }
 
-function prepare(db: Database.Database) {
+function prepare(db: SqliteDb) {
   return {
-    counts: db.prepare<[], { status: MessageStatus; n: number }>(
+    counts: statement<[], { status: MessageStatus; n: number }>(
+      db,
       'SELECT status, COUNT(*) AS n FROM messages GROUP BY status',
     ),
-    oldestQueued: db.prepare<[], { at: number | null }>(
+    oldestQueued: statement<[], { at: number | null }>(
+      db,
       "SELECT MIN(queued_at) AS at FROM messages WHERE status = 'queued'",
     ),
-    unacknowledged: db.prepare<[], { n: number }>(
+    unacknowledged: statement<[], { n: number }>(
+      db,
       "SELECT COUNT(*) AS n FROM messages WHERE status = 'failed' AND acknowledged_at IS NULL",
     ),
-    probe: db.prepare<[number]>('INSERT OR REPLACE INTO probe (id, at) VALUES (1, ?)'),
-    status: db.prepare<[string], { status: MessageStatus; attempts: number }>(
+    probe: statement<[number]>(db, 'INSERT OR REPLACE INTO probe (id, at) VALUES (1, ?)'),
+    status: statement<[string], { status: MessageStatus; attempts: number }>(
+      db,
       'SELECT status, attempts FROM messages WHERE id = ?',
     ),
   };
@@ -143,8 +147,7 @@ export class OutboxQueries {
     const sql = `SELECT ${SUMMARY_COLUMNS} FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY created_at DESC LIMIT ?`;
     args.push(options.limit ?? 50);
-    return this.o.db
-      .prepare<(string | number)[], SummaryRow>(sql)
+    return statement<(string | number)[], SummaryRow>(this.o.db, sql)
       .all(...args)
       .map((row) => toSummary(row, options.withContent));
   }

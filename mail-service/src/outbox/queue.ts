@@ -2,9 +2,9 @@
  * The outbox as the delivery worker and operators change it: which queued messages are due, in
  * fair order, the result of each delivery attempt, and requeueing or acknowledging failed ones.
  */
-import type Database from 'better-sqlite3';
 import type { ContactMessage } from '@site/shared/contact';
 import { readPayload, type OutboxDb } from './schema';
+import { setPragma, statement, type SqliteDb } from './sqlite';
 
 /** A message as the delivery worker reads it back. */
 export interface StoredMessage {
@@ -40,30 +40,36 @@ interface DueRow {
   done_rcpts: string | null;
 }
 
-function prepare(db: Database.Database) {
+function prepare(db: SqliteDb) {
   return {
     // Fair order: a client's first waiting message (lane 1) goes before anyone's second, so one
     // client's flood cannot hold back a message from someone else.
-    due: db.prepare<[number, number], DueRow>(
+    due: statement<[number, number], DueRow>(
+      db,
       `SELECT id, payload, created_at, queued_at, attempts, done_rcpts FROM messages
        WHERE status = 'queued' AND next_attempt_at <= ? ORDER BY lane, created_at LIMIT ?`,
     ),
-    nextDue: db.prepare<[], { at: number | null }>(
+    nextDue: statement<[], { at: number | null }>(
+      db,
       "SELECT MIN(next_attempt_at) AS at FROM messages WHERE status = 'queued'",
     ),
-    delivered: db.prepare<[number, string, number, number, string]>(
+    delivered: statement<[number, string, number, number, string]>(
+      db,
       `UPDATE messages SET status = 'delivered', attempts = ?, done_rcpts = ?, last_error = NULL,
          delivered_at = ?, updated_at = ? WHERE id = ?`,
     ),
-    retry: db.prepare<[number, number, string, string, number, string]>(
+    retry: statement<[number, number, string, string, number, string]>(
+      db,
       `UPDATE messages SET attempts = ?, next_attempt_at = ?, last_error = ?, done_rcpts = ?,
          updated_at = ? WHERE id = ?`,
     ),
-    failed: db.prepare<[number, string, string, number, string]>(
+    failed: statement<[number, string, string, number, string]>(
+      db,
       `UPDATE messages SET status = 'failed', attempts = ?, last_error = ?, done_rcpts = ?,
          acknowledged_at = NULL, updated_at = ? WHERE id = ?`,
     ),
-    retryNow: db.prepare<[number, number]>(
+    retryNow: statement<[number, number]>(
+      db,
       "UPDATE messages SET next_attempt_at = ? WHERE status = 'queued' AND next_attempt_at > ?",
     ),
   };
@@ -128,14 +134,14 @@ export class DeliveryQueue {
     // sent again (with the same Message-ID); a process crash loses nothing, and the next full
     // commit makes it durable anyway, as the WAL is written in order. The fsync stays with the
     // writes that a 202 stands for, where it matters.
-    this.o.db.pragma('synchronous = NORMAL');
+    setPragma(this.o.db, 'synchronous = NORMAL');
     try {
       if (r.outcome === 'delivered') this.statements.delivered.run(r.attempts, done, at, at, r.id);
       else if (r.outcome === 'retry')
         this.statements.retry.run(r.attempts, r.nextAttemptAt, r.error, done, at, r.id);
       else this.statements.failed.run(r.attempts, r.error, done, at, r.id);
     } finally {
-      this.o.db.pragma('synchronous = FULL');
+      setPragma(this.o.db, 'synchronous = FULL');
     }
   }
 
@@ -146,12 +152,11 @@ export class DeliveryQueue {
    */
   requeue(ids?: string[]): number {
     const at = this.o.now();
-    return this.o.db
-      .prepare<(string | number)[]>(
-        `UPDATE messages SET status = 'queued', attempts = 0, next_attempt_at = ?, queued_at = ?,
+    return statement<(string | number)[]>(
+      this.o.db,
+      `UPDATE messages SET status = 'queued', attempts = 0, next_attempt_at = ?, queued_at = ?,
            acknowledged_at = NULL, updated_at = ? WHERE status = 'failed' AND redacted_at IS NULL ${onlyIds(ids)}`,
-      )
-      .run(at, at, at, ...(ids ?? [])).changes;
+    ).run(at, at, at, ...(ids ?? [])).changes;
   }
 
   /**
@@ -161,25 +166,23 @@ export class DeliveryQueue {
   release(ids: string[]): number {
     if (ids.length === 0) return 0;
     const at = this.o.now();
-    return this.o.db
-      .prepare<(string | number)[]>(
-        `UPDATE messages SET status = 'queued', attempts = 0, next_attempt_at = ?, queued_at = ?,
+    return statement<(string | number)[]>(
+      this.o.db,
+      `UPDATE messages SET status = 'queued', attempts = 0, next_attempt_at = ?, queued_at = ?,
            released_at = ?, updated_at = ?,
            lane = (SELECT COUNT(*) + 1 FROM messages q
                    WHERE q.client_hash = messages.client_hash AND q.status = 'queued')
          WHERE status = 'spam' ${onlyIds(ids)}`,
-      )
-      .run(at, at, at, at, ...ids).changes;
+    ).run(at, at, at, at, ...ids).changes;
   }
 
   /** Marks failed messages as seen by an operator: they no longer hold readiness red. */
   acknowledge(ids?: string[]): number {
     const at = this.o.now();
-    return this.o.db
-      .prepare<(string | number)[]>(
-        `UPDATE messages SET acknowledged_at = ?, updated_at = ? WHERE status = 'failed'
+    return statement<(string | number)[]>(
+      this.o.db,
+      `UPDATE messages SET acknowledged_at = ?, updated_at = ? WHERE status = 'failed'
            AND acknowledged_at IS NULL ${onlyIds(ids)}`,
-      )
-      .run(at, at, ...(ids ?? [])).changes;
+    ).run(at, at, ...(ids ?? [])).changes;
   }
 }

@@ -3,6 +3,7 @@
  * acknowledged messages, spam deleted) and the operator's purge.
  */
 import type { MessageStatus, OutboxDb } from './schema';
+import { statement, transaction } from './sqlite';
 
 export interface RetentionPolicy {
   /** Delivered messages (and acknowledged failed ones) keep their content this long. */
@@ -36,9 +37,10 @@ export class Retention {
       args.push(options.before);
     }
     if (where.length === 0) throw new Error('purge needs ids, a state or an age');
-    return this.o.db
-      .prepare<(string | number)[]>(`DELETE FROM messages WHERE ${where.join(' AND ')}`)
-      .run(...args).changes;
+    return statement<(string | number)[]>(
+      this.o.db,
+      `DELETE FROM messages WHERE ${where.join(' AND ')}`,
+    ).run(...args).changes;
   }
 
   /**
@@ -50,19 +52,19 @@ export class Retention {
    */
   apply(policy: RetentionPolicy): { redacted: number; deleted: number } {
     const now = this.o.now();
-    return this.o.db.transaction(() => {
-      const deleted = this.o.db
-        .prepare<[number]>("DELETE FROM messages WHERE status = 'spam' AND created_at < ?")
-        .run(now - policy.spamMs).changes;
-      const redacted = this.o.db
-        .prepare<[number, number, number]>(
-          `UPDATE messages SET payload = NULL, idempotency_key = NULL, body_hash = NULL,
+    return transaction(this.o.db, () => {
+      const deleted = statement<[number]>(
+        this.o.db,
+        "DELETE FROM messages WHERE status = 'spam' AND created_at < ?",
+      ).run(now - policy.spamMs).changes;
+      const redacted = statement<[number, number, number]>(
+        this.o.db,
+        `UPDATE messages SET payload = NULL, idempotency_key = NULL, body_hash = NULL,
              client_hash = NULL, redacted_at = ?
            WHERE redacted_at IS NULL AND updated_at < ?
              AND (status = 'delivered' OR (status = 'failed' AND acknowledged_at IS NOT NULL AND acknowledged_at < ?))`,
-        )
-        .run(now, now - policy.deliveredMs, now - policy.deliveredMs).changes;
+      ).run(now, now - policy.deliveredMs, now - policy.deliveredMs).changes;
       return { redacted, deleted };
-    })();
+    });
   }
 }

@@ -2,9 +2,16 @@
  * The outbox's SQLite file: its settings, its one table and the migration from earlier versions,
  * and how a stored payload is read back.
  */
-import Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { ContactMessage } from '@site/shared/contact';
+import {
+  openSqlite,
+  pragmaValue,
+  setPragma,
+  statement,
+  transaction,
+  type SqliteDb,
+} from './sqlite';
 
 export type MessageStatus = 'queued' | 'delivered' | 'failed' | 'spam';
 export const MESSAGE_STATUSES: readonly MessageStatus[] = ['queued', 'delivered', 'failed', 'spam'];
@@ -88,7 +95,7 @@ const SCHEMA = `
 export const LEGACY_SPAM_REASONS = JSON.stringify(['honeypot field filled']);
 
 /** Version 1 to the current schema: the table is made again. */
-function fromVersion1(db: Database.Database): void {
+function fromVersion1(db: SqliteDb): void {
   db.exec('DROP INDEX IF EXISTS messages_due; ALTER TABLE messages RENAME TO messages_v1;');
   db.exec(SCHEMA);
   // Version 1 keys were global and unhashed: they cannot be scoped afterwards, so they go.
@@ -98,15 +105,17 @@ function fromVersion1(db: Database.Database): void {
              last_error, CASE status WHEN 'delivered' THEN updated_at END, updated_at
            FROM messages_v1;
            DROP TABLE messages_v1;`);
-  for (const row of db
-    .prepare<[], { id: string; payload: string }>('SELECT id, payload FROM messages')
-    .all()) {
+  const setDomain = statement<[string, string]>(
+    db,
+    'UPDATE messages SET email_domain = ? WHERE id = ?',
+  );
+  for (const row of statement<[], { id: string; payload: string }>(
+    db,
+    'SELECT id, payload FROM messages',
+  ).all()) {
     const p = readPayload(row.payload);
     if (p) {
-      db.prepare('UPDATE messages SET email_domain = ? WHERE id = ?').run(
-        emailDomainOf(p.user.email),
-        row.id,
-      );
+      setDomain.run(emailDomainOf(p.user.email), row.id);
     }
   }
 }
@@ -116,7 +125,7 @@ function fromVersion1(db: Database.Database): void {
  * longer rewrites `created_at`, the acceptance time the delivered e-mail shows. Until now each
  * message's period started at `created_at`.
  */
-function fromVersion2(db: Database.Database): void {
+function fromVersion2(db: SqliteDb): void {
   db.exec(`ALTER TABLE messages ADD COLUMN queued_at INTEGER NOT NULL DEFAULT 0;
            UPDATE messages SET queued_at = created_at;`);
 }
@@ -125,21 +134,20 @@ function fromVersion2(db: Database.Database): void {
  * Version 3 to 4: spam keeps its reasons and a release time; the tables of the server secret and
  * the erasure audit are new (made by SCHEMA). Until now only the honeypot made a message spam.
  */
-function fromVersion3(db: Database.Database): void {
+function fromVersion3(db: SqliteDb): void {
   db.exec(`ALTER TABLE messages ADD COLUMN spam_reasons TEXT;
            ALTER TABLE messages ADD COLUMN released_at INTEGER;`);
 }
 
 /** Brings an outbox written by an earlier version to the current schema, keeping every row. */
-function migrate(db: Database.Database): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
+function migrate(db: SqliteDb): void {
+  const version = Number(pragmaValue(db, 'user_version'));
   if (version >= SCHEMA_VERSION) return;
-  const old = db
-    .prepare<[], { n: number }>(
-      "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'messages'",
-    )
-    .get();
-  db.transaction(() => {
+  const old = statement<[], { n: number }>(
+    db,
+    "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'messages'",
+  ).get();
+  transaction(db, () => {
     if (!old || old.n === 0) db.exec(SCHEMA);
     else if (version < 2) fromVersion1(db);
     else {
@@ -147,16 +155,17 @@ function migrate(db: Database.Database): void {
       fromVersion3(db);
       db.exec(SCHEMA);
     }
-    db.prepare(
+    statement<[string]>(
+      db,
       "UPDATE messages SET spam_reasons = ? WHERE status = 'spam' AND spam_reasons IS NULL",
     ).run(LEGACY_SPAM_REASONS);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  })();
+    setPragma(db, `user_version = ${SCHEMA_VERSION}`);
+  });
 }
 
 /** The open outbox file and the clock: what each part of the outbox works with. */
 export interface OutboxDb {
-  readonly db: Database.Database;
+  readonly db: SqliteDb;
   readonly now: () => number;
 }
 
@@ -164,11 +173,11 @@ export interface OutboxDb {
  * Opens the outbox file in WAL mode with synchronous=FULL, so that a commit has reached the disk
  * when it returns, and brings it to the current schema.
  */
-export function openDatabase(file: string): Database.Database {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('busy_timeout = 5000');
+export function openDatabase(file: string): SqliteDb {
+  const db = openSqlite(file);
+  setPragma(db, 'journal_mode = WAL');
+  setPragma(db, 'synchronous = FULL');
+  setPragma(db, 'busy_timeout = 5000');
   migrate(db);
   return db;
 }
