@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 import globals from 'globals';
+import { readFileSync } from 'node:fs';
 
 /**
  * Import boundaries, enforced here rather than written in a wiki:
@@ -11,16 +12,13 @@ import globals from 'globals';
  * reaches a remote only through the federated contract (never by import); the mail-service imports
  * only the shared contact schema.
  */
+/** The page groups' workspace folders: the groups in the site table. */
+const GROUPS = /** @type {{ remotes: { folder: string }[] }} */ (
+  JSON.parse(readFileSync(new URL('./shared/contracts/site.json', import.meta.url), 'utf8'))
+).remotes.map((r) => r.folder);
+
 const otherWorkspaces = (own) =>
-  [
-    'shell',
-    'mfe-custom-dev',
-    'mfe-data',
-    'mfe-enterprise-education',
-    'mfe-public-health',
-    'mail-service',
-    'tests',
-  ]
+  ['shell', ...GROUPS, 'mail-service', 'tests']
     .filter((w) => w !== own)
     .flatMap((w) => [w, `${w}/*`, `**/${w}/**`, `../${w}`, `../../${w}`]);
 
@@ -92,16 +90,9 @@ export default tseslint.config(
   },
   boundary(['shared/**'], 'shared', { extra: ['@site/shared', '@site/shared/*'] }),
   // A remote reaches the router through @site/shared, so the browser holds one copy (federation.cjs).
-  boundary(['mfe-custom-dev/**'], 'mfe-custom-dev', {
-    extra: ['react-router', 'react-router-dom'],
-  }),
-  boundary(['mfe-data/**'], 'mfe-data', { extra: ['react-router', 'react-router-dom'] }),
-  boundary(['mfe-enterprise-education/**'], 'mfe-enterprise-education', {
-    extra: ['react-router', 'react-router-dom'],
-  }),
-  boundary(['mfe-public-health/**'], 'mfe-public-health', {
-    extra: ['react-router', 'react-router-dom'],
-  }),
+  ...GROUPS.map((group) =>
+    boundary([`${group}/**`], group, { extra: ['react-router', 'react-router-dom'] }),
+  ),
   boundary(['shell/**'], 'shell'),
   {
     // Layers inside the shell run one way: pages, the router and the entry points use components,
