@@ -3,10 +3,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { SHELL_PORT, SITE_REMOTES } from '@site/contracts/site';
 import { startSmtpServer, MAILBOX_DIR, SMTP_PORT } from './smtp';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-export const PORTS = { site: 3000, remotes: [3001, 3002, 3003, 3004], mail: 3005 };
+/** The local run's ports (scripts/start.ts): the site, each group in the site table, the mail-service. */
+export const PORTS = { site: SHELL_PORT, remotes: SITE_REMOTES.map((r) => r.port), mail: 3005 };
 
 function portInUse(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -37,7 +39,7 @@ async function waitFor(url: string, child: ChildProcess, ms = 60_000): Promise<v
 
 /**
  * Starts what the browser tests run against: a real SMTP server standing in for the company's
- * mailbox, and the whole site (`scripts/start.ts`: site, four remotes, mail-service) delivering to it.
+ * mailbox, and the whole site (`scripts/start.ts`: site, every page group, mail-service) delivering to it.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   for (const port of [PORTS.site, ...PORTS.remotes, PORTS.mail, SMTP_PORT]) {
