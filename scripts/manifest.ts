@@ -1,18 +1,25 @@
 /**
- * Writes the deployment manifest the shell reads at run time (`deploy/remotes.json`) from the
- * remotes' published route tables. Changing it needs no shell build: this is how a remote is moved
- * to a new URL, rolled back to an earlier version, or has its new pages appear in the navigation.
+ * Writes the deployment manifest the shell reads at run time (`deploy/remotes.json`, or
+ * `DEPLOY_DIR/remotes.json`) from the remotes' published route tables.
+ *
+ * Once a site has a live manifest it belongs to the site: teams change their group's entry through
+ * the deploy API (`npm run deploy -w <group>`), which checks the version and records the change in
+ * the history beside it. So this script, which `npm run build` runs after the builds, writes the live
+ * manifest only when there is none yet (a fresh clone's first build or start) and otherwise keeps it
+ * byte for byte and says so; `--replace` overwrites it from the local builds, with no history entry
+ * (`npm start --fresh-manifest` does that for a development checkout).
  *
  *   node --import tsx scripts/manifest.ts                      every remote, its current version, local URLs
+ *   node --import tsx scripts/manifest.ts --replace            the same over a live manifest that exists
  *   REMOTE_DATA_URL=https://cdn.example/data node --import tsx scripts/manifest.ts
- *   node --import tsx scripts/manifest.ts --version data=1.0.0 roll the data remote back to 1.0.0
- *   node --import tsx scripts/manifest.ts --out other.json     write somewhere else
+ *   node --import tsx scripts/manifest.ts --version data=1.0.0 the data remote at 1.0.0
+ *   node --import tsx scripts/manifest.ts --out other.json     write somewhere else (always written)
  *   node --import tsx scripts/manifest.ts --dist data=/artifacts/data   read a remote's route table from its
  *                                                  build artifact instead of its workspace
  *
  * A remote's base URL comes from REMOTE_<NAME>_URL (e.g. REMOTE_CUSTOM_DEV_URL), else its local port.
  */
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { sha256Integrity } from '../shared/src/contracts/integrity';
 import { SITE_REMOTES } from '../shared/src/site';
@@ -20,17 +27,25 @@ import { newestVersion as newest } from '../shell/server/deploy/versions';
 
 const rootDir = path.join(__dirname, '..');
 
+/** The live manifest of the site server run from this checkout (its DEPLOY_DIR, else deploy/). */
+export function liveManifestFile(env: Record<string, string | undefined> = process.env): string {
+  return path.join(path.resolve(rootDir, env.DEPLOY_DIR || 'deploy'), 'remotes.json');
+}
+
 interface Args {
-  out: string;
+  /** Undefined: the live manifest. */
+  out: string | undefined;
+  replace: boolean;
   versions: Record<string, string>;
   dists: Record<string, string>;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { out: path.join(rootDir, 'deploy', 'remotes.json'), versions: {}, dists: {} };
+  const args: Args = { out: undefined, replace: false, versions: {}, dists: {} };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--out') args.out = path.resolve(String(argv[++i]));
+    else if (arg === '--replace') args.replace = true;
     else if (arg === '--version') {
       const [name, version] = String(argv[++i]).split('=');
       if (name && version) args.versions[name] = version;
@@ -113,10 +128,19 @@ export async function writeManifest(file: string, manifest: unknown): Promise<vo
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  const out = args.out ?? liveManifestFile();
+  const shown = path.relative(process.cwd(), out) || out;
+  const existed = existsSync(out);
+  if (!args.out && existed && !args.replace) {
+    console.log(
+      `deployment manifest: kept the live ${shown} (a team changes its group with npm run deploy -w <group>; --replace writes it from the local builds)`,
+    );
+    return;
+  }
   const manifest = await buildManifest({ versions: args.versions, dists: args.dists });
-  await writeManifest(args.out, manifest);
+  await writeManifest(out, manifest);
   console.log(
-    `deployment manifest: ${path.relative(process.cwd(), args.out)} (${manifest.remotes
+    `deployment manifest: ${existed && !args.out ? 'replaced the live ' : ''}${shown} (${manifest.remotes
       .map((r) => `${r.name}@${r.version} ${r.routes.length} pages`)
       .join(', ')})`,
   );

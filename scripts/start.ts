@@ -23,6 +23,7 @@ import { startPostgres } from '../shared/src/testing/postgres';
 import { writeBalancerConfig, findNginx } from './lib/cluster';
 import { DOT_ENV, loadDotEnv } from './lib/dot-env';
 import { runTogether, type ProcessSpec } from './lib/processes';
+import { liveManifestFile } from './manifest';
 
 // First of all, so that everything below and every process started sees the same settings.
 if (loadDotEnv()) console.log(`settings: ${DOT_ENV} (the environment's own values win)`);
@@ -69,9 +70,13 @@ if (rebuild || !shellBuilt) {
 
 // The live manifest belongs to the site: deploys change it through the deploy API, and a restart
 // keeps it. It is written from the local builds only when there is none yet, or when asked.
-const manifestFile = path.join(root, 'deploy', 'remotes.json');
+const manifestFile = liveManifestFile();
 if (rebuild || process.argv.includes('--fresh-manifest') || !existsSync(manifestFile)) {
-  run('writing the manifest', process.execPath, [...tsx, path.join(__dirname, 'manifest.ts')]);
+  run('writing the manifest', process.execPath, [
+    ...tsx,
+    path.join(__dirname, 'manifest.ts'),
+    '--replace',
+  ]);
 } else {
   console.log(`deployment manifest: ${path.relative(root, manifestFile)} as last deployed`);
   const { remotes = [] } = JSON.parse(readFileSync(manifestFile, 'utf8')) as {
