@@ -1,7 +1,7 @@
 /**
  * The outbox's SQLite connection on Node's built-in `node:sqlite`: nothing is compiled at install,
- * and the same code runs on every Node the project pins. What better-sqlite3 used to give and
- * `node:sqlite` does not is here: typed statements, a transaction helper and pragma reads.
+ * and the same code runs on every Node the project pins. What the native module it replaces gave
+ * and `node:sqlite` does not is here: typed statements, a transaction helper and pragma reads.
  */
 import {
   DatabaseSync,
