@@ -5,7 +5,8 @@ import { Outbox } from '../outbox/outbox';
 import { OutboxQueries } from '../outbox/queries';
 import { DeliveryQueue } from '../outbox/queue';
 import { openDatabase } from '../outbox/schema';
-import { openSqlite, pragmaValue, statement, transaction } from '../outbox/sqlite';
+import { describeError } from '../delivery/failures';
+import { openSqlite, pragmaValue, sqliteErrorCode, statement, transaction } from '../outbox/sqlite';
 import { tempDir } from './helpers';
 
 /**
@@ -51,16 +52,26 @@ describe('the SQLite outbox file', () => {
     }
   });
 
-  test('a read-only connection refuses writes with a clear SQLite error', () => {
+  test('a read-only connection refuses writes; the log names the error by its SQLite code', () => {
     Outbox.open(dir).close();
     const ro = openSqlite(path.join(dir, 'outbox.sqlite'), { readOnly: true });
+    let error: unknown;
     try {
-      expect(() =>
-        statement<[number]>(ro, 'INSERT INTO probe (id, at) VALUES (1, ?)').run(1),
-      ).toThrow(expect.objectContaining({ code: 'ERR_SQLITE_ERROR', errstr: expect.any(String) }));
+      statement<[number]>(ro, 'INSERT INTO probe (id, at) VALUES (1, ?)').run(1);
+    } catch (e) {
+      error = e;
     } finally {
       ro.close();
     }
+    expect(error).toMatchObject({ code: 'ERR_SQLITE_ERROR', errcode: 8 });
+    // What the delivery worker logs when a result cannot be recorded (SQLITE_FULL on a full disk).
+    expect(describeError(error)).toBe('SQLITE_READONLY');
+    expect(
+      sqliteErrorCode(Object.assign(new Error('disk'), { code: 'ERR_SQLITE_ERROR', errcode: 13 })),
+    ).toBe('SQLITE_FULL');
+    expect(
+      sqliteErrorCode(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })),
+    ).toBeUndefined();
   });
 });
 

@@ -82,3 +82,41 @@ export function pragmaValue(db: DatabaseSync, name: string): SQLOutputValue | un
 export function setPragma(db: DatabaseSync, setting: string): void {
   db.exec(`PRAGMA ${setting}`);
 }
+
+// SQLite's primary result codes (https://sqlite.org/rescode.html), by number.
+const RESULT_CODES: Record<number, string> = {
+  1: 'SQLITE_ERROR',
+  2: 'SQLITE_INTERNAL',
+  3: 'SQLITE_PERM',
+  4: 'SQLITE_ABORT',
+  5: 'SQLITE_BUSY',
+  6: 'SQLITE_LOCKED',
+  7: 'SQLITE_NOMEM',
+  8: 'SQLITE_READONLY',
+  9: 'SQLITE_INTERRUPT',
+  10: 'SQLITE_IOERR',
+  11: 'SQLITE_CORRUPT',
+  13: 'SQLITE_FULL',
+  14: 'SQLITE_CANTOPEN',
+  15: 'SQLITE_PROTOCOL',
+  17: 'SQLITE_SCHEMA',
+  18: 'SQLITE_TOOBIG',
+  19: 'SQLITE_CONSTRAINT',
+  20: 'SQLITE_MISMATCH',
+  21: 'SQLITE_MISUSE',
+  23: 'SQLITE_AUTH',
+  26: 'SQLITE_NOTADB',
+};
+
+/**
+ * The SQLite result code of an error `node:sqlite` threw, by name (`SQLITE_FULL`, `SQLITE_BUSY`,
+ * ...): its errors all carry the code `ERR_SQLITE_ERROR` and the number in `errcode`, which says
+ * little in a log. Undefined for any other error.
+ */
+export function sqliteErrorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, errcode } = error as { code?: unknown; errcode?: unknown };
+  if (code !== 'ERR_SQLITE_ERROR' || typeof errcode !== 'number') return undefined;
+  // Extended codes (SQLITE_IOERR_WRITE, ...) keep the primary code in their low byte.
+  return RESULT_CODES[errcode & 0xff] ?? `SQLITE_${errcode}`;
+}
