@@ -1,0 +1,157 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { ROOT } from '../support/deployment';
+
+/**
+ * A new page group in one command, as a team would make it: in a fresh clone of the repository
+ * (installed from npm's cache), `npm run new-group` writes the group; its own tests pass, it
+ * builds, and the team's deploy command puts its sample page on a site server started from the
+ * clone. Nothing but the generator's files changes in the clone. Everything it starts listens on
+ * ports 3470-3489: the site on 3470, the group's static host on 3471.
+ */
+const SITE_PORT = 3470;
+const HOST_PORT = 3471;
+const SITE = `http://localhost:${SITE_PORT}`;
+const HOST = `http://localhost:${HOST_PORT}`;
+const TOKEN = 'new-group-deploy-token-0123456789';
+const NAME = 'garden-care';
+const PREFIX = '/gardens';
+const FOLDER = `mfe-${NAME}`;
+
+const children: ChildProcess[] = [];
+let work = '';
+
+test.afterEach(async () => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  }
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** Runs a command in `cwd` to its end; a failure shows what it printed. */
+function run(cwd: string, command: string, args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(command, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0) {
+    throw new Error(
+      `${command} ${args.join(' ')} ended with ${result.status}:\n${result.stdout}\n${result.stderr}`,
+    );
+  }
+  return result;
+}
+
+/** Starts a long-running process from the clone and waits until `readyUrl` answers. */
+async function start(cwd: string, args: string[], env: Record<string, string>, readyUrl: string) {
+  let log = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (chunk) => (log += String(chunk)));
+  child.stderr.on('data', (chunk) => (log += String(chunk)));
+  children.push(child);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${args[0]} stopped: ${log}`);
+    try {
+      await fetch(readyUrl);
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${args[0]} did not start: ${log}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+test('npm run new-group: a clone gets a group whose tests pass and whose page goes live with the team’s deploy', async () => {
+  // Measured: about Ns on two busy cores (two offline installs, the group's tests, two builds).
+  test.setTimeout(600_000);
+  work = mkdtempSync(path.join(os.tmpdir(), 'new-group-e2e-'));
+  const clone = path.join(work, 'site');
+  run(work, 'git', ['clone', '--quiet', ROOT, clone]);
+  const install = ['install', '--offline', '--no-audit', '--no-fund'];
+  run(clone, 'npm', install);
+
+  const gitStatus = () =>
+    run(clone, 'git', ['status', '--porcelain', '--untracked-files=all'])
+      .stdout.split('\n')
+      .filter(Boolean);
+  const before = gitStatus();
+
+  const made = run(clone, 'npm', [
+    ...['run', '--silent', 'new-group', '--', '--name', NAME, '--prefix', PREFIX],
+  ]);
+  expect(made.stdout).toContain(`npm run deploy -w ${FOLDER}`);
+  // What the generator changed: the site table and the new folder, nothing else.
+  const changed = gitStatus().filter((line) => !before.includes(line));
+  expect(changed).toContain(' M shared/contracts/site.json');
+  expect(changed.filter((line) => !line.startsWith(`?? ${FOLDER}/`))).toEqual([
+    ' M shared/contracts/site.json',
+  ]);
+  expect(changed).toContain(`?? ${FOLDER}/src/content/overview.ts`);
+
+  // The team's next steps, as the command prints them.
+  run(clone, 'npm', install);
+  const tested = run(clone, 'npm', ['test', '-w', FOLDER]);
+  expect(tested.stderr).toMatch(/Tests:\s+\d+ passed, \d+ total/);
+  run(clone, 'npm', ['run', 'build', '-w', FOLDER]);
+  run(clone, 'npm', ['run', 'build', '-w', 'shell']);
+
+  // A site server from the clone with an empty manifest, and the group's static host.
+  const deployDir = path.join(work, 'deploy');
+  mkdirSync(deployDir);
+  writeFileSync(path.join(deployDir, 'remotes.json'), '{"schemaVersion":1,"remotes":[]}\n');
+  await start(
+    clone,
+    [path.join(clone, 'shell', 'server', 'main.ts')],
+    {
+      PORT: String(SITE_PORT),
+      SITE_URL: SITE,
+      DEPLOY_DIR: deployDir,
+      DEPLOY_TOKEN: TOKEN,
+      DEPLOY_ALLOWED_ORIGINS: HOST,
+      MAIL_SERVICE_URL: 'http://127.0.0.1:3489',
+      RENDER_WORKERS: '1',
+      LOG_LEVEL: 'warn',
+    },
+    `${SITE}/favicon.svg`,
+  );
+  await start(
+    clone,
+    [
+      path.join(clone, 'scripts', 'serve-remote.ts'),
+      path.join(clone, FOLDER, 'dist'),
+      String(HOST_PORT),
+    ],
+    {},
+    `${HOST}/`,
+  );
+  const page = `${SITE}${PREFIX}/overview`;
+  expect((await fetch(page)).status).toBe(404);
+
+  const deployed = run(clone, 'npm', ['run', '--silent', 'deploy', '-w', FOLDER], {
+    DEPLOY_API: SITE,
+    DEPLOY_TOKEN: TOKEN,
+    DEPLOY_BY: 'garden-care-ci',
+    REMOTE_GARDEN_CARE_URL: HOST,
+  });
+  expect(deployed.stdout).toContain('deployed garden_care');
+
+  const response = await fetch(page);
+  expect(response.status).toBe(200);
+  const html = await response.text();
+  expect(html).toContain('<h1');
+  expect(html).toContain('Garden Care Overview');
+  expect(html).toContain('Talk to our Garden Care team');
+});
