@@ -69,7 +69,12 @@ const overlaps = (a: string, b: string) =>
   a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 
 export function readSite(root: string): SiteTable {
-  return JSON.parse(readFileSync(path.join(root, SITE_FILE), 'utf8')) as SiteTable;
+  const file = path.join(root, SITE_FILE);
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as SiteTable;
+  } catch (error) {
+    throw new InputError(`cannot read the site table ${file}: ${(error as Error).message}`);
+  }
 }
 
 /** The group described by the arguments, checked against the site table and the checkout. */
@@ -238,10 +243,11 @@ function main(): void {
       'Next steps:',
       '  npm install                        link the new workspace',
       `  npm test -w ${group.folder}`.padEnd(37) + ' its contract and page tests',
-      '  npm start                          the site with the new group (builds it first)',
+      `  npm start                          builds it and serves it on port ${group.port}`,
+      `  npm run deploy -w ${group.folder}`.padEnd(37) +
+        ' (another terminal) makes it live on the local site',
       `  open http://localhost:3000${group.prefix}/overview`,
-      `  edit ${group.folder}/src/routes.json and src/content/: your pages and their words`,
-      `  npm run deploy -w ${group.folder}`.padEnd(37) + ' publish it through the deploy API',
+      `  then edit ${group.folder}/src/routes.json and src/content/: your pages and words`,
     ].join('\n'),
   );
 }
