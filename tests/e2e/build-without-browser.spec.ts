@@ -1,31 +1,48 @@
 import { company } from '@site/shared/company';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { SITE_REMOTES } from '@site/shared/site';
 import { ROOT } from '../support/deployment';
 import { NOT_FOUND, servicePages, shellPages } from '../support/site';
 
 /**
- * Building and exporting the site needs no browser. A copy of the sources is built and exported in
- * a process that cannot find one: Debian's Chromium is hidden behind empty mounts in a mount
- * namespace of its own, and neither CHROME_PATH nor Playwright's browsers lead anywhere. Its
- * remotes are deployed at ports 3151-3154, away from the site the other tests use.
+ * Building and exporting the site needs no browser. A copy of the sources is built and exported
+ * (`npm run build`, `npm run export`) by processes that can find no browser and are watched for
+ * trying to, with no special rights, so the test runs as any user on Linux or macOS:
+ *
+ * - nothing leads to a browser: PATH is a folder of links to every program on the test's PATH
+ *   except those named like Chromium or Chrome; CHROME_PATH names a file in an empty folder,
+ *   PLAYWRIGHT_BROWSERS_PATH is that empty folder and HOME another, so neither Playwright's
+ *   downloads nor a user's browser are found;
+ *   (npm puts the packages' own bin folders first, where chrome-launcher's scripts are: using one
+ *   would show in the record);
+ * - nothing tried: every Node.js process of the run preloads support/record-browser-use.cjs
+ *   (NODE_OPTIONS, which Node passes on to every process it starts), which records each process
+ *   started and every file or module looked up under a name containing "chrom".
+ *
+ * Hiding the browser alone would prove little: a build that looked for one and, finding none, went
+ * on would pass. The record shows that nothing looked, and it names the processes it watched, so a
+ * preload that did not load fails the test too. (The earlier version hid /usr/bin/chromium behind a
+ * mount in a namespace of its own, which needs root and Linux.) Its remotes are deployed at ports
+ * 3151-3154, away from the site the other tests use; nothing listens there.
  */
 test('the site builds and exports with no browser anywhere, every page whole in its HTML', async () => {
   test.setTimeout(300_000);
   const work = path.join(ROOT, 'tests', '.tmp', 'no-browser');
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
-  const folders = [
-    'shared',
-    'shell',
-    'mfe-custom-dev',
-    'mfe-data',
-    'mfe-enterprise-education',
-    'mfe-public-health',
-    'scripts',
-  ];
+  const folders = ['shared', 'shell', ...SITE_REMOTES.map((r) => r.folder), 'scripts'];
   for (const folder of folders) {
     cpSync(path.join(ROOT, folder), path.join(work, folder), {
       recursive: true,
@@ -40,29 +57,78 @@ test('the site builds and exports with no browser anywhere, every page whole in 
   // The root's node_modules links the workspaces relatively, so the copy's own folders are used.
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(work, 'node_modules'));
 
+  // A PATH with every program but a browser: the first of each name, as the shell would find it.
+  const bin = path.join(work, '.bin');
+  mkdirSync(bin);
+  const linked = new Set<string>();
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir || !existsSync(dir) || !statSync(dir).isDirectory()) continue;
+    for (const name of readdirSync(dir)) {
+      if (/chrom/i.test(name) || linked.has(name)) continue;
+      linked.add(name);
+      symlinkSync(path.join(dir, name), path.join(bin, name));
+    }
+  }
+  const empty = path.join(work, '.no-browsers');
+  const home = path.join(work, '.home');
+  mkdirSync(empty);
+  mkdirSync(home);
+  const log = path.join(work, 'browser-use.jsonl');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: bin,
+    HOME: home,
+    CHROME_PATH: path.join(empty, 'chromium'),
+    PLAYWRIGHT_BROWSERS_PATH: empty,
+    NODE_OPTIONS: `--require ${JSON.stringify(path.join(ROOT, 'tests', 'support', 'record-browser-use.cjs'))}`,
+    BROWSER_USE_LOG: log,
+    REMOTE_CUSTOM_DEV_URL: 'http://localhost:3151',
+    REMOTE_DATA_URL: 'http://localhost:3152',
+    REMOTE_ENTERPRISE_EDUCATION_URL: 'http://localhost:3153',
+    REMOTE_PUBLIC_HEALTH_URL: 'http://localhost:3154',
+    SITE_URL: 'https://www.example.com',
+  };
+
+  // No browser is on this PATH, by any of the names one goes by.
+  const found = execFileSync(
+    'sh',
+    ['-c', 'for b in chromium chromium-browser google-chrome chrome; do command -v $b; done; true'],
+    { env, encoding: 'utf8' },
+  );
+  expect(found.trim()).toBe('');
+
   const out = path.join(work, 'export');
-  const script = [
-    'mount --bind /dev/null /usr/bin/chromium 2>/dev/null || true',
-    'if [ -d /usr/lib/chromium ]; then mount -t tmpfs none /usr/lib/chromium; fi',
-    // Proof that no browser can be started from here.
-    'if chromium --version >/dev/null 2>&1 || /usr/bin/chromium --version >/dev/null 2>&1; then echo "a browser is still reachable" >&2; exit 3; fi',
-    'npm run build',
-    `npm run export -- --out ${JSON.stringify(out)}`,
-  ].join(' && ');
-  execFileSync('unshare', ['--mount', 'sh', '-c', script], {
-    cwd: work,
-    stdio: 'pipe',
-    env: {
-      ...process.env,
-      CHROME_PATH: '/nonexistent/chromium',
-      PLAYWRIGHT_BROWSERS_PATH: '/nonexistent',
-      REMOTE_CUSTOM_DEV_URL: 'http://localhost:3151',
-      REMOTE_DATA_URL: 'http://localhost:3152',
-      REMOTE_ENTERPRISE_EDUCATION_URL: 'http://localhost:3153',
-      REMOTE_PUBLIC_HEALTH_URL: 'http://localhost:3154',
-      SITE_URL: 'https://www.example.com',
-    },
+  execFileSync('npm', ['run', 'build'], { cwd: work, env, stdio: 'pipe' });
+  execFileSync('npm', ['run', 'export', '--', '--out', out], { cwd: work, env, stdio: 'pipe' });
+
+  const record = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          kind: string;
+          argv?: string[];
+          command?: string[];
+          path?: string;
+          url?: string;
+        },
+    );
+  // The record watched the run: the builds' webpack and the export were among its processes.
+  const watched = record.filter((e) => e.kind === 'process').map((e) => e.argv?.join(' ') ?? '');
+  expect(watched.some((argv) => /webpack/.test(argv))).toBe(true);
+  expect(watched.some((argv) => /export\.ts/.test(argv))).toBe(true);
+  expect(record.some((e) => e.kind === 'spawn')).toBe(true);
+  // And nothing started, opened, listed or loaded a browser. browserslist reads
+  // electron-to-chromium, a table of which Chromium each Electron release carries: data about
+  // browsers, not one.
+  const BROWSER_DATA = /[/\\]node_modules[/\\]electron-to-chromium[/\\]/;
+  const tried = record.filter((e) => {
+    if (e.kind === 'process') return false;
+    const what = e.kind === 'spawn' ? (e.command ?? []).join(' ') : (e.path ?? e.url ?? '');
+    return /chrom/i.test(what) && !BROWSER_DATA.test(what);
   });
+  expect(tried).toEqual([]);
 
   const pages = [{ path: '/', title: '' }, ...shellPages, ...servicePages];
   for (const spec of pages) {
