@@ -35,7 +35,7 @@ import { NOT_FOUND, servicePages, shellPages } from '../support/site';
  * on would pass. The record shows that nothing looked, and it names the processes it watched, so a
  * preload that did not load fails the test too. (The earlier version hid /usr/bin/chromium behind a
  * mount in a namespace of its own, which needs root and Linux.) Its remotes are deployed at ports
- * 3151-3154, away from the site the other tests use; nothing listens there.
+ * 3151 onwards (one a group), away from the site the other tests use; nothing listens there.
  */
 test('the site builds and exports with no browser anywhere, every page whole in its HTML', async () => {
   test.setTimeout(300_000);
@@ -82,10 +82,12 @@ test('the site builds and exports with no browser anywhere, every page whole in 
     PLAYWRIGHT_BROWSERS_PATH: empty,
     NODE_OPTIONS: `--require ${JSON.stringify(path.join(ROOT, 'tests', 'support', 'record-browser-use.cjs'))}`,
     BROWSER_USE_LOG: log,
-    REMOTE_CUSTOM_DEV_URL: 'http://localhost:3151',
-    REMOTE_DATA_URL: 'http://localhost:3152',
-    REMOTE_ENTERPRISE_EDUCATION_URL: 'http://localhost:3153',
-    REMOTE_PUBLIC_HEALTH_URL: 'http://localhost:3154',
+    ...Object.fromEntries(
+      SITE_REMOTES.map((r, i) => [
+        `REMOTE_${r.name.toUpperCase()}_URL`,
+        `http://localhost:${3151 + i}`,
+      ]),
+    ),
     SITE_URL: 'https://www.example.com',
   };
 

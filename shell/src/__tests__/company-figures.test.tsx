@@ -3,6 +3,7 @@ import path from 'node:path';
 import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { company } from '@site/shared';
+import { SITE_REMOTES } from '@site/contracts/site';
 import { TechnologyLogos, monogram } from '../components/TechnologyLogos';
 import { homeContent } from '../content/home';
 
@@ -27,21 +28,11 @@ describe('figures about the company’s age', () => {
   });
 
   it('are never typed into the pages’ words: no content file spells the founding year', () => {
-    const contentFiles = [
-      'shell/src/content',
-      'mfe-custom-dev/src/content',
-      'mfe-data/src/content',
-      'mfe-enterprise-education/src/content',
-      'mfe-public-health/src/content',
-    ].flatMap((dir) =>
-      fs.readdirSync(path.join(REPO, dir)).map((file) => path.join(REPO, dir, file)),
+    const groups = SITE_REMOTES.map((r) => r.folder);
+    const contentFiles = ['shell/src/content', ...groups.map((g) => `${g}/src/content`)].flatMap(
+      (dir) => fs.readdirSync(path.join(REPO, dir)).map((file) => path.join(REPO, dir, file)),
     );
-    const routeTables = [
-      'mfe-custom-dev',
-      'mfe-data',
-      'mfe-enterprise-education',
-      'mfe-public-health',
-    ].map((app) => path.join(REPO, app, 'src', 'routes.json'));
+    const routeTables = groups.map((app) => path.join(REPO, app, 'src', 'routes.json'));
     const spelled = [...contentFiles, ...routeTables].filter((file) =>
       fs.readFileSync(file, 'utf8').includes(String(company.foundingYear)),
     );
