@@ -1,6 +1,6 @@
 /**
  * `npm run dev`: the whole site with hot reload. Each remote runs its own webpack dev server on its
- * port (3001..3004), the shell's dev server on 3000 reads a development manifest that points at
+ * port (site.json), the shell's dev server on 3000 reads a development manifest that points at
  * them (`deploy/dev/remotes.json`, written again whenever a route table changes), and the
  * mail-service runs in watch mode on 3005. Ctrl-C stops everything.
  *

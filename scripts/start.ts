@@ -3,7 +3,7 @@
  * and runs every deployable as its own process, the way they run when deployed:
  *
  *   site (shell + /api forwarded)  http://localhost:3000  (PORT)
- *   remotes                        http://localhost:3001 .. 3004
+ *   each group in the site table   http://localhost:<its port> (3001, 3002, …)
  *   mail-service                   http://localhost:3005  (MAIL_SERVICE_PORT)
  *
  * Settings come from the environment and, under it, from `.env` when there is one. A process that
