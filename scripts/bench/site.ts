@@ -9,8 +9,8 @@ import { log, onCleanup } from './util';
 
 /**
  * The site under measurement, started the way `npm start` starts it (scripts/start.ts: the site on
- * 3000, the groups on their ports in the site table, the mail-service on 3005), so the benchmark measures whatever
- * serves the site today without knowing its internals. Beside it, on 3100, a small server of its
+ * 3000, the groups on their ports in the site table, the mail-service on 3005), so the benchmark
+ * measures whatever serves the site today without knowing its internals. Beside it, on 3100, a small server of its
  * own answers /__static/<route> with the static copies and passes everything else to the site.
  * Those ports are shared with the browser tests: run the benchmark under
  * `flock /tmp/e2e-ports.lock`.
