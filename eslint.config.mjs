@@ -8,9 +8,11 @@ import { readFileSync } from 'node:fs';
 
 /**
  * Import boundaries, enforced here rather than written in a wiki:
- * `shared` imports no other workspace; a remote imports only `shared` and its own files; the shell
- * reaches a remote only through the federated contract (never by import); the mail-service imports
- * only the shared contact schema.
+ * the packages under `shared/` import no app, and among themselves run one way: `@site/contracts`
+ * imports nothing of ours, `@site/ui` only the contracts, `@site/build` the UI and the contracts;
+ * a remote imports only those packages and its own files; the shell reaches a remote only through
+ * the federated contract (never by import); the mail-service imports only the contact schema and
+ * the company facts; no app loads `@site/build` at run time (only its build and test files do).
  */
 /** The page groups' workspace folders: the groups in the site table. */
 const GROUPS = /** @type {{ remotes: { folder: string }[] }} */ (
@@ -18,27 +20,55 @@ const GROUPS = /** @type {{ remotes: { folder: string }[] }} */ (
 ).remotes.map((r) => r.folder);
 
 const otherWorkspaces = (own) =>
-  ['shell', ...GROUPS, 'mail-service', 'tests']
+  ['shell', ...GROUPS, 'mail-service', 'tests', 'scripts']
     .filter((w) => w !== own)
     .flatMap((w) => [w, `${w}/*`, `**/${w}/**`, `../${w}`, `../../${w}`]);
 
 const MESSAGE =
-  'Workspaces meet only through the shared package and the federated contract (STYLE.md).';
+  'Workspaces and scripts meet only through the packages under shared/ and the federated contract (STYLE.md).';
 
-const boundary = (files, own, { extra = [], regex } = {}) => ({
-  files,
-  rules: {
+/** Our packages under `shared/`, by folder, as their names and relative paths reach them. */
+const sharedPackage = (name) => [`@site/${name}`, `@site/${name}/*`, `**/shared/${name}/**`];
+
+/** The build's files and the tests of an app: the only ones that may load `@site/build`. */
+const BUILD_TIME = [
+  '**/__tests__/**',
+  '**/*.test.{ts,tsx}',
+  '**/jest.config.cjs',
+  '**/webpack.config.js',
+  '**/webpack/**',
+  '**/src/dev/**',
+];
+const BUILD_MESSAGE =
+  '@site/build is the build and test toolchain: no app loads it at run time (STYLE.md).';
+
+/**
+ * The import rule of a workspace or package: none of the other workspaces, nor `extra`, nor what
+ * `regex` matches; with `runtime`, `@site/build` only in its build and test files.
+ */
+const boundary = (files, own, { extra = [], regex, runtime = false } = {}) => {
+  const rule = (build) => ({
     'no-restricted-imports': [
       'error',
       {
         patterns: [
           { group: [...otherWorkspaces(own), ...extra], message: MESSAGE },
           ...(regex ? [{ regex, message: MESSAGE }] : []),
+          ...(build ? [{ group: sharedPackage('build'), message: BUILD_MESSAGE }] : []),
         ],
       },
     ],
-  },
-});
+  });
+  return runtime
+    ? [
+        { files, rules: rule(true) },
+        {
+          files: files.flatMap((f) => BUILD_TIME.map((t) => `${f.replace(/\/\*\*$/, '')}/${t}`)),
+          rules: rule(false),
+        },
+      ]
+    : [{ files, rules: rule(false) }];
+};
 
 export default tseslint.config(
   {
@@ -88,12 +118,25 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
     languageOptions: { sourceType: 'commonjs' },
   },
-  boundary(['shared/**'], 'shared', { extra: ['@site/shared', '@site/shared/*'] }),
-  // A remote reaches the router through @site/shared, so the browser holds one copy (federation.cjs).
-  ...GROUPS.map((group) =>
-    boundary([`${group}/**`], group, { extra: ['react-router', 'react-router-dom'] }),
+  // The contracts are plain TypeScript for servers and browsers alike: no React at run time (the
+  // remote module's type names React's), nothing else of ours; their tests use the test fixtures.
+  ...boundary(['shared/contracts/**'], 'shared', {
+    extra: [...sharedPackage('ui'), ...sharedPackage('build'), 'react-dom', 'react-dom/*'],
+  }),
+  ...boundary(['shared/contracts/src/__tests__/**'], 'shared', {
+    extra: [...sharedPackage('ui'), 'react', 'react-dom', 'react-dom/*'],
+  }),
+  ...boundary(['shared/ui/**'], 'shared', { extra: sharedPackage('build') }),
+  ...boundary(['shared/ui/jest.config.cjs'], 'shared'),
+  ...boundary(['shared/build/**'], 'shared'),
+  // A remote reaches the router through @site/ui, so the browser holds one copy (federation.cjs).
+  ...GROUPS.flatMap((group) =>
+    boundary([`${group}/**`], group, {
+      extra: ['react-router', 'react-router-dom'],
+      runtime: true,
+    }),
   ),
-  boundary(['shell/**'], 'shell'),
+  ...boundary(['shell/**'], 'shell', { runtime: true }),
   {
     // Layers inside the shell run one way: pages, the router and the entry points use components,
     // hooks, content and the federation loader, never the reverse; the browser's code never
@@ -130,10 +173,16 @@ export default tseslint.config(
       ],
     },
   },
-  // The mail-service takes only the contact schema and the company facts from shared (and, in its
-  // tests, the embedded PostgreSQL), and nothing of the browser's.
-  boundary(['mail-service/**'], 'mail-service', {
+  // The mail-service takes only the contact schema, TRUST_PROXY's forms and the company facts from
+  // our packages (and, in its tests, the embedded PostgreSQL), and nothing of the browser's.
+  ...boundary(['mail-service/**'], 'mail-service', {
     extra: ['react', 'react-*', 'react/*'],
-    regex: '^@site/shared(?!/(contact|company|testing/postgres)$)',
+    regex:
+      '^@site/(?!contracts/contact(/limits)?$|contracts/trust-proxy$|ui/company$|build/testing/postgres$)',
+    runtime: true,
   }),
+  // The run scripts (build, start, deploy, bench) and the apps meet only through the packages
+  // under shared/: a script imports no app's source, and no app imports a script (every app's rule
+  // above names scripts/ among the other workspaces).
+  ...boundary(['scripts/**'], 'scripts'),
 );

@@ -1,1 +1,1 @@
-module.exports = require('@site/shared/jest-preset');
+module.exports = require('@site/build/jest-preset');

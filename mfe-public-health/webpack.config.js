@@ -1,4 +1,4 @@
-const { remoteConfig } = require('@site/shared/webpack');
+const { remoteConfig } = require('@site/build/webpack');
 
 module.exports = (env, argv) =>
   remoteConfig({

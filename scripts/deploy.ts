@@ -13,9 +13,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sha256Integrity } from '../shared/src/contracts/integrity';
-import { SITE_REMOTES } from '../shared/src/site';
-import { sourcesDigest } from '../shared/webpack/build-record.cjs';
+import { sha256Integrity } from '@site/contracts/integrity';
+import { SITE_REMOTES } from '@site/contracts/site';
+import { sourcesDigest } from '@site/build/webpack/build-record';
 import {
   SettingsError,
   USAGE,

@@ -8,7 +8,7 @@
  */
 import { watch } from 'node:fs';
 import path from 'node:path';
-import { SITE_REMOTES } from '../shared/src/site';
+import { SITE_REMOTES } from '@site/contracts/site';
 import { runTogether } from './lib/processes';
 import { buildManifest, writeManifest } from './manifest';
 

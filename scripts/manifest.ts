@@ -21,9 +21,9 @@
  */
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { sha256Integrity } from '../shared/src/contracts/integrity';
-import { SITE_REMOTES } from '../shared/src/site';
-import { newestVersion as newest } from '../shell/server/deploy/versions';
+import { sha256Integrity } from '@site/contracts/integrity';
+import { SITE_REMOTES } from '@site/contracts/site';
+import { newestVersion as newest } from '@site/serving';
 
 const rootDir = path.join(__dirname, '..');
 

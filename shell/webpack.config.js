@@ -1,7 +1,7 @@
 const path = require('node:path');
 const PreloadPlugin = require('./webpack/preload-plugin.cjs');
 const { DefinePlugin } = require('webpack');
-const { shellConfig, shellServerConfig } = require('@site/shared/webpack');
+const { shellConfig, shellServerConfig } = require('@site/build/webpack');
 const { techMarksPlugin, techMarksSprite } = require('./webpack/tech-marks.cjs');
 
 /** The shell's own pages, for their share cards: titles from the same content as the pages. */
@@ -9,7 +9,7 @@ function shareCards() {
   const { require: requireTs } = require('tsx/cjs/api');
   const { shellRoutes: r } = requireTs('./src/content/shell-routes.ts', __filename);
   const { homeContent } = requireTs('./src/content/home.ts', __filename);
-  const { company } = requireTs('@site/shared/company', __filename);
+  const { company } = requireTs('@site/ui/company', __filename);
   return [
     { path: r.home.path, title: homeContent.hero.title, group: `Since ${company.foundingYear}` },
     { path: r.about.path, title: r.about.title, group: 'Company' },

@@ -3,11 +3,12 @@
  * settings like the running service and opens the same outbox: the PostgreSQL of DATABASE_URL
  * (shared by every instance), or the SQLite file in DATA_DIR (WAL lets both work at once).
  */
+import './runtime';
 import { createHmac } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { isEmailAddress } from '@site/shared/contact';
+import { isEmailAddress } from '@site/contracts/contact';
 import { ConfigError, describeStore, loadConfig } from './config';
 import { normalizeAddress } from './outbox/address';
 import type { MessageSummary } from './outbox/queries';

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import net from 'node:net';
 import { z } from 'zod';
 import addressparser from 'nodemailer/lib/addressparser';
-import { company } from '@site/shared/company';
+import { trustProxySetting } from '@site/contracts/trust-proxy';
+import { company } from '@site/ui/company';
 
 /** The mail-service folder: the defaults for DATA_DIR and MAILBOX_DIR live inside it. */
 export const SERVICE_DIR = path.resolve(__dirname, '..');
@@ -63,7 +63,7 @@ export const DEFAULTS = {
   MAIL_SERVICE_PORT: '3005',
   MAIL_TO: company.email,
   // The sender is an address of the company's own domain, named after the company, so a rename in
-  // shared/src/company.ts reaches the mailbox too.
+  // shared/ui/src/company.ts reaches the mailbox too.
   MAIL_FROM: `${company.name} website <website@${company.email.split('@')[1] ?? ''}>`,
   DATA_DIR: path.join(SERVICE_DIR, '.data'),
   MAILBOX_DIR: path.join(SERVICE_DIR, 'mailbox'),
@@ -183,51 +183,6 @@ const databaseUrl = z
     return value;
   });
 
-const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-function validProxyEntry(entry: string): boolean {
-  if (PROXY_NAMES.has(entry)) return true;
-  const [ip, range, ...rest] = entry.split('/');
-  if (!ip || rest.length > 0) return false;
-  const family = net.isIP(ip);
-  if (family === 0) return false;
-  if (range === undefined) return true;
-  if (/^\d+$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
-  return family === 4 && net.isIPv4(range);
-}
-
-/**
- * Express's `trust proxy`: the proxies whose X-Forwarded-For is believed. Default: none, so a
- * caller cannot pick its own client address. `true` believes anyone and is refused: it would
- * let every client choose the key it is rate-limited under.
- */
-const trustProxy = z.string().transform((value, ctx): TrustProxy => {
-  const v = value.trim();
-  if (v === 'false' || v === 'none') return false;
-  if (v === 'true') {
-    ctx.addIssue({
-      code: 'custom',
-      message:
-        'true would believe X-Forwarded-For from anyone: name the proxy (an address, a range, loopback) or give a hop count',
-    });
-    return z.NEVER;
-  }
-  if (/^\d+$/.test(v)) return Number(v);
-  const entries = v
-    .split(',')
-    .map((e) => e.trim())
-    .filter(Boolean);
-  const bad = entries.find((e) => !validProxyEntry(e));
-  if (entries.length === 0 || bad !== undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `"${bad ?? v}" is not true, false, a hop count, loopback/linklocal/uniquelocal, an IP address or a range`,
-    });
-    return z.NEVER;
-  }
-  return entries;
-});
-
 function parseUrl(value: string): URL | null {
   try {
     return new URL(value);
@@ -270,7 +225,7 @@ const envSchema = z.object({
   MAILBOX_DIR: directory.default(DEFAULTS.MAILBOX_DIR),
   RATE_LIMIT_MAX: int(1).default(Number(DEFAULTS.RATE_LIMIT_MAX)),
   RATE_LIMIT_WINDOW: int(1).default(Number(DEFAULTS.RATE_LIMIT_WINDOW)),
-  TRUST_PROXY: trustProxy.default(false),
+  TRUST_PROXY: trustProxySetting.default(false),
   ALLOWED_ORIGINS: origins.default([DEFAULTS.ALLOWED_ORIGINS]),
   RETRY_BASE_MS: int(1).default(Number(DEFAULTS.RETRY_BASE_MS)),
   RETRY_MAX_MS: int(1).default(Number(DEFAULTS.RETRY_MAX_MS)),

@@ -3,7 +3,7 @@
  * message so that an operator can see it (`npm run outbox -- spam`) and release a false positive.
  * Cheap rules only, no third-party service.
  */
-import type { ContactMessage } from '@site/shared/contact';
+import type { ContactMessage } from '@site/contracts/contact';
 import type { Config } from './config';
 import type { FormTokenCheck } from './form-token';
 

@@ -1,4 +1,4 @@
-import type { RouteTable } from '@site/shared';
+import type { RouteTable } from '@site/contracts';
 import table from './routes.json';
 
 /** This remote's published route table: the paths it owns and each page's title and description. */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { folderDigests, type BuildRecord } from '../../shared/webpack/build-record.cjs';
+import { folderDigests, type BuildRecord } from '@site/build/webpack/build-record';
 import {
   OriginError,
   inspectFolder,

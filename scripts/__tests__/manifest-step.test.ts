@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SITE_REMOTES } from '../../shared/src/site';
+import { SITE_REMOTES } from '@site/contracts/site';
 
 /**
  * The manifest step `npm run build` runs after the workspaces' builds, run as the build runs it

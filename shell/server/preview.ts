@@ -11,7 +11,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
-import type { RouteTable } from '@site/shared/contracts';
+import type { RouteTable } from '@site/contracts';
 import { live, manifestText, type LiveManifest } from './control-plane';
 import { patchManifest, type PublishedEntry } from './deploy/patch';
 import { fetchRemoteJson } from './remote-files';

@@ -5,7 +5,7 @@
  * one that is not: another host, or an address inside the network), with a time limit and a size
  * limit.
  */
-import { sha256Integrity } from '@site/shared/contracts/integrity';
+import { sha256Integrity } from '@site/contracts/integrity';
 
 export class RemoteFileError extends Error {
   override name = 'RemoteFileError';

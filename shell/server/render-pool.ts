@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import path from 'node:path';
-import type { RemoteDeployment } from '@site/shared';
+import type { RemoteDeployment } from '@site/contracts';
 import { parseWorkerMessage } from './render/messages';
 import { permissionArgs } from './render/permissions';
 import { REMOTE_FILES, SERVER_BUILD, remoteFileUrl } from './render/remote-urls';

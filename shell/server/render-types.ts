@@ -1,4 +1,4 @@
-import type { DeploymentManifest, RemoteDeployment } from '@site/shared';
+import type { DeploymentManifest, RemoteDeployment } from '@site/contracts';
 import type { PageMeta } from '../src/content/shell-routes';
 
 /** What the shell's Node build (`<shellServerDir>/render.js`, built from src/server/render.tsx) exports. */

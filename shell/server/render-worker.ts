@@ -10,7 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import vm from 'node:vm';
-import type { RemoteDeployment, RemotePagesModule } from '@site/shared';
+import type { RemoteDeployment, RemotePagesModule } from '@site/contracts';
 import { lockDown } from './render/lockdown';
 import { SERVER_BUILD, remoteFileUrl, type RemoteFile } from './render/remote-urls';
 import type {

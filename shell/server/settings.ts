@@ -7,15 +7,13 @@ import net from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { SHELL_PORT } from '@site/shared/site';
+import { SHELL_PORT } from '@site/contracts/site';
+import { trustProxySetting, type TrustProxy } from '@site/contracts/trust-proxy';
 import { DEFAULT_BEACON_RATE_LIMIT } from './http/beacon';
 import { CANARY_DEFAULTS } from './canary';
 import { DEFAULTS } from './site';
 
 const ROOT = path.join(__dirname, '..', '..');
-
-/** Express's `trust proxy` forms, as the mail-service takes them: none, a hop count or a list. */
-export type TrustProxy = false | number | string[];
 
 export interface SiteSettings {
   port: number;
@@ -162,51 +160,6 @@ const databaseUrl = z.string().transform((value, ctx) => {
   return value;
 });
 
-const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-function validProxyEntry(entry: string): boolean {
-  if (PROXY_NAMES.has(entry)) return true;
-  const [ip, range, ...rest] = entry.split('/');
-  if (!ip || rest.length > 0) return false;
-  const family = net.isIP(ip);
-  if (family === 0) return false;
-  if (range === undefined) return true;
-  if (/^\d+$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
-  return family === 4 && net.isIPv4(range);
-}
-
-/**
- * The proxies in front of the site whose X-Forwarded-For is believed, in the forms the
- * mail-service's TRUST_PROXY takes (one variable, one language): `false`/`none`, a hop count,
- * or `loopback`, `linklocal`, `uniquelocal`, addresses and ranges. `true` would let any client
- * choose its own address, so it is refused.
- */
-const trustProxy = z.string().transform((value, ctx): TrustProxy => {
-  if (value === 'false' || value === 'none') return false;
-  if (value === 'true') {
-    ctx.addIssue({
-      code: 'custom',
-      message:
-        'true would believe X-Forwarded-For from anyone: name the proxy (an address, a range, loopback) or give a hop count',
-    });
-    return z.NEVER;
-  }
-  if (/^\d+$/.test(value)) return Number(value);
-  const entries = value
-    .split(',')
-    .map((e) => e.trim())
-    .filter(Boolean);
-  const bad = entries.find((e) => !validProxyEntry(e));
-  if (entries.length === 0 || bad !== undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `"${bad ?? value}" is not false, none, a hop count, loopback/linklocal/uniquelocal, an IP address or a range`,
-    });
-    return z.NEVER;
-  }
-  return entries;
-});
-
 const schema = z.object({
   PORT: wholeNumber('a port number', 1, 65535).default(SHELL_PORT),
   HOST: host.optional(),
@@ -228,7 +181,7 @@ const schema = z.object({
   DEPLOY_ALLOWED_ORIGINS: originList.default([]),
   // Signs preview links; every replica needs the same one (default: derived from DEPLOY_TOKEN).
   PREVIEW_SECRET: deployToken.optional(),
-  TRUST_PROXY: trustProxy.default(false),
+  TRUST_PROXY: trustProxySetting.default(false),
   DATABASE_URL: databaseUrl.optional(),
   // The same rule as the deploy token's (and the mail-service's METRICS_TOKEN).
   METRICS_TOKEN: deployToken.optional(),

@@ -20,7 +20,8 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import type { RemoteDeployment } from '@site/shared/contracts';
+import type { RemoteDeployment } from '@site/contracts';
+import { REVALIDATE, listenOn } from '@site/serving';
 import { composePage, loadShellTemplate, type ShellTemplate } from './compose';
 import { scriptJson } from './manifest-store';
 import type { LiveManifest } from './control-plane';
@@ -30,9 +31,8 @@ import { Deployer } from './deploy/deployer';
 import { apiProxy } from './http/api-proxy';
 import { DEFAULT_BEACON_RATE_LIMIT, beaconRoutes } from './http/beacon';
 import { CONTACT_PATH, contactFormRoutes } from './http/contact-form';
-import { listenOn } from './http/listen';
 import { pageRoutes, type PageSource } from './http/pages';
-import { REVALIDATE, sendComposed } from './http/send-body';
+import { sendComposed } from './http/send-body';
 import { SiteMetrics, metricsRoutes, type RenderFailure } from './metrics';
 import { ComposedPage, PageCache } from './page-cache';
 import type { ContactFormState } from '../src/pages/contact/form-state';

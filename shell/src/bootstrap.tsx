@@ -1,7 +1,7 @@
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { StrictMode, startTransition } from 'react';
-import { ManifestError } from '@site/shared';
+import { ManifestError } from '@site/contracts';
 import { loadManifest } from './federation/manifest';
 import { watchPageErrors } from './federation/beacon';
 import { loadPage, loadedPage, registerManifest, remoteForPath } from './federation/remotes';

@@ -1,5 +1,5 @@
 import '@fontsource-variable/inter/wght.css';
-import '@site/shared/styles.css';
+import '@site/ui/styles.css';
 import './shell.css';
 import './pages.css';
 import './bootstrap';

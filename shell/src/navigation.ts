@@ -1,4 +1,4 @@
-import type { DeploymentManifest } from '@site/shared';
+import type { DeploymentManifest } from '@site/contracts';
 
 export interface NavLink {
   to: string;

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { DeploymentManifest } from '@site/shared';
+import type { DeploymentManifest } from '@site/contracts';
 import { LazyPage, type MatchRoute, type PageRef, type SiteRoute } from './page-ref';
 import { RemoteUnavailableError } from './federation/errors';
 import { shellRoutes } from './content/shell-routes';

@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { createHash } = require('node:crypto');
-const { assetsPlugin } = require('@site/shared/webpack/assets-plugin');
+const { assetsPlugin } = require('@site/build/webpack/assets-plugin');
 
 /**
  * The technology marks as one SVG sprite file, made at build time from Simple Icons: a `<symbol>`

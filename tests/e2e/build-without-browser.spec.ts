@@ -1,4 +1,4 @@
-import { company } from '@site/shared/company';
+import { company } from '@site/ui/company';
 import { execFileSync } from 'node:child_process';
 import {
   cpSync,
@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { SITE_REMOTES } from '@site/shared/site';
+import { SITE_REMOTES } from '@site/contracts/site';
 import { ROOT } from '../support/deployment';
 import { NOT_FOUND, servicePages, shellPages } from '../support/site';
 

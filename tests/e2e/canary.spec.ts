@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, type BrowserContext } from '@playwright/test';
-import { SITE_REMOTES } from '@site/shared/site';
+import { SITE_REMOTES } from '@site/contracts/site';
 import { watchConsole } from '../support/console';
 import { ready } from '../support/ready';
 import { buildPublicHealthNext, teamCommand, test } from '../support/deployment';

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from '@playwright/test';
 import pg from 'pg';
-import { SITE_REMOTES } from '@site/shared/site';
-import { startPostgres, type TestPostgres } from '@site/shared/testing/postgres';
+import { SITE_REMOTES } from '@site/contracts/site';
+import { startPostgres, type TestPostgres } from '@site/build/testing/postgres';
 import { findNginx, writeBalancerConfig } from '../../scripts/lib/cluster';
 import { ROOT, test, type TestDeployment } from '../support/deployment';
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { company } from '@site/shared/company';
+import { company } from '@site/ui/company';
 import { ready } from '../support/ready';
 import { simpleParser, type AddressObject } from 'mailparser';
 import { expectNoViolations } from '../support/axe';

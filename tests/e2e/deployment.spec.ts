@@ -1,4 +1,4 @@
-import { company } from '@site/shared/company';
+import { company } from '@site/ui/company';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';

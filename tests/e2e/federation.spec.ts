@@ -103,8 +103,8 @@ test.describe('module federation', () => {
   test('a remote that needs an incompatible shared package is reported, not given a second copy', async ({
     page,
   }) => {
-    // The remote's pages are data drawn by the shared package's renderer, so the singleton it
-    // consumes at run time is @site/shared (the deploy API refuses such a version before it goes
+    // The remote's pages are data drawn by the UI package's renderer, so the singleton it
+    // consumes at run time is @site/ui (the deploy API refuses such a version before it goes
     // live; this is what the browser does if one is served anyway).
     const warnings: string[] = [];
     page.on('console', (m) => ['warning', 'error'].includes(m.type()) && warnings.push(m.text()));

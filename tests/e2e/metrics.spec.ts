@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect } from '@playwright/test';
-import { SITE_REMOTES } from '@site/shared/site';
+import { SITE_REMOTES } from '@site/contracts/site';
 import { ROOT, test } from '../support/deployment';
 import { ready } from '../support/ready';
 

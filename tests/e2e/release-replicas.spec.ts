@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect } from '@playwright/test';
-import { SITE_REMOTES } from '@site/shared/site';
-import { startPostgres } from '@site/shared/testing/postgres';
+import { SITE_REMOTES } from '@site/contracts/site';
+import { startPostgres } from '@site/build/testing/postgres';
 import { buildPublicHealthNext, test } from '../support/deployment';
 
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect } from '@playwright/test';
-import { SITE_REMOTES } from '@site/shared/site';
-import { startPostgres, type TestPostgres } from '@site/shared/testing/postgres';
+import { SITE_REMOTES } from '@site/contracts/site';
+import { startPostgres, type TestPostgres } from '@site/build/testing/postgres';
 import { ROOT, teamCommand, test, type TestDeployment } from '../support/deployment';
 
 /**

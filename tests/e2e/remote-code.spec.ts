@@ -3,7 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from '@playwright/test';
-import { SITE_REMOTES } from '@site/shared/site';
+import { SITE_REMOTES } from '@site/contracts/site';
 import { ROOT, test } from '../support/deployment';
 
 /**

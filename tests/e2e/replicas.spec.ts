@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from '@playwright/test';
-import { SITE_REMOTES } from '@site/shared/site';
-import { startPostgres, type TestPostgres } from '@site/shared/testing/postgres';
+import { SITE_REMOTES } from '@site/contracts/site';
+import { startPostgres, type TestPostgres } from '@site/build/testing/postgres';
 import { ROOT, test } from '../support/deployment';
 
 /**

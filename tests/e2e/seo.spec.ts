@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { company } from '@site/shared/company';
+import { company } from '@site/ui/company';
 import { watchConsole } from '../support/console';
 import { ready } from '../support/ready';
 import { NOT_FOUND, servicePages, shellPages } from '../support/site';

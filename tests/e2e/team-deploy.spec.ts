@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from '@playwright/test';
-import { SITE_REMOTES } from '@site/shared/site';
+import { SITE_REMOTES } from '@site/contracts/site';
 import { ready } from '../support/ready';
 import { ROOT, buildPublicHealthNext, fingerprint, test } from '../support/deployment';
 
@@ -174,7 +174,7 @@ exports.pages = Object.fromEntries(paths.map((p) => [p, async () => ({ default: 
     variant('1.0.4', (folder) =>
       json(path.join(folder, 'mf-manifest.json'), (m) => {
         for (const s of m.shared as { name: string; requiredVersion: string }[]) {
-          if (s.name === '@site/shared') s.requiredVersion = '^1.1.0';
+          if (s.name === '@site/ui') s.requiredVersion = '^1.1.0';
         }
       }),
     );
@@ -216,10 +216,10 @@ exports.pages = Object.fromEntries(paths.map((p) => [p, async () => ({ default: 
         /could not be rendered: .*a typo in the new page/,
       ],
       [
-        'a newer @site/shared than the shell provides',
+        'a newer @site/ui than the shell provides',
         await put('1.0.4'),
         422,
-        /needs @site\/shared \^1\.1\.0 \(the shell provides 1\.0\.0\): deploy a shell that provides it first/,
+        /needs @site\/ui \^1\.1\.0 \(the shell provides 1\.0\.0\): deploy a shell that provides it first/,
       ],
     ];
     for (const [name, answer, status, reason] of cases) {

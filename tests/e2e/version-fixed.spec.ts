@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from '@playwright/test';
-import { sha256Integrity } from '@site/shared/contracts/integrity';
+import { sha256Integrity } from '@site/contracts/integrity';
 import { ready } from '../support/ready';
 import {
   ROOT,

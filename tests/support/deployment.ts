@@ -18,7 +18,7 @@ import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
-import { SITE_REMOTES } from '@site/shared/site';
+import { SITE_REMOTES } from '@site/contracts/site';
 import { SMTP_PORT } from './smtp';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -284,7 +284,7 @@ export function buildPublicHealthNext(folder: string): string {
   // A page is a route-table entry and a content file.
   writeFileSync(
     path.join(work, 'src', 'content', 'field-training.ts'),
-    `import type { ServicePageContent } from '@site/shared';
+    `import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'Training that sticks.',

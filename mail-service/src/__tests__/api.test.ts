@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import request from 'supertest';
-import { CONTACT_MESSAGES } from '@site/shared/contact';
+import { CONTACT_MESSAGES } from '@site/contracts/contact';
 import { BODY_LIMIT_BYTES } from '../config';
 import { ORIGIN, createHarness, getCsrf, post, validMessage, waitFor, useHarness } from './helpers';
 

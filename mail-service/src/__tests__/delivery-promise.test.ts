@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { CONTACT_MESSAGES } from '@site/shared/contact';
+import { CONTACT_MESSAGES } from '@site/contracts/contact';
 import { runOutboxCommand } from '../cli';
 import type { Outbox } from '../outbox/outbox';
 import {

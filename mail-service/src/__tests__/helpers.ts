@@ -139,7 +139,7 @@ export interface TestPostgres {
 }
 
 /**
- * A real PostgreSQL on `port`: `startPostgres` of @site/shared/testing/postgres, run in a process
+ * A real PostgreSQL on `port`: `startPostgres` of @site/build/testing/postgres, run in a process
  * of its own (postgres-process.ts says why).
  */
 export function startPostgres(port: number): Promise<TestPostgres> {

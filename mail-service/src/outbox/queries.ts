@@ -3,7 +3,7 @@
  * state, the oldest undelivered message, failures nobody has looked at, and message summaries
  * (personal data only when asked for). Also the write probe behind `outbox_not_writable`.
  */
-import type { ContactMessage } from '@site/shared/contact';
+import type { ContactMessage } from '@site/contracts/contact';
 import { readPayload, readReasons, type MessageStatus, type OutboxDb } from './schema';
 import { statement, type SqliteDb } from './sqlite';
 

@@ -2,7 +2,7 @@
  * The outbox as the delivery worker and operators change it: which queued messages are due, in
  * fair order, the result of each delivery attempt, and requeueing or acknowledging failed ones.
  */
-import type { ContactMessage } from '@site/shared/contact';
+import type { ContactMessage } from '@site/contracts/contact';
 import { readPayload, type OutboxDb } from './schema';
 import { setPragma, statement, type SqliteDb } from './sqlite';
 

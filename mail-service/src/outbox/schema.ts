@@ -3,7 +3,7 @@
  * and how a stored payload is read back.
  */
 import { z } from 'zod';
-import type { ContactMessage } from '@site/shared/contact';
+import type { ContactMessage } from '@site/contracts/contact';
 import {
   openSqlite,
   pragmaValue,

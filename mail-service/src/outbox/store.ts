@@ -3,7 +3,7 @@
  * one instance (answers at once) or PostgreSQL shared by every instance (answers over the
  * network). Callers always `await`, so both fit.
  */
-import type { ContactMessage } from '@site/shared/contact';
+import type { ContactMessage } from '@site/contracts/contact';
 import type { EnqueueResult, NewMessage } from './intake';
 import type { EraseRequest, Erasure } from './personal-data';
 import type { ListOptions, MessageCounts, MessageSummary } from './queries';

@@ -13,7 +13,7 @@ import {
   hasUtf8LocalPart,
   type ContactMessage,
   type FieldError,
-} from '@site/shared/contact';
+} from '@site/contracts/contact';
 import type { DeliveryStatus } from '../delivery/worker';
 import { sendError } from '../errors';
 import { FORM_STARTED_TOKEN_FIELD, FORM_TOKEN_MAX_LENGTH, type FormTokens } from '../form-token';

@@ -1,4 +1,4 @@
-import { runRemoteContractTests } from '@site/shared/testing';
+import { runRemoteContractTests } from '@site/build/testing';
 import { pages } from '../pages';
 import { routeTable } from '../routes';
 

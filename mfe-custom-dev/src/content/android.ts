@@ -1,4 +1,4 @@
-import type { ServicePageContent } from '@site/shared';
+import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'Native Android apps in Kotlin and Jetpack Compose for the phones, tablets and rugged devices your users carry, tested on real hardware and published on Google Play.',

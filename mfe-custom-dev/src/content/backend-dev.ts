@@ -1,4 +1,4 @@
-import type { ServicePageContent } from '@site/shared';
+import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'The backend is where your business rules, your data and your security live. We build server-side systems that give correct answers, stay responsive at month-end peaks and tell you when something is wrong before your users do.',

@@ -1,4 +1,4 @@
-import type { ServicePageContent } from '@site/shared';
+import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'Applications designed for the cloud from the first line of code: they scale with demand, recover from failure on their own and cost what they should, on the platform and deployment model that fit your organisation.',

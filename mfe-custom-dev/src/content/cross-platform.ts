@@ -1,4 +1,4 @@
-import type { ServicePageContent } from '@site/shared';
+import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'One codebase that runs on iOS and Android, built with the framework that suits your app, your budget and the team that will maintain it.',

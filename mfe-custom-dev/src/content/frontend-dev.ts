@@ -1,4 +1,4 @@
-import { company, type ServicePageContent } from '@site/shared';
+import { company, type ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'The interface is the part of your software people judge you by. We build frontends that load quickly on modest phones, work for users with disabilities and stay consistent as your product grows.',

@@ -1,4 +1,4 @@
-import type { ServicePageContent } from '@site/shared';
+import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'Your ERP, CRM, finance and operational systems each hold part of the truth. We connect them so that data is captured once, moves reliably and arrives where people need it, without retyping or overnight spreadsheets.',

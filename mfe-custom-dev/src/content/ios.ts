@@ -1,4 +1,4 @@
-import type { ServicePageContent } from '@site/shared';
+import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'Native apps for iPhone, iPad and the wider Apple ecosystem, written in Swift, designed to Apple’s Human Interface Guidelines and taken all the way through App Store review.',

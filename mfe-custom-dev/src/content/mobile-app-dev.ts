@@ -1,4 +1,4 @@
-import type { ServicePageContent } from '@site/shared';
+import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'Mobile apps for customers, field teams and frontline staff, designed, built, published and supported by a team that ships for both iOS and Android.',

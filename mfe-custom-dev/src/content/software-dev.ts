@@ -1,4 +1,4 @@
-import { company, type ServicePageContent } from '@site/shared';
+import { company, type ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'Custom software built around the way your organisation actually works, from the first workshop to a system in production that your people rely on every day.',

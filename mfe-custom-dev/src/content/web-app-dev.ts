@@ -1,4 +1,4 @@
-import { company, type ServicePageContent } from '@site/shared';
+import { company, type ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'Web applications that your staff, customers and partners use every day, built from the interface down to the database by one team that stays accountable for the whole system.',

@@ -1,4 +1,5 @@
-import { CodeArt, servicePages, type RemotePagesModule } from '@site/shared';
+import { CodeArt, servicePages } from '@site/ui';
+import { type RemotePagesModule } from '@site/contracts';
 import { routeTable } from '../routes';
 
 /**

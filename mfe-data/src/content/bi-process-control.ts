@@ -1,4 +1,4 @@
-import type { ServicePageContent } from '@site/shared';
+import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'Plants, mines and refineries record thousands of tags every second, yet shift reports are still compiled by hand. We connect historians, SCADA and MES systems to analytics that show operators and engineers where the process is drifting while there is still time to act.',

@@ -1,4 +1,4 @@
-import type { ServicePageContent } from '@site/shared';
+import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'Most management teams already own the data they need; it is simply spread across an ERP, a CRM, a payroll system and a dozen spreadsheets. We bring it together into dashboards and reports that managers trust and use every week.',

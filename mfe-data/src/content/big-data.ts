@@ -1,4 +1,4 @@
-import type { ServicePageContent } from '@site/shared';
+import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'When transaction logs, sensor readings and telematics outgrow a single database, the answer is a platform designed for volume and speed. We design, build and run big data platforms that stay reliable and affordable as your data grows.',

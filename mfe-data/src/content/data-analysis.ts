@@ -1,4 +1,4 @@
-import type { ServicePageContent } from '@site/shared';
+import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'Some questions cannot wait for a new dashboard: why margins slipped, which branches are losing customers, whether last year’s price change worked. Our analysts answer them with evidence you can act on, and set up the reporting to keep answering them.',

@@ -1,4 +1,4 @@
-import { company, type ServicePageContent } from '@site/shared';
+import { company, type ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'Every dashboard and every model depends on data arriving on time, complete and correct. Our data engineers build and look after the pipelines, warehouses and lakehouses that make that happen.',

@@ -1,4 +1,4 @@
-import type { ServicePageContent } from '@site/shared';
+import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'Data science earns its keep when a model changes a decision: which stock to order, which customer to call, which transaction to stop. We build models around those decisions and put them into daily use.',

@@ -1,4 +1,5 @@
-import { DataArt, servicePages, type RemotePagesModule } from '@site/shared';
+import { DataArt, servicePages } from '@site/ui';
+import { type RemotePagesModule } from '@site/contracts';
 import { routeTable } from '../routes';
 
 /**

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { renderPage } from '@site/shared/testing';
+import { renderPage } from '@site/build/testing';
 import { pages } from '../pages';
 import { routeTable } from '../routes';
 

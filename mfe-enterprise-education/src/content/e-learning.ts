@@ -1,4 +1,4 @@
-import type { ServicePageContent } from '@site/shared';
+import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'We turn textbooks, workbooks and training manuals into interactive eBooks that learners can read, watch, listen to and practise with, on any device and without a constant internet connection.',

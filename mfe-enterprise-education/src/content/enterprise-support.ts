@@ -1,4 +1,4 @@
-import { company, type ServicePageContent } from '@site/shared';
+import { company, type ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'Business systems need more than a help-desk ticket queue. Enterprise Support gives you a dedicated team that knows your environment, answers within two hours and is billed at a fixed monthly amount you can plan around.',

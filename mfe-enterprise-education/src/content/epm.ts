@@ -1,4 +1,4 @@
-import type { ServicePageContent } from '@site/shared';
+import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'Microsoft retired Project Online on 30 September 2026. Whether your portfolio has already moved, is half-way there or still runs on a Project Server farm, we put it on a platform Microsoft supports and keep the reports your executive depends on.',

@@ -1,4 +1,4 @@
-import type { ServicePageContent } from '@site/shared';
+import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'Our web-based learning management system gives teachers, trainers and programme staff one place to publish courses, set assessments, enrol learners and see who is progressing and who needs help.',

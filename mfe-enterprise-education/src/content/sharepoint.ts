@@ -1,4 +1,4 @@
-import type { ServicePageContent } from '@site/shared';
+import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'SharePoint is already part of most Microsoft 365 licences, yet many organisations use it as little more than a shared drive. We turn it into the place where your people find news, policies and documents, and where routine approvals run on their own.',

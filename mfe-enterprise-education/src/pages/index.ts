@@ -1,4 +1,5 @@
-import { LearningArt, servicePages, type RemotePagesModule } from '@site/shared';
+import { LearningArt, servicePages } from '@site/ui';
+import { type RemotePagesModule } from '@site/contracts';
 import { routeTable } from '../routes';
 
 /**

@@ -1,4 +1,4 @@
-import { runFederationConfigTest } from '@site/shared/testing';
+import { runFederationConfigTest } from '@site/build/testing';
 import { routeTable } from '../routes';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -1,4 +1,4 @@
-import type { ServicePageContent } from '@site/shared';
+import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'We produce the donor and ministry reports your programme owes, on time and consistent with each other, and build the dashboards, maps and trend views that show managers where to act next.',

@@ -1,4 +1,4 @@
-import type { ServicePageContent } from '@site/shared';
+import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'One monitoring and evaluation system for the whole programme: data captured once at the facility, rolled up to district, province and national level, and shown against your targets on dashboards your team and funders can trust.',

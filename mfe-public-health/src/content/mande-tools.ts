@@ -1,4 +1,4 @@
-import type { ServicePageContent } from '@site/shared';
+import type { ServicePageContent } from '@site/ui';
 
 export default {
   lead: 'Paper registers and spreadsheets slow programmes down and hide problems until a report is due. Our digital M & E tools capture clean data at the point of care and put it in front of the people who act on it.',

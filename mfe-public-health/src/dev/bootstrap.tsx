@@ -1,5 +1,5 @@
-import '@site/shared/styles.css';
-import { mountStandalone } from '@site/shared/dev';
+import '@site/ui/styles.css';
+import { mountStandalone } from '@site/build/dev';
 import { pages } from '../pages';
 import { routeTable } from '../routes';
 

@@ -1,4 +1,5 @@
-import { HealthArt, servicePages, type RemotePagesModule } from '@site/shared';
+import { HealthArt, servicePages } from '@site/ui';
+import { type RemotePagesModule } from '@site/contracts';
 import { routeTable } from '../routes';
 
 /**

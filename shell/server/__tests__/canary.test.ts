@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-import { testManifest, testRemote } from '@site/shared/testing/manifest';
+import { testManifest, testRemote } from '@site/build/testing/manifest';
 import { live, manifestText } from '../control-plane';
 import { CanaryViews, cohortOf, placeVisitor } from '../canary';
 

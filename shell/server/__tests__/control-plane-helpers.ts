@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { testManifest, testRemote } from '@site/shared/testing/manifest';
+import { testManifest, testRemote } from '@site/build/testing/manifest';
 import type { HistoryDraft, LiveManifest } from '../control-plane';
 import { PostgresControlPlane } from '../control-plane/postgres';
 
@@ -20,7 +20,7 @@ export interface TestPostgres {
 }
 
 /**
- * `startPostgres` of @site/shared/testing/postgres, run in a process of its own
+ * `startPostgres` of @site/build/testing/postgres, run in a process of its own
  * (control-plane-postgres.ts says why): a real PostgreSQL on `port`.
  */
 export function startPostgres({ port }: { port: number }): Promise<TestPostgres> {

@@ -3,7 +3,7 @@
  * which Jest's CommonJS runtime on Node 20 cannot load. The parent sends `pause`, `resume` and
  * `stop` over IPC; when the parent goes away, the server is stopped and removed with this process.
  */
-import { startPostgres } from '@site/shared/testing/postgres';
+import { startPostgres } from '@site/build/testing/postgres';
 
 type Command = 'pause' | 'resume' | 'stop';
 

@@ -4,10 +4,9 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { testManifest, testRemote, testRoute as route } from '@site/shared/testing/manifest';
+import { testManifest, testRemote, testRoute as route } from '@site/build/testing/manifest';
 import { History, rollbackTarget, type HistoryEntry } from '../deploy/history';
 import { RefusedError, patchManifest } from '../deploy/patch';
-import { newestVersion, sortVersions } from '../deploy/versions';
 
 const live = () =>
   testManifest([
@@ -115,17 +114,6 @@ describe('patchManifest', () => {
     (before.remotes[0] as Record<string, unknown>).routes = 'broken';
     const { json } = patchManifest(before, published, table(), SHELL);
     expect((json.remotes as unknown[])[0]).toEqual(before.remotes[0]);
-  });
-});
-
-describe('version order', () => {
-  it('sorts by semver: pre-releases below their release, 1.10 above 1.9', () => {
-    expect(
-      sortVersions(['1.10.0', '1.0.0', '1.0.0-rc.1', '1.9.0', '1.0.0-beta.2', 'notes']),
-    ).toEqual(['1.0.0-beta.2', '1.0.0-rc.1', '1.0.0', '1.9.0', '1.10.0']);
-    expect(newestVersion(['1.0.0-rc.1', '1.0.0'])).toBe('1.0.0');
-    expect(newestVersion(['2.0.0-rc.1', '1.0.0'])).toBe('2.0.0-rc.1');
-    expect(newestVersion([])).toBeUndefined();
   });
 });
 

@@ -7,8 +7,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { sha256Integrity } from '@site/shared/contracts/integrity';
-import { testManifest, testRemote } from '@site/shared/testing/manifest';
+import { sha256Integrity } from '@site/contracts/integrity';
+import { testManifest, testRemote } from '@site/build/testing/manifest';
 import { createSite, type Site } from '../site';
 
 /**

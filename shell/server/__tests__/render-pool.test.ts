@@ -16,9 +16,9 @@ import http from 'node:http';
 import { promisify } from 'node:util';
 import os from 'node:os';
 import path from 'node:path';
-import { parseManifest, type DeploymentManifest, type RemoteDeployment } from '@site/shared';
-import { sha256Integrity } from '@site/shared/contracts/integrity';
-import { testManifest, testRemote } from '@site/shared/testing/manifest';
+import { parseManifest, type DeploymentManifest, type RemoteDeployment } from '@site/contracts';
+import { sha256Integrity } from '@site/contracts/integrity';
+import { testManifest, testRemote } from '@site/build/testing/manifest';
 import { permissionArgs } from '../render/permissions';
 import { RenderPool, RenderTimeoutError, type RenderPoolOptions } from '../render-pool';
 

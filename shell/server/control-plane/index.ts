@@ -5,7 +5,7 @@
  * made from, and the manifest goes live together with the history entry that says why.
  */
 import { createHash } from 'node:crypto';
-import { readManifest, type DeploymentManifest } from '@site/shared/contracts';
+import { readManifest, type DeploymentManifest } from '@site/contracts';
 import type { HistoryEntry } from '../deploy/history';
 import { readCanaries, type Canary } from '../canary-entries';
 

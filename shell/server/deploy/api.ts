@@ -29,7 +29,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ControlPlaneUnavailableError, type LiveManifest } from '../control-plane';
-import type { RemoteDeployment } from '@site/shared/contracts';
+import type { RemoteDeployment } from '@site/contracts';
 import { MAX_CANARY_PERCENT } from '../canary-entries';
 import { MAX_PREVIEW_SECONDS } from '../preview';
 import type { Deployer } from './deployer';

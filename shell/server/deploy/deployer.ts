@@ -16,7 +16,7 @@ import {
   type DeploymentManifest,
   type RemoteDeployment,
   type RouteTable,
-} from '@site/shared/contracts';
+} from '@site/contracts';
 import { StaleManifestError, type ControlPlane, type LiveManifest } from '../control-plane';
 import { RemoteFileError, fetchRemoteFile, fetchRemoteJson } from '../remote-files';
 import { liveVersion, rollbackTarget, type HistoryEntry } from './history';

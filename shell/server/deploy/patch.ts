@@ -4,7 +4,7 @@ import {
   readManifest,
   type RemoteDeployment,
   type RouteTable,
-} from '@site/shared/contracts';
+} from '@site/contracts';
 
 /** One remote's entry as a team publishes it. */
 export interface PublishedEntry {

@@ -28,12 +28,13 @@ import {
   type ContactForm,
   type ContactFormField,
   type ContactMessage,
-} from '@site/shared/contact';
+} from '@site/contracts/contact';
 import type { ContactFormState } from '../../src/pages/contact/form-state';
 import type { ComposedPage } from '../page-cache';
 import { forwardedHeaders } from './api-proxy';
 import { targetPath } from './pages';
-import { REVALIDATE, sendComposed } from './send-body';
+import { REVALIDATE } from '@site/serving';
+import { sendComposed } from './send-body';
 
 export const CONTACT_PATH = '/contact';
 /** The form's cookie: set on every contact page, required on every post of the form. */

@@ -9,9 +9,9 @@
 import fastifyStatic from '@fastify/static';
 import encodeUrl from 'encodeurl';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import path from 'node:path';
+import { REVALIDATE, filePolicy, settleAcceptEncoding } from '@site/serving';
 import type { ComposedPage } from '../page-cache';
-import { IMMUTABLE, REVALIDATE, sendComposed, settleAcceptEncoding } from './send-body';
+import { sendComposed } from './send-body';
 
 /**
  * The site's pages as one request sees them (a browser previewing a version sees that version's
@@ -24,13 +24,6 @@ export interface PageSource {
   page(urlPath: string, request: FastifyRequest): Promise<ComposedPage | undefined>;
   notFound(request: FastifyRequest): Promise<ComposedPage>;
 }
-
-/** A 10-hex-digit content hash in the file name, as the webpack builds write them. */
-const HASHED = /\.[0-9a-f]{10}\.[a-z0-9]+(\.(br|gz))?$/;
-
-/** The cache policy of a built file: forever when its name changes with its content. */
-export const filePolicy = (file: string): string =>
-  HASHED.test(path.basename(file)) ? IMMUTABLE : REVALIDATE;
 
 export class BadTargetError extends Error {
   override name = 'BadTargetError';

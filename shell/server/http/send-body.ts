@@ -3,37 +3,10 @@
  * encoding negotiated from Accept-Encoding with its q-values (`negotiator`), a conditional request
  * answered by its ETag (`fresh`, which reads weak tags and lists as the HTTP specification says).
  */
+import { negotiateEncoding } from '@site/serving';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
-import Negotiator from 'negotiator';
-import type { ComposedPage, Encoding } from '../page-cache';
-
-/** Revalidate on every use: for whatever can change in place (pages, the manifest). */
-export const REVALIDATE = 'no-cache';
-export const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-const ENCODINGS = ['br', 'gzip', 'identity'];
-
-/** `negotiator` 1.x takes the server's order of preference for ties; its types predate that. */
-type EncodingNegotiator = {
-  encoding(available: string[], options: { preferred: string[] }): string | undefined;
-};
-
-/** The encoding to send, or null for the body as it is. */
-export function negotiateEncoding(request: FastifyRequest): Encoding | null {
-  const negotiator = new Negotiator(request.raw) as unknown as EncodingNegotiator;
-  const chosen = negotiator.encoding(ENCODINGS, { preferred: ENCODINGS });
-  return chosen === 'br' || chosen === 'gzip' ? chosen : null;
-}
-
-/**
- * Narrows a request's Accept-Encoding to the one encoding `negotiator` chose, for the static file
- * plugin: it reads `*` as gzip before weighing q-values, so `gzip;q=0, *` would get gzip.
- */
-export function settleAcceptEncoding(request: FastifyRequest): void {
-  if (request.headers['accept-encoding'] === undefined) return;
-  request.raw.headers['accept-encoding'] = negotiateEncoding(request) ?? 'identity';
-}
+import type { ComposedPage } from '../page-cache';
 
 export interface SendOptions {
   type: string;

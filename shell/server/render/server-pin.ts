@@ -1,5 +1,5 @@
-import type { RemoteDeployment } from '@site/shared';
-import { sha256Integrity } from '@site/shared/contracts/integrity';
+import type { RemoteDeployment } from '@site/contracts';
+import { sha256Integrity } from '@site/contracts/integrity';
 
 export class PinError extends Error {
   override name = 'PinError';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { company } from '@site/shared';
+import { company } from '@site/ui';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { TechnologyLogos, monogram } from '../components/TechnologyLogos';
 import { homeContent } from '../content/home';

@@ -8,7 +8,7 @@ import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
-import { CONTACT_MESSAGES } from '@site/shared/contact';
+import { CONTACT_MESSAGES } from '@site/contracts/contact';
 import { ContactForm } from '../pages/contact/ContactForm';
 import {
   FORM_STATE_ELEMENT,

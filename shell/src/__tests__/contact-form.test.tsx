@@ -1,10 +1,10 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ComponentProps } from 'react';
-import { CONTACT_FIELDS, CONTACT_LIMITS, CONTACT_MESSAGES } from '@site/shared/contact';
+import { CONTACT_FIELDS, CONTACT_LIMITS, CONTACT_MESSAGES } from '@site/contracts/contact';
 import { ContactForm } from '../pages/contact/ContactForm';
 import { formTokenUsed } from '../pages/contact/form-token';
-import { EXTRA_CONTACT_FIELD as company } from '@site/shared/testing/contact';
+import { EXTRA_CONTACT_FIELD as company } from '@site/build/testing/contact';
 
 interface FakeAnswer {
   status: number;

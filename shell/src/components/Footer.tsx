@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { Logo, company, formatAddress, phoneHref } from '@site/shared';
+import { Logo, company, formatAddress, phoneHref } from '@site/ui';
 import type { NavGroup } from '../navigation';
 import { SocialLinks } from './SocialLinks';
 

@@ -1,12 +1,7 @@
 import { useEffect, useMemo, useSyncExternalStore, type ComponentType } from 'react';
 import { useLocation } from 'react-router';
-import {
-  AboutArt,
-  ContactArt,
-  HeroArtContext,
-  HomeArt,
-  type DeploymentManifest,
-} from '@site/shared';
+import { AboutArt, ContactArt, HeroArtContext, HomeArt } from '@site/ui';
+import { type DeploymentManifest } from '@site/contracts';
 import { shellRoutes } from '../content/shell-routes';
 import { markAdopted, pageLoading, type MatchRoute } from '../page-ref';
 import { useAnimateOnScroll } from '../hooks/use-animate-on-scroll';

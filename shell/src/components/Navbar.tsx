@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
-import { Logo, company } from '@site/shared';
+import { Logo, company } from '@site/ui';
 import type { NavGroup } from '../navigation';
 
 /** Columns of the desktop services menu. */

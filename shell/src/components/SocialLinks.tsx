@@ -1,4 +1,4 @@
-import { company } from '@site/shared';
+import { company } from '@site/ui';
 
 /** The company's social media profiles, as a list of links. */
 export function SocialLinks({ className, label }: { className: string; label?: string }) {

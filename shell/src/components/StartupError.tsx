@@ -1,4 +1,4 @@
-import { Logo, company, formatAddress } from '@site/shared';
+import { Logo, company, formatAddress } from '@site/ui';
 
 /**
  * What a visitor sees when the site cannot start (for example a missing or invalid deployment

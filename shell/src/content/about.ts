@@ -4,7 +4,7 @@ import {
   type FeatureItem,
   type Paragraphs,
   type StatItem,
-} from '@site/shared';
+} from '@site/ui';
 
 const years = yearsSinceFounding();
 

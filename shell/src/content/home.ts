@@ -1,4 +1,4 @@
-import { company, type FeatureItem, type LinkCardItem, type Paragraphs } from '@site/shared';
+import { company, type FeatureItem, type LinkCardItem, type Paragraphs } from '@site/ui';
 
 export const homeContent = {
   hero: {

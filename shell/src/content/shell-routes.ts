@@ -1,5 +1,5 @@
-import { company } from '@site/shared';
-import { SHELL_PAGES } from '@site/shared/site';
+import { company } from '@site/ui';
+import { SHELL_PAGES } from '@site/contracts/site';
 
 /** Title, description and nav label of the pages the shell owns. */
 export const shellRoutes = {

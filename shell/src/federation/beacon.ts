@@ -1,4 +1,4 @@
-import type { RemoteDeployment } from '@site/shared';
+import type { RemoteDeployment } from '@site/contracts';
 
 /**
  * Tells the site server of a group's errors in visitors' browsers (`POST /_beacon`, counted per

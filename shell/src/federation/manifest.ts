@@ -1,4 +1,4 @@
-import { ManifestError, readManifest, type DeploymentManifest } from '@site/shared';
+import { ManifestError, readManifest, type DeploymentManifest } from '@site/contracts';
 
 export const MANIFEST_URL = '/remotes.json';
 /** The element in which the site server embeds the manifest the page was composed with. */

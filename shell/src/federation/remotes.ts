@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { DeploymentManifest, RemoteDeployment, RemotePagesModule } from '@site/shared';
+import type { DeploymentManifest, RemoteDeployment, RemotePagesModule } from '@site/contracts';
 import { report } from './beacon';
 import { RemoteUnavailableError } from './errors';
 import { loadRemoteModule, registerRemoteEntries } from './runtime';

@@ -2,7 +2,7 @@ import type { ModuleFederation } from '@module-federation/enhanced/runtime';
 
 /**
  * What the shell shares with its remotes, by package: the installed version and the range the
- * shell accepts. Filled in at build time from `shared/federation.cjs`, the one place the shared
+ * shell accepts. Filled in at build time from `shared/build/federation.cjs`, the one place the shared
  * singletons are declared for the shell and every remote.
  */
 declare const __FEDERATION_SHARED__: Record<string, { version: string; requiredVersion: string }>;
@@ -18,26 +18,25 @@ let instance: Promise<ModuleFederation> | undefined;
 /**
  * The federation runtime, started on first use. The shell's own pages never need it, so its code
  * is not part of their first load: it arrives when a visitor enters, or points at, a page of a
- * remote. It hands the remotes the shell's own copies of React and the shared package (already in
+ * remote. It hands the remotes the shell's own copies of React and the UI package (already in
  * the page), so each stays a single instance; a remote built for an incompatible version is
  * reported by the runtime rather than given a second copy.
  */
 export function federation(): Promise<ModuleFederation> {
   instance ??= (async () => {
-    const [{ createInstance }, runtimeCore, React, JsxRuntime, ReactDOM, Shared] =
-      await Promise.all([
-        import(/* webpackChunkName: "federation" */ '@module-federation/enhanced/runtime'),
-        import(/* webpackChunkName: "federation" */ '@module-federation/runtime-core'),
-        import(/* webpackChunkName: "federation" */ 'react'),
-        import(/* webpackChunkName: "federation" */ 'react/jsx-runtime'),
-        import(/* webpackChunkName: "federation" */ 'react-dom'),
-        import(/* webpackChunkName: "federation" */ '@site/shared'),
-      ]);
+    const [{ createInstance }, runtimeCore, React, JsxRuntime, ReactDOM, Ui] = await Promise.all([
+      import(/* webpackChunkName: "federation" */ '@module-federation/enhanced/runtime'),
+      import(/* webpackChunkName: "federation" */ '@module-federation/runtime-core'),
+      import(/* webpackChunkName: "federation" */ 'react'),
+      import(/* webpackChunkName: "federation" */ 'react/jsx-runtime'),
+      import(/* webpackChunkName: "federation" */ 'react-dom'),
+      import(/* webpackChunkName: "federation" */ '@site/ui'),
+    ]);
     const libs: Record<string, unknown> = {
       react: React,
       'react/jsx-runtime': JsxRuntime,
       'react-dom': ReactDOM,
-      '@site/shared': Shared,
+      '@site/ui': Ui,
     };
     const shared = Object.fromEntries(
       Object.entries(libs).map(([name, lib]) => {
@@ -55,7 +54,7 @@ export function federation(): Promise<ModuleFederation> {
         ];
       }),
     );
-    // The remotes are built with `experiments.externalRuntime` (shared/webpack.cjs): their
+    // The remotes are built with `experiments.externalRuntime` (shared/build/webpack.cjs): their
     // remoteEntry.js carries no runtime of its own (about 16 KB gzip each) and uses this one, which
     // the shell publishes under the global name the federation plugin reads it from.
     (globalThis as { _FEDERATION_RUNTIME_CORE?: unknown })._FEDERATION_RUNTIME_CORE = runtimeCore;

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { prefersReducedMotion } from '@site/shared';
+import { prefersReducedMotion } from '@site/ui';
 
 const SELECTOR = '[data-aos]:not(.aos-init)';
 /** How far into the viewport an element must come before it fades in, in pixels. */

@@ -10,7 +10,7 @@ import {
   SkillBars,
   StatGrid,
   company,
-} from '@site/shared';
+} from '@site/ui';
 import { aboutContent as c } from '../content/about';
 import { shellRoutes } from '../content/shell-routes';
 

@@ -1,5 +1,5 @@
 import { Suspense, use, useCallback, useEffect, useRef, type RefObject } from 'react';
-import { HeroBanner, company, formatAddress, mapLink, phoneHref } from '@site/shared';
+import { HeroBanner, company, formatAddress, mapLink, phoneHref } from '@site/ui';
 import { SocialLinks } from '../components/SocialLinks';
 import { contactContent as c } from '../content/contact';
 import { shellRoutes } from '../content/shell-routes';

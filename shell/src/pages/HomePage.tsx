@@ -10,7 +10,7 @@ import {
   company,
   yearsSinceFounding,
   type SectionProps,
-} from '@site/shared';
+} from '@site/ui';
 import { TechnologyLogos } from '../components/TechnologyLogos';
 import { homeContent as c } from '../content/home';
 

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
-import { ButtonLink } from '@site/shared';
+import { ButtonLink } from '@site/ui';
 import { notFoundContent as c } from '../content/not-found';
 import { useNavGroups } from '../hooks/use-nav-groups';
 

@@ -1,4 +1,4 @@
-import { SHARE_CARD, company, shareCardAlt } from '@site/shared';
+import { SHARE_CARD, company, shareCardAlt } from '@site/ui';
 import { documentTitle, type PageMeta } from '../content/shell-routes';
 import { organizationJsonLd } from './structured-data';
 

@@ -10,15 +10,15 @@ import * as ReactDOM from 'react-dom';
 import { StrictMode, type ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
-import * as Shared from '@site/shared';
-import type { DeploymentManifest, RemoteDeployment, RemotePagesModule } from '@site/shared';
+import * as Ui from '@site/ui';
+import type { DeploymentManifest, RemoteDeployment, RemotePagesModule } from '@site/contracts';
 import { Layout } from '../components/Layout';
 import type { PageMeta } from '../content/shell-routes';
 import { RemoteUnavailableError } from '../federation/errors';
 import { ServerFormState, type ContactFormState } from '../pages/contact/form-state';
 import { prepare } from '../page-ref';
 import type { PageSource } from '../page-source';
-import { SHELL_PATHS } from '@site/shared/site';
+import { SHELL_PATHS } from '@site/contracts/site';
 import { createRoutes } from '../router';
 
 export { renderHead } from './head';
@@ -27,18 +27,18 @@ export { FORM_STATE_ELEMENT, SENT_ANCHOR } from '../pages/contact/form-state';
 
 /**
  * What the shell provides to a remote's Node build when it asks for a package: the same singletons
- * the browser shares (shared/federation.cjs `PROVIDED`), so a page renders with the shell's React.
+ * the browser shares (shared/build/federation.cjs `PROVIDED`), so a page renders with the shell's React.
  */
 export const provided: Record<string, unknown> = {
   react: React,
   'react/jsx-runtime': JsxRuntime,
   'react-dom': ReactDOM,
-  '@site/shared': Shared,
+  '@site/ui': Ui,
 };
 
 declare const __FEDERATION_SHARED__: Record<string, { version: string; requiredVersion: string }>;
 
-/** The version of each package the shell provides to its remotes (React, `@site/shared`, ...). */
+/** The version of each package the shell provides to its remotes (React, `@site/ui`, ...). */
 export const providedVersions: Record<string, string> = Object.fromEntries(
   Object.entries(__FEDERATION_SHARED__).map(([name, { version }]) => [name, version]),
 );

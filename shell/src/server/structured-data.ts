@@ -1,4 +1,4 @@
-import { company } from '@site/shared';
+import { company } from '@site/ui';
 
 /**
  * schema.org JSON-LD for the organisation and its office (address, opening hours, location), so

@@ -29,7 +29,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { SHELL_PATHS, SITE_REMOTES } from '@site/shared/site';
+import { SHELL_PATHS, SITE_REMOTES } from '@site/contracts/site';
 import { ROOT, TestDeployment } from '../deployment';
 import type { Canary } from './oracle';
 import { exchange, header } from './raw-http';

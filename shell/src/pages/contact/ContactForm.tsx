@@ -7,7 +7,7 @@ import {
   toPayload,
   type ContactFieldSpec,
   type ContactMessage,
-} from '@site/shared/contact';
+} from '@site/contracts/contact';
 import { contactContent, retryWording } from '../../content/contact';
 import { shellRoutes } from '../../content/shell-routes';
 import {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { company, formatAddress, mapLink } from '@site/shared';
+import { company, formatAddress, mapLink } from '@site/ui';
 import { contactContent } from '../../content/contact';
 
 const c = contactContent.map;

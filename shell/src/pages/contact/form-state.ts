@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { ContactForm, ContactFormField } from '@site/shared/contact';
+import type { ContactForm, ContactFormField } from '@site/contracts/contact';
 
 /** Why the form came back from the server without the message being sent. */
 export type FormNotice =

@@ -1,4 +1,4 @@
-import { FIELD_PATHS, type ContactFormField, type ContactMessage } from '@site/shared/contact';
+import { FIELD_PATHS, type ContactFormField, type ContactMessage } from '@site/contracts/contact';
 
 export type SendResult =
   | { ok: true; messageId: string }

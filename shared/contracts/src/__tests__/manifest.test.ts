@@ -1,0 +1,154 @@
+import { ManifestError, parseManifest, readManifest } from '../manifest';
+import { testManifest, testRemote, testRoute as route } from '@site/build/testing/manifest';
+
+const valid = () =>
+  testManifest([
+    testRemote('custom_dev', 'http://localhost:3001', '/services/custom-dev', [
+      '/services/custom-dev/a',
+      '/services/custom-dev/b',
+    ]),
+  ]);
+
+describe('parseManifest', () => {
+  it('accepts a valid manifest and returns it typed', () => {
+    const manifest = parseManifest(valid());
+    expect(manifest.remotes[0]?.routes.map((r) => r.path)).toEqual([
+      '/services/custom-dev/a',
+      '/services/custom-dev/b',
+    ]);
+  });
+
+  const broken: [string, (m: ReturnType<typeof valid>) => unknown, RegExp][] = [
+    ['not an object', () => 'nope', /not a JSON object/],
+    ['an unknown schema version', (m) => ({ ...m, schemaVersion: 2 }), /schemaVersion/],
+    ['no remotes', (m) => ({ ...m, remotes: undefined }), /remotes/],
+    ['a bad name', (m) => ((m.remotes[0]!.name = 'Custom-Dev'), m), /snake_case/],
+    [
+      'an entry that is not http',
+      (m) => ((m.remotes[0]!.entry = 'javascript:alert(1)'), m),
+      /http/,
+    ],
+    [
+      'a prefix with a trailing slash',
+      (m) => ((m.remotes[0]!.prefixes = ['/services/']), m),
+      /prefixes/,
+    ],
+    [
+      'a route outside its prefixes',
+      (m) => (m.remotes[0]!.routes.push(route('/elsewhere/x')), m),
+      /outside/,
+    ],
+    [
+      'a short description',
+      (m) => ((m.remotes[0]!.routes[0]!.description = 'short'), m),
+      /description/,
+    ],
+    [
+      'a path claimed twice',
+      (m) => (m.remotes[0]!.routes.push(route('/services/custom-dev/a')), m),
+      /claimed twice/,
+    ],
+    [
+      'a remote listed twice',
+      (m) => (m.remotes.push({ ...m.remotes[0]!, routes: [route('/services/custom-dev/c')] }), m),
+      /twice/,
+    ],
+  ];
+
+  it.each(broken)('rejects %s with a clear ManifestError', (_name, mutate, message) => {
+    expect(() => parseManifest(mutate(valid()))).toThrow(ManifestError);
+    expect(() => parseManifest(mutate(valid()))).toThrow(message);
+  });
+});
+
+describe('readManifest: one bad entry spoils only its own group', () => {
+  const withData = () => {
+    const m = valid();
+    m.remotes.push(
+      testRemote('data', 'http://localhost:3002', '/services/data', ['/services/data/x']),
+    );
+    return m;
+  };
+
+  it('keeps the good entries and sets aside one with a route outside its prefixes', () => {
+    const m = withData();
+    m.remotes[1]!.routes.push(route('/elsewhere/y'));
+    const read = readManifest(m);
+    expect(read.remotes.map((r) => r.name)).toEqual(['custom_dev']);
+    expect(read.unavailable).toEqual([
+      { name: 'data', prefixes: ['/services/data'], reason: expect.stringMatching(/outside/) },
+    ]);
+  });
+
+  it('sets aside the later of two entries that claim the same path, keeping the first', () => {
+    const m = withData();
+    m.remotes[1]!.prefixes.push('/services/custom-dev/b');
+    m.remotes[1]!.routes.push(route('/services/custom-dev/b'));
+    const read = readManifest(m);
+    expect(read.remotes.map((r) => r.name)).toEqual(['custom_dev']);
+    // Its prefix inside another group's is not marked: that group's pages stay its own.
+    expect(read.unavailable?.[0]).toMatchObject({ name: 'data', prefixes: ['/services/data'] });
+    expect(read.unavailable?.[0]?.reason).toMatch(/overlaps/);
+  });
+
+  it('is strict where parseManifest is: the same manifests are refused there', () => {
+    const m = withData();
+    m.remotes[1]!.routes.push(route('/elsewhere/y'));
+    expect(() => parseManifest(m)).toThrow(/outside/);
+  });
+
+  it('still refuses what is not a manifest at all', () => {
+    expect(() => readManifest({ schemaVersion: 1 })).toThrow(ManifestError);
+  });
+});
+
+describe('parseManifest: share card of a route', () => {
+  const withImage = (image: unknown) => {
+    const m = valid();
+    (m.remotes[0]!.routes[0] as Record<string, unknown>).image = image;
+    return m;
+  };
+
+  it('keeps a card path relative to the version folder', () => {
+    const manifest = parseManifest(withImage('share/services-custom-dev-a.0123456789.png'));
+    expect(manifest.remotes[0]?.routes[0]?.image).toBe(
+      'share/services-custom-dev-a.0123456789.png',
+    );
+  });
+
+  it('leaves the card out when a route has none', () => {
+    expect(parseManifest(valid()).remotes[0]?.routes[0]).not.toHaveProperty('image');
+  });
+
+  it.each([
+    ['an absolute path', '/share/a.png'],
+    ['a URL', 'https://cdn.example.com/share/a.png'],
+    ['a protocol-relative URL', '//cdn.example.com/a.png'],
+    ['a way out of the folder', 'share/../../a.png'],
+    ['a leading ..', '../a.png'],
+    ['a . segment', './share/a.png'],
+    ['another format', 'share/a.jpg'],
+    ['a query', 'share/a.png?x=1'],
+    ['a backslash', 'share\\a.png'],
+    ['an empty string', ''],
+    ['a number', 42],
+  ])('rejects %s', (_, image) => {
+    expect(() => parseManifest(withImage(image))).toThrow(/image must be a \.png path/);
+  });
+});
+
+describe('parseManifest: the pin of a version’s Node build', () => {
+  const pin = `sha256-${Buffer.alloc(32, 7).toString('base64')}`;
+
+  it('keeps a SHA-256 pin in integrity form', () => {
+    const m = valid();
+    Object.assign(m.remotes[0]!, { serverIntegrity: pin });
+    expect(parseManifest(m).remotes[0]?.serverIntegrity).toBe(pin);
+  });
+
+  it.each([['sha1-abc'], ['sha256-short'], [42], [`${pin} `]])('refuses %p', (value) => {
+    const m = valid();
+    Object.assign(m.remotes[0]!, { serverIntegrity: value });
+    expect(() => parseManifest(m)).toThrow(/serverIntegrity/);
+  });
+});

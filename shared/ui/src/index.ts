@@ -1,0 +1,51 @@
+export * from './company';
+export * from './content-types';
+export * from './approach';
+export * from './text';
+export * from './share-card';
+export { useReducedMotion, prefersReducedMotion } from './hooks/use-reduced-motion';
+export { useInView } from './hooks/use-in-view';
+export { Accordion, type AccordionProps } from './components/Accordion';
+export { AnimatedCounter, type AnimatedCounterProps } from './components/AnimatedCounter';
+export { ApproachSteps } from './components/ApproachSteps';
+export { Breadcrumb, type BreadcrumbProps } from './components/Breadcrumb';
+export { ButtonLink, type ButtonLinkProps } from './components/ButtonLink';
+export { CallToAction } from './components/CallToAction';
+export { Container } from './components/Container';
+export { CounterGrid } from './components/CounterGrid';
+export { CheckList, FeatureList } from './components/FeatureList';
+export { HeroBanner, type HeroBannerProps } from './components/HeroBanner';
+export {
+  AboutArt,
+  CodeArt,
+  ContactArt,
+  DataArt,
+  HealthArt,
+  HeroArtContext,
+  HomeArt,
+  LearningArt,
+} from './components/Illustrations';
+export { LinkCards } from './components/LinkCards';
+export { Logo } from './components/Logo';
+export { Prose } from './components/Prose';
+export { QuoteGrid } from './components/QuoteGrid';
+export { Section, type SectionProps } from './components/Section';
+export { SectionList } from './components/SectionList';
+export {
+  ServicePage,
+  servicePages,
+  contentModule,
+  type ServicePageProps,
+} from './components/ServicePage';
+export { SkillBar, SkillBars, type SkillBarProps } from './components/SkillBar';
+export { StatGrid } from './components/StatGrid';
+// The router API for remote pages: one copy of React Router, the shell's (see federation.cjs).
+export {
+  Link,
+  NavLink,
+  useLocation,
+  useNavigate,
+  useParams,
+  useSearchParams,
+  type LinkProps,
+} from 'react-router';
