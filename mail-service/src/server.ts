@@ -1,3 +1,4 @@
+import './runtime';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
