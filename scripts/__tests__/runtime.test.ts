@@ -14,7 +14,7 @@ const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
   devDependencies: Record<string, string>;
   allowScripts: Record<string, boolean>;
 };
-const pinned = pkg.devDependencies.node;
+const pinned = pkg.devDependencies.node ?? '';
 
 describe('the pinned runtime', () => {
   it('is an exact version of an LTS line', () => {
