@@ -2,7 +2,7 @@
  * The site's performance benchmark: `npm run bench` (see docs/performance.md). For the page
  * measurements it starts the site as `npm start` does, on ports 3000..3005 and 3100, so run it under
  * `flock /tmp/e2e-ports.lock`; `throughput` runs the site server and nginx on 3450..3455, `replicas`
- * three site servers, PostgreSQL and nginx on 3460..3469.
+ * three site servers, PostgreSQL and nginx from 3460 on (3466 on: one host per group).
  *
  *   npm run bench                          everything: every route of the sitemap, 3 runs
  *   npm run bench -- --quick               bytes on a page of each kind, phone taps, 1 run; no Lighthouse
@@ -189,7 +189,7 @@ async function main(): Promise<void> {
   const server = args.only.has('server') ? await measureSiteServer() : null;
   // Cached pages per second against nginx, each in its own processes on ports 3450 to 3455.
   const throughput = args.only.has('throughput') ? await measureThroughput() : null;
-  // Three site servers on one PostgreSQL behind nginx, on ports 3460 to 3469.
+  // Three site servers on one PostgreSQL behind nginx, from port 3460 on.
   const replicas = args.only.has('replicas') ? await measureReplicas() : null;
 
   const problems = [...(site?.problems ?? [])];

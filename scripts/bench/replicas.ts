@@ -1,10 +1,11 @@
 /**
  * Three site servers on one PostgreSQL behind nginx, as `npm run start:cluster` runs them.
  *
- * In one run, on ports 3460 to 3469: PostgreSQL (3469), three site servers (3460..3462, one render
- * worker each) with the live manifest in the database, the four remotes' builds on hosts of their
- * own (3463..3466), and two load balancers written by `writeBalancerConfig`: one in front of all
- * three site servers (3467), one in front of the first only (3468). It measures
+ * In one run, from port 3460 on: three site servers (3460..3462, one render worker each) with the
+ * live manifest in the database, two load balancers written by `writeBalancerConfig`, one in front
+ * of all three site servers (3463) and one in front of the first only (3464), PostgreSQL (3465),
+ * and each group's build on a host of its own (3466 on, one port per group in the site table). It
+ * measures
  *
  * - deploy-to-every-replica latency: deploys through replica 1's deploy API (public_health's live
  *   entry again, from the live manifest's version); for each, the time from the PUT's answer until
@@ -38,10 +39,10 @@ const root = path.join(__dirname, '..', '..');
 
 export const REPLICAS_PORTS = {
   sites: [3460, 3461, 3462],
-  remotes: [3463, 3464, 3465, 3466],
-  balancer: 3467,
-  single: 3468,
-  postgres: 3469,
+  balancer: 3463,
+  single: 3464,
+  postgres: 3465,
+  remotes: SITE_REMOTES.map((_, i) => 3466 + i),
 };
 export const REPLICAS_AIM = { deployP95Ms: 1000 };
 
