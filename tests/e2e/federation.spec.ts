@@ -121,7 +121,7 @@ test.describe('module federation', () => {
       .poll(() => reactDomCopies(scripts).map((s) => new URL(s.url).origin))
       .toEqual(['http://localhost:3000']);
     expect(warnings.join('\n')).toMatch(
-      /shared singleton module @site\/shared.*does not satisfy.*\^2\.0\.0/,
+      /shared singleton module @site\/ui.*does not satisfy.*\^2\.0\.0/,
     );
   });
 
