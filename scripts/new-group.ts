@@ -19,6 +19,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { parseArgs as parseCommandLine } from 'node:util';
 
 export const SITE_FILE = path.join('shared', 'contracts', 'site.json');
 const TEMPLATES = path.join(__dirname, 'new-group');
@@ -147,7 +148,7 @@ function templateFiles(dir: string, base = ''): string[] {
  * temporary name and renamed at the end, and the table is replaced whole, so a stop half-way
  * leaves no half group behind.
  */
-export function writeGroup(root: string, group: NewGroup): string[] {
+export async function writeGroup(root: string, group: NewGroup): Promise<string[]> {
   const staging = path.join(root, `.${group.folder}.new`);
   const written: string[] = [];
   for (const template of templateFiles(TEMPLATES)) {
@@ -167,62 +168,35 @@ export function writeGroup(root: string, group: NewGroup): string[] {
     port: group.port,
     prefixes: [group.prefix],
   });
-  writeFileSync(`${siteFile}.new`, formatSite(site));
+  // Written as the repository's formatter writes it, so the format check passes on it.
+  const { format, resolveConfig } = await import('prettier');
+  const options = await resolveConfig(siteFile);
+  const text = await format(JSON.stringify(site, null, 2), { ...options, filepath: siteFile });
+  writeFileSync(`${siteFile}.new`, text);
   renameSync(`${siteFile}.new`, siteFile);
   return [...written.sort(), SITE_FILE];
 }
 
-/** The table as the repository's formatter writes it: one remote a block, short arrays on a line. */
-function formatSite(site: SiteTable): string {
-  const remote = (r: SiteTable['remotes'][number]) => {
-    const prefixes = `"prefixes": [${r.prefixes.map((p) => JSON.stringify(p)).join(', ')}]`;
-    const fits = prefixes.length + 6 <= 100;
-    const prefixLine = fits
-      ? `      ${prefixes}`
-      : `      "prefixes": [\n${r.prefixes.map((p) => `        ${JSON.stringify(p)}`).join(',\n')}\n      ]`;
-    return [
-      '    {',
-      `      "name": ${JSON.stringify(r.name)},`,
-      `      "folder": ${JSON.stringify(r.folder)},`,
-      `      "port": ${r.port},`,
-      prefixLine,
-      '    }',
-    ].join('\n');
-  };
-  const pages = Object.entries(site.shell.pages)
-    .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
-    .join(', ');
-  return [
-    '{',
-    '  "shell": {',
-    `    "port": ${site.shell.port},`,
-    `    "pages": { ${pages} }`,
-    '  },',
-    '  "remotes": [',
-    site.remotes.map(remote).join(',\n'),
-    '  ]',
-    '}',
-    '',
-  ].join('\n');
-}
-
 export function parseArgs(argv: string[]): { name?: string; prefix?: string; root?: string } {
-  const out: { name?: string; prefix?: string; root?: string } = {};
-  for (let i = 0; i < argv.length; i += 1) {
-    const flag = argv[i]!;
-    const key = { '--name': 'name', '--prefix': 'prefix', '--root': 'root' }[flag] as
-      'name' | 'prefix' | 'root' | undefined;
-    if (!key) throw new InputError(`unknown argument ${flag}: use --name <name> --prefix /<path>`);
-    const value = argv[i + 1];
-    if (value === undefined || value.startsWith('--'))
-      throw new InputError(`${flag} needs a value`);
-    out[key] = value;
-    i += 1;
+  try {
+    return parseCommandLine({
+      args: argv,
+      options: {
+        name: { type: 'string' },
+        prefix: { type: 'string' },
+        root: { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    throw new InputError(
+      `${(error as Error).message.split('\n')[0]} (use --name <name> --prefix /<path>)`,
+    );
   }
-  return out;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   let group: NewGroup;
   let root: string;
   try {
@@ -234,7 +208,7 @@ function main(): void {
     console.error(`new-group: ${error.message}; nothing was written`);
     process.exit(2);
   }
-  const written = writeGroup(root, group);
+  const written = await writeGroup(root, group);
   console.log(
     [
       `new page group ${group.federationName}: ${group.folder}, ${group.prefix}/**, port ${group.port}`,
@@ -252,4 +226,4 @@ function main(): void {
   );
 }
 
-if (require.main === module) main();
+if (require.main === module) void main();
