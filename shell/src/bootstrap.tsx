@@ -2,6 +2,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { StrictMode, startTransition } from 'react';
 import { ManifestError } from '@site/contracts';
+import { RemoteUnavailableError } from './federation/errors';
 import { loadManifest } from './federation/manifest';
 import { watchPageErrors } from './federation/beacon';
 import { loadPage, loadedPage, registerManifest, remoteForPath } from './federation/remotes';
@@ -21,7 +22,20 @@ async function start(): Promise<void> {
     // render is the page the server rendered: no loading state in between, no layout shift.
     // The router keys the entry it starts on by the key in `history.state`, or "default".
     const entry = (window.history.state as { key?: string } | null)?.key ?? 'default';
-    await prepare(routes(window.location.pathname), entry);
+    const first = routes(window.location.pathname);
+    // Where the server could not render the page and sent its notice, the first render is that
+    // notice too, even if this browser could load the page: a first render that differs from the
+    // HTML makes React discard it, and a link tapped meanwhile goes nowhere. Retry loads the page.
+    const notice = container.querySelector<HTMLElement>('main [data-notice]')?.dataset.notice;
+    if (notice && first.page.kind === 'lazy') {
+      const reason = 'the server could not render this page';
+      const owner = remoteForPath(first.meta.path)?.name ?? 'unknown';
+      first.page.lazy.fail(
+        entry,
+        notice === 'unavailable' ? new RemoteUnavailableError(owner, reason) : new Error(reason),
+      );
+    }
+    await prepare(first, entry);
     const app = (
       <StrictMode>
         <BrowserRouter>

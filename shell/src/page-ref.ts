@@ -72,6 +72,18 @@ export class LazyPage {
     return this.pending;
   }
 
+  /**
+   * Settles this navigation's load as failed without loading anything: the client taking over a
+   * page whose notice the server sent renders that notice too, so it adopts the HTML as it is.
+   */
+  fail(navigation: string, error: unknown): void {
+    if (this.pending) return;
+    const result: LoadResult = { ok: false, error };
+    this.failedFor = navigation;
+    this.settled = result;
+    this.pending = Promise.resolve(result);
+  }
+
   /** Forgets a failed load, so that the next render loads the page again. */
   retry(): void {
     if (this.settled && !this.settled.ok) {

@@ -22,7 +22,8 @@ export function RemoteUnavailable({
     console.error(error);
   }, [error]);
   return (
-    <div className="notice-page">
+    // `data-notice` tells the client, taking over a server-rendered page, what the server showed.
+    <div className="notice-page" data-notice={unavailable ? 'unavailable' : 'problem'}>
       <div className="container container--narrow">
         <div className="notice" role="alert">
           <h1 className="notice__title" tabIndex={-1} data-page-heading>
