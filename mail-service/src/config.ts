@@ -131,57 +131,35 @@ const directory = z
   .transform((value) => path.resolve(value))
   .refine((value) => value !== path.parse(value).root, { message: 'refusing the root folder' });
 
-const smtpUrl = z
-  .string()
-  .optional()
-  .transform((value, ctx) => {
-    if (value === undefined) return undefined;
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      // The value may hold a password: say what is wrong without echoing it.
-      ctx.addIssue({ code: 'custom', message: 'is not a URL (expected smtp://… or smtps://…)' });
+/**
+ * A service URL setting (it may hold a password, so a problem is named without echoing it): one of
+ * `protocols`, with a host name, and whatever else `check` asks of it.
+ */
+function serviceUrl(protocols: string[], expected: string, check?: (url: URL) => string | null) {
+  return z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const url = parseUrl(value);
+      const problem = !url
+        ? `is not a URL (expected ${expected})`
+        : !protocols.includes(url.protocol)
+          ? `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`
+          : !url.hostname
+            ? 'has no host name'
+            : (check?.(url) ?? null);
+      if (problem === null) return value;
+      ctx.addIssue({ code: 'custom', message: problem });
       return z.NEVER;
-    }
-    if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
-      ctx.addIssue({ code: 'custom', message: `must start with smtp:// or smtps://` });
-      return z.NEVER;
-    }
-    if (!url.hostname) {
-      ctx.addIssue({ code: 'custom', message: 'has no host name' });
-      return z.NEVER;
-    }
-    return value;
-  });
+    });
+}
 
-const databaseUrl = z
-  .string()
-  .optional()
-  .transform((value, ctx) => {
-    if (value === undefined) return undefined;
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      // The value may hold a password: say what is wrong without echoing it.
-      ctx.addIssue({ code: 'custom', message: 'is not a URL (expected postgres://…)' });
-      return z.NEVER;
-    }
-    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-      ctx.addIssue({ code: 'custom', message: 'must start with postgres:// or postgresql://' });
-      return z.NEVER;
-    }
-    if (!url.hostname) {
-      ctx.addIssue({ code: 'custom', message: 'has no host name' });
-      return z.NEVER;
-    }
-    if (url.pathname.length <= 1) {
-      ctx.addIssue({ code: 'custom', message: 'names no database (postgres://host/database)' });
-      return z.NEVER;
-    }
-    return value;
-  });
+const smtpUrl = serviceUrl(['smtp:', 'smtps:'], 'smtp://… or smtps://…');
+
+const databaseUrl = serviceUrl(['postgres:', 'postgresql:'], 'postgres://…', (url) =>
+  url.pathname.length <= 1 ? 'names no database (postgres://host/database)' : null,
+);
 
 function parseUrl(value: string): URL | null {
   try {
