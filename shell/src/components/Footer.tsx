@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { Logo, company, formatAddress, phoneHref } from '@site/ui';
 import type { NavGroup } from '../navigation';
+import { NavLinkList } from './NavLinkList';
 import { SocialLinks } from './SocialLinks';
 
 /**
@@ -56,13 +57,7 @@ export function Footer({
                   not drawn (so it is no focus stop that does nothing) and the plain title shows. */}
               <summary className="footer__title footer__summary">{group.label}</summary>
               <p className="footer__title footer__heading">{group.label}</p>
-              <ul>
-                {group.links.map((link) => (
-                  <li key={link.to}>
-                    <Link to={link.to}>{link.label}</Link>
-                  </li>
-                ))}
-              </ul>
+              <NavLinkList links={group.links} />
             </details>
           ))}
         </nav>

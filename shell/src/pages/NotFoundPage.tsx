@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Link } from 'react-router';
+import { NavLinkList } from '../components/NavLinkList';
 import { ButtonLink } from '@site/ui';
 import { notFoundContent as c } from '../content/not-found';
 import { useNavGroups } from '../hooks/use-nav-groups';
@@ -37,13 +37,7 @@ export default function NotFoundPage() {
             {groups.map((group) => (
               <section className="site-map__group" key={group.label}>
                 <h3>{group.label}</h3>
-                <ul>
-                  {group.links.map((link) => (
-                    <li key={link.to}>
-                      <Link to={link.to}>{link.label}</Link>
-                    </li>
-                  ))}
-                </ul>
+                <NavLinkList links={group.links} />
               </section>
             ))}
           </div>
