@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRemote } from '@site/build/testing/manifest';
+import { listenOnFreePort, portRange } from '@site/build/testing/ports';
 import { createSite, type Site } from '../site';
 
 /**
@@ -32,26 +33,10 @@ exports.pages = {
 };
 `;
 
-async function listenInRange(server: http.Server, from: number, to: number): Promise<number> {
-  for (let port = from; port <= to; port++) {
-    const listening = await new Promise<boolean>((resolve, reject) => {
-      const onError = (error: NodeJS.ErrnoException) =>
-        error.code === 'EADDRINUSE' ? resolve(false) : reject(error);
-      server.once('error', onError);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', onError);
-        resolve(true);
-      });
-    });
-    if (listening) return port;
-  }
-  throw new Error(`no free port from ${from} to ${to}`);
-}
-
 /** A free port in 3300-3339 for a site, found by listening on it once. */
 async function freePort(): Promise<number> {
   const probe = http.createServer();
-  const port = await listenInRange(probe, 3300, 3339);
+  const port = await listenOnFreePort(probe, portRange(3300, 3339));
   await new Promise((resolve) => probe.close(resolve));
   return port;
 }
@@ -127,7 +112,7 @@ beforeAll(async () => {
     }
     res.end(readFileSync(file));
   });
-  origin = `http://127.0.0.1:${await listenInRange(remoteServer, 3300, 3339)}`;
+  origin = `http://127.0.0.1:${await listenOnFreePort(remoteServer, portRange(3300, 3339))}`;
 
   const deployDir = path.join(work, 'deploy');
   mkdirSync(deployDir);

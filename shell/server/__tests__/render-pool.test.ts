@@ -19,6 +19,7 @@ import path from 'node:path';
 import { parseManifest, type DeploymentManifest, type RemoteDeployment } from '@site/contracts';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRemote } from '@site/build/testing/manifest';
+import { listenOnFreePort, portRange } from '@site/build/testing/ports';
 import { permissionArgs } from '../render/permissions';
 import { RenderPool, RenderTimeoutError, type RenderPoolOptions } from '../render-pool';
 
@@ -29,24 +30,9 @@ const TOKEN = 'deploy-token-that-must-stay-in-the-site-server';
 const SITE_URL = 'https://www.example.com';
 const PATHS = ['hello', 'witness', 'escape', 'slow', 'loop', 'crash'].map((p) => `/probe/${p}`);
 
-/** Listens on the first free port from 3400 to 3469 (the databases of other tests use 3470 on), from a random start. */
-async function listenInRange(server: http.Server): Promise<number> {
-  const start = Math.floor(Math.random() * 100);
-  for (let i = 0; i < 100; i++) {
-    const port = 3400 + ((start + i) % 70);
-    const listening = await new Promise<boolean>((resolve, reject) => {
-      const onError = (error: NodeJS.ErrnoException) =>
-        error.code === 'EADDRINUSE' ? resolve(false) : reject(error);
-      server.once('error', onError);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', onError);
-        resolve(true);
-      });
-    });
-    if (listening) return port;
-  }
-  throw new Error('no free port from 3400 to 3469');
-}
+/** Listens on a free port from 3400 to 3469 (the databases of other tests use 3470 on), from a random start. */
+const listenInRange = (server: http.Server): Promise<number> =>
+  listenOnFreePort(server, portRange(3400, 3469, 3400 + Math.floor(Math.random() * 70)));
 
 /** The render processes this test's process started, by pid (Linux's /proc). */
 function renderProcesses(): number[] {
