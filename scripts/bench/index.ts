@@ -1,7 +1,7 @@
 /**
  * The site's performance benchmark: `npm run bench` (see docs/performance.md). For the page
  * measurements it starts the site as `npm start` does, on ports 3000..3005 and 3100, so run it under
- * `flock /tmp/e2e-ports.lock`; `throughput` runs the site server and nginx on 3450..3455, `replicas`
+ * `flock /tmp/e2e-ports.lock`; `throughput` runs the site server and nginx on 3450 and 3451 (3452 on: one host per group), `replicas`
  * three site servers, PostgreSQL and nginx from 3460 on (3466 on: one host per group).
  *
  *   npm run bench                          everything: every route of the sitemap, 3 runs
@@ -187,7 +187,7 @@ async function main(): Promise<void> {
 
   // The site server's own answer times, on its own ports, with the browser work done.
   const server = args.only.has('server') ? await measureSiteServer() : null;
-  // Cached pages per second against nginx, each in its own processes on ports 3450 to 3455.
+  // Cached pages per second against nginx, each in its own processes from port 3450 on.
   const throughput = args.only.has('throughput') ? await measureThroughput() : null;
   // Three site servers on one PostgreSQL behind nginx, from port 3460 on.
   const replicas = args.only.has('replicas') ? await measureReplicas() : null;

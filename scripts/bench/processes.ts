@@ -1,10 +1,11 @@
 /**
  * What the benchmarks that run servers of their own share: a free port, a process started and
- * stopped on clean-up, and wrk's figures at the same load.
+ * stopped on clean-up, the groups' static hosts, and wrk's figures at the same load.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import { SITE_REMOTES } from '@site/contracts/site';
 import { median, onCleanup } from './util';
 
 const root = path.join(__dirname, '..', '..');
@@ -75,6 +76,33 @@ export async function start(
       }),
   );
   await waitFor(readyUrl, child, () => output);
+}
+
+/**
+ * Starts a static host for each group's build, as a team's host or CDN serves it
+ * (scripts/serve-remote.ts), the site table's i-th group on `ports[i]`. Resolves with each group's
+ * `REMOTE_<NAME>_URL`, for the manifest step.
+ */
+export async function startRemoteHosts(ports: readonly number[]): Promise<Record<string, string>> {
+  const env: Record<string, string> = {};
+  for (const [i, remote] of SITE_REMOTES.entries()) {
+    const port = ports[i];
+    if (port === undefined) throw new Error(`no port for the group ${remote.name}`);
+    await start(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(root, 'scripts', 'serve-remote.ts'),
+        path.join(root, remote.folder, 'dist'),
+        String(port),
+      ],
+      {},
+      `http://127.0.0.1:${port}/`,
+    );
+    env[`REMOTE_${remote.name.toUpperCase()}_URL`] = `http://127.0.0.1:${port}`;
+  }
+  return env;
 }
 
 export const toMs = (value: string, unit: string): number =>

@@ -31,6 +31,7 @@ import {
   medianOf,
   portFree,
   start,
+  startRemoteHosts,
   wrk,
   type Sample,
 } from './processes';
@@ -119,22 +120,8 @@ async function startCluster(dir: string): Promise<{ sites: string[]; nginxVersio
   const postgres = await startPostgres({ port: REPLICAS_PORTS.postgres });
   onCleanup(() => postgres.stop());
 
-  const hosts = SITE_REMOTES.map((_, i) => `http://127.0.0.1:${REPLICAS_PORTS.remotes[i]}`);
-  for (const [i, remote] of SITE_REMOTES.entries()) {
-    const port = REPLICAS_PORTS.remotes[i] as number;
-    await start(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        path.join(root, 'scripts', 'serve-remote.ts'),
-        path.join(root, remote.folder, 'dist'),
-        String(port),
-      ],
-      {},
-      `http://127.0.0.1:${port}/`,
-    );
-  }
+  const remoteEnv = await startRemoteHosts(REPLICAS_PORTS.remotes);
+  const hosts = Object.values(remoteEnv);
 
   // The seed the first site server publishes to the empty database.
   const deployDir = path.join(dir, 'deploy');
@@ -150,12 +137,7 @@ async function startCluster(dir: string): Promise<{ sites: string[]; nginxVersio
     ],
     {
       cwd: root,
-      env: {
-        ...process.env,
-        ...Object.fromEntries(
-          SITE_REMOTES.map((r, i) => [`REMOTE_${r.name.toUpperCase()}_URL`, hosts[i] as string]),
-        ),
-      },
+      env: { ...process.env, ...remoteEnv },
       encoding: 'utf8',
     },
   );

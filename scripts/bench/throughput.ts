@@ -26,13 +26,19 @@ import {
   medianOf,
   portFree,
   start,
+  startRemoteHosts,
   wrk,
   type Sample,
 } from './processes';
 
 const root = path.join(__dirname, '..', '..');
 
-export const THROUGHPUT_PORTS = { site: 3450, remotes: [3451, 3452, 3453, 3454], nginx: 3455 };
+/** The site and nginx, then one static host per group in the site table (3452 on). */
+export const THROUGHPUT_PORTS = {
+  site: 3450,
+  nginx: 3451,
+  remotes: SITE_REMOTES.map((_, i) => 3452 + i),
+};
 export const THROUGHPUT_AIM = { ratio: 0.75, p99Ms: 10 };
 
 export interface ThroughputFigures {
@@ -144,29 +150,9 @@ export async function measureThroughput({
   const siteUrl = `http://127.0.0.1:${THROUGHPUT_PORTS.site}`;
 
   // The manifest of the local builds, each remote on a port of this measurement.
-  const env = Object.fromEntries(
-    SITE_REMOTES.map((r, i) => [
-      `REMOTE_${r.name.toUpperCase()}_URL`,
-      `http://127.0.0.1:${THROUGHPUT_PORTS.remotes[i]}`,
-    ]),
-  );
+  const env = await startRemoteHosts(THROUGHPUT_PORTS.remotes);
   const manifest = await buildManifest({ env });
   await writeManifest(path.join(deployDir, 'remotes.json'), manifest);
-  for (const [i, remote] of SITE_REMOTES.entries()) {
-    const port = THROUGHPUT_PORTS.remotes[i] as number;
-    await start(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        path.join(root, 'scripts', 'serve-remote.ts'),
-        path.join(root, remote.folder, 'dist'),
-        String(port),
-      ],
-      {},
-      `http://127.0.0.1:${port}/`,
-    );
-  }
   const siteEnv = {
     SITE_URL: siteUrl,
     DEPLOY_DIR: deployDir,
