@@ -101,7 +101,7 @@ describe('configuration', () => {
       ['smtp//user:hunter2@smtp.example.com', 'is not a URL (expected smtp://… or smtps://…)'],
       ['http://user:hunter2@smtp.example.com', 'must start with smtp:// or smtps://'],
       ['smtp:user:hunter2@smtp.example.com', 'has no host name'],
-    ]) {
+    ] as const) {
       expect(problems({ SMTP_URL: bad })).toEqual([`SMTP_URL: ${reason}`]);
     }
     expect(loadConfig({ SMTP_URL: 'smtps://u:p@smtp.example.com:465' }).smtpUrl).toBe(
@@ -120,7 +120,7 @@ describe('configuration', () => {
       ['mysql://mail:hunter2@db.internal/site', 'must start with postgres:// or postgresql://'],
       ['postgres://mail:hunter2@db.internal', 'names no database (postgres://host/database)'],
       ['postgres//mail:hunter2@db.internal/site', 'is not a URL (expected postgres://…)'],
-    ]) {
+    ] as const) {
       expect(problems({ DATABASE_URL: bad })).toEqual([`DATABASE_URL: ${reason}`]);
     }
   });

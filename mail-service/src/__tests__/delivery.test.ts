@@ -1,5 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { Client } from 'pg';
 import request from 'supertest';
 import { simpleParser } from 'mailparser';
 import type { AddressObject } from 'mailparser';
@@ -101,6 +103,47 @@ describe.each(STORE_KINDS)('delivery over SMTP (%s outbox)', (kind) => {
       return r.status === 'ready' && r.messages.delivered === 1 && r;
     });
     expect(up.messages).toMatchObject({ queued: 0, delivered: 1 });
+    expect(smtp.received).toHaveLength(1);
+  });
+
+  test('a queued message whose stored form can no longer be read is set aside as failed; the ones behind it still arrive', async () => {
+    const port = await closedPort();
+    const h = start.harness({
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      RETRY_BASE_MS: '50',
+      RETRY_MAX_MS: '200',
+      MAX_ATTEMPTS: '1000',
+    });
+    await smtp.close();
+    const broken = await accept(h);
+    const fine = await accept(h);
+    // The first one's stored payload is damaged in the store itself (a bad restore, a hand edit).
+    const damage = `UPDATE ${kind === 'sqlite' ? 'messages' : 'mail_messages'} SET payload = '{"user":' WHERE id = '${broken}'`;
+    if (kind === 'sqlite') {
+      const db = new DatabaseSync(path.join(h.config.dataDir, 'outbox.sqlite'));
+      db.exec('PRAGMA busy_timeout = 5000');
+      db.exec(damage);
+      db.close();
+    } else {
+      const client = new Client({ connectionString: h.config.databaseUrl });
+      await client.connect();
+      await client.query(damage);
+      await client.end();
+    }
+
+    smtp = await start.relay(port);
+    const { mail } = await waitFor(() => smtp.received[0]);
+    expect(mail.messageId).toBe(`<${fine}@highveld-digital.co.za>`);
+    await waitFor(async () => (await h.outbox.statusOf(broken))?.status === 'failed');
+    const [failed] = await h.outbox.list({ status: 'failed', limit: 10 });
+    expect(failed).toMatchObject({ id: broken, lastError: 'unreadable payload' });
+    // It holds readiness red until an operator has looked at it.
+    const r = await waitFor(async () => {
+      const now = await ready(h);
+      return now.messages.delivered === 1 && now;
+    });
+    expect(r.messages).toMatchObject({ queued: 0, delivered: 1, failed: 1 });
+    expect(r.status).toBe('not_ready');
     expect(smtp.received).toHaveLength(1);
   });
 

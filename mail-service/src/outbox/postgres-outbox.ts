@@ -21,7 +21,7 @@ import {
   type MessageSummary,
   type SummaryRow,
 } from './queries';
-import type { AttemptResult, StoredMessage } from './queue';
+import { storedMessage, type AttemptResult, type DueRow, type StoredMessage } from './queue';
 import type { PurgeOptions, RetentionPolicy } from './retention';
 import { emailDomainOf, readPayload, type MessageStatus } from './schema';
 import type { OutboxStore } from './store';
@@ -49,14 +49,8 @@ export interface PostgresOutboxOptions {
   instanceId?: string;
 }
 
-interface DueRow {
-  id: string;
-  payload: string | null;
+interface ClaimedRow extends DueRow {
   lane: number;
-  created_at: number;
-  queued_at: number;
-  attempts: number;
-  done_rcpts: string | null;
 }
 
 /** `AND id = ANY($n)` for the ids given, or nothing when there are none (all of them). */
@@ -181,7 +175,7 @@ export class PostgresOutbox implements OutboxStore {
    */
   async due(limit: number): Promise<StoredMessage[]> {
     const at = this.now();
-    const rows = await this.query<DueRow>(
+    const rows = await this.query<ClaimedRow>(
       `UPDATE mail_messages m SET claimed_by = $1, lease_until = ${DB_NOW} + $3::bigint
        FROM (SELECT id FROM mail_messages
              WHERE status = 'queued' AND next_attempt_at <= $2
@@ -195,17 +189,10 @@ export class PostgresOutbox implements OutboxStore {
     rows.sort((a, b) => a.lane - b.lane || a.created_at - b.created_at);
     const out: StoredMessage[] = [];
     for (const row of rows) {
-      const payload = readPayload(row.payload);
-      if (payload) {
+      const message = storedMessage(row);
+      if (message) {
         this.claimed.add(row.id);
-        out.push({
-          id: row.id,
-          payload,
-          createdAt: row.created_at,
-          queuedAt: row.queued_at,
-          attempts: row.attempts,
-          doneRecipients: row.done_rcpts ? (JSON.parse(row.done_rcpts) as string[]) : [],
-        });
+        out.push(message);
       } else {
         // An unreadable row would otherwise come back first in every round and block the queue.
         this.claimed.add(row.id);

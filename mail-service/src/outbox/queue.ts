@@ -31,13 +31,28 @@ export type AttemptResult =
     }
   | { id: string; outcome: 'failed'; attempts: number; error: string; recipients: string[] };
 
-interface DueRow {
+/** A due message's row, in either store. */
+export interface DueRow {
   id: string;
   payload: string | null;
   created_at: number;
   queued_at: number;
   attempts: number;
   done_rcpts: string | null;
+}
+
+/** A due row as the delivery worker takes it, or undefined when its payload cannot be read. */
+export function storedMessage(row: DueRow): StoredMessage | undefined {
+  const payload = readPayload(row.payload);
+  if (!payload) return undefined;
+  return {
+    id: row.id,
+    payload,
+    createdAt: row.created_at,
+    queuedAt: row.queued_at,
+    attempts: row.attempts,
+    doneRecipients: row.done_rcpts ? (JSON.parse(row.done_rcpts) as string[]) : [],
+  };
 }
 
 function prepare(db: SqliteDb) {
@@ -90,16 +105,9 @@ export class DeliveryQueue {
   due(limit: number): StoredMessage[] {
     const out: StoredMessage[] = [];
     for (const row of this.statements.due.all(this.o.now(), limit)) {
-      const payload = readPayload(row.payload);
-      if (payload) {
-        out.push({
-          id: row.id,
-          payload,
-          createdAt: row.created_at,
-          queuedAt: row.queued_at,
-          attempts: row.attempts,
-          doneRecipients: row.done_rcpts ? (JSON.parse(row.done_rcpts) as string[]) : [],
-        });
+      const message = storedMessage(row);
+      if (message) {
+        out.push(message);
       } else {
         // An unreadable row would otherwise come back first in every round and block the queue.
         this.statements.failed.run(row.attempts, 'unreadable payload', '[]', this.o.now(), row.id);
