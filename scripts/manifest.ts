@@ -18,9 +18,12 @@
  *                                                  build artifact instead of its workspace
  *
  * A remote's base URL comes from REMOTE_<NAME>_URL (e.g. REMOTE_CUSTOM_DEV_URL), else its local port.
+ * A command line it cannot act on (an unknown option, a group not in the site table) exits 2 with
+ * the reason and writes nothing; a group that is not built exits 1.
  */
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { parseArgs as parseCommandLine } from 'node:util';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { newestVersion as newest } from '@site/serving';
@@ -40,21 +43,54 @@ interface Args {
   dists: Record<string, string>;
 }
 
-function parseArgs(argv: string[]): Args {
-  const args: Args = { out: undefined, replace: false, versions: {}, dists: {} };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--out') args.out = path.resolve(String(argv[++i]));
-    else if (arg === '--replace') args.replace = true;
-    else if (arg === '--version') {
-      const [name, version] = String(argv[++i]).split('=');
-      if (name && version) args.versions[name] = version;
-    } else if (arg === '--dist') {
-      const [name, dir] = String(argv[++i]).split('=');
-      if (name && dir) args.dists[name] = path.resolve(dir);
-    } else throw new Error(`unknown argument ${arg}`);
+/** A command line this script cannot act on: said in one line, exit 2, nothing written. */
+class UsageError extends Error {}
+
+/** `name=value` pairs of `--version` or `--dist`, each naming a group of the site table. */
+function pairs(option: string, values: readonly string[] = []): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const value of values) {
+    const at = value.indexOf('=');
+    const name = value.slice(0, at);
+    const given = value.slice(at + 1);
+    if (at <= 0 || !given)
+      throw new UsageError(`--${option} takes <group>=<value>, not "${value}"`);
+    if (!SITE_REMOTES.some((r) => r.name === name)) {
+      throw new UsageError(
+        `--${option} ${value}: no group is called "${name}" (the groups: ${SITE_REMOTES.map((r) => r.name).join(', ')})`,
+      );
+    }
+    out[name] = given;
   }
-  return args;
+  return out;
+}
+
+function parseArgs(argv: string[]): Args {
+  let values;
+  try {
+    ({ values } = parseCommandLine({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        out: { type: 'string' },
+        replace: { type: 'boolean' },
+        version: { type: 'string', multiple: true },
+        dist: { type: 'string', multiple: true },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.out === '') throw new UsageError('--out takes a file name');
+  return {
+    out: values.out === undefined ? undefined : path.resolve(values.out),
+    replace: values.replace ?? false,
+    versions: pairs('version', values.version),
+    dists: Object.fromEntries(
+      Object.entries(pairs('dist', values.dist)).map(([name, dir]) => [name, path.resolve(dir)]),
+    ),
+  };
 }
 
 /** The highest version folder of a remote's build artifact, in semver order (1.0.0-rc.1 < 1.0.0). */
@@ -149,6 +185,6 @@ async function main(): Promise<void> {
 if (require.main === module) {
   main().catch((error: unknown) => {
     console.error(`manifest: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
+    process.exit(error instanceof UsageError ? 2 : 1);
   });
 }

@@ -147,3 +147,23 @@ test('--replace (npm start --fresh-manifest) writes over the live manifest and s
   expect(written.remotes).toHaveLength(SITE_REMOTES.length);
   expect(out).toMatch(/replaced the live .*remotes\.json/);
 });
+
+test('a command line it cannot act on is refused with exit 2 and a reason, and nothing is written', () => {
+  mkdirSync(deployDir, { recursive: true });
+  const live = '{"schemaVersion":1,"remotes":[]}\n';
+  writeFileSync(path.join(deployDir, 'remotes.json'), live);
+  const group = SITE_REMOTES[0]!.name;
+  for (const [args, reason] of [
+    [['--replace', '--version', group], `--version takes <group>=<value>, not "${group}"`],
+    [['--replace', '--version', 'no_such_group=1.0.0'], 'no group is called "no_such_group"'],
+    [['--replace', '--dist', `${group}=`], `--dist takes <group>=<value>, not "${group}="`],
+    [['--replace', '--versions', `${group}=1.0.0`], "Unknown option '--versions'"],
+    [['--replace', 'everything'], "Unexpected argument 'everything'"],
+  ] as const) {
+    const { status, out } = run([...builtGroups(), ...args]);
+    expect(status).toBe(2);
+    expect(out).toContain(`manifest: `);
+    expect(out).toContain(reason);
+    expect(readFileSync(path.join(deployDir, 'remotes.json'), 'utf8')).toBe(live);
+  }
+});
