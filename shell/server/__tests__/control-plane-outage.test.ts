@@ -14,6 +14,7 @@ import {
   startPostgres,
   startStores,
   timeUntil,
+  NOTIFIED_MS,
   type TestPostgres,
 } from './control-plane-helpers';
 
@@ -45,7 +46,7 @@ test('while PostgreSQL is down for 10 s, replicas serve their last manifest and 
       seeded.version,
       deployOf(seeded, '1.1.0'),
     );
-    await timeUntil(() => stores.every((s) => s.peek()?.version === first.version), 1000);
+    await timeUntil(() => stores.every((s) => s.peek()?.version === first.version), NOTIFIED_MS);
 
     await postgres.pause();
     const downSince = Date.now();
@@ -108,7 +109,7 @@ test('while PostgreSQL is down for 10 s, replicas serve their last manifest and 
       published.version,
       deployOf(published, '1.3.0'),
     );
-    await timeUntil(() => one.peek()?.version === after.version, 1000);
+    await timeUntil(() => one.peek()?.version === after.version, NOTIFIED_MS);
     await expect(
       one.publish(manifestJson('1.4.0'), published.version, deployOf(published, '1.4.0')),
     ).rejects.toBeInstanceOf(StaleManifestError);
