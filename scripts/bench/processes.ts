@@ -84,7 +84,7 @@ export async function start(
  * `REMOTE_<NAME>_URL`, for the manifest step.
  */
 export async function startRemoteHosts(ports: readonly number[]): Promise<Record<string, string>> {
-  const env: Record<string, string> = {};
+  const urls: Record<string, string> = {};
   for (const [i, remote] of SITE_REMOTES.entries()) {
     const port = ports[i];
     if (port === undefined) throw new Error(`no port for the group ${remote.name}`);
@@ -100,9 +100,9 @@ export async function startRemoteHosts(ports: readonly number[]): Promise<Record
       {},
       `http://127.0.0.1:${port}/`,
     );
-    env[`REMOTE_${remote.name.toUpperCase()}_URL`] = `http://127.0.0.1:${port}`;
+    urls[`REMOTE_${remote.name.toUpperCase()}_URL`] = `http://127.0.0.1:${port}`;
   }
-  return env;
+  return urls;
 }
 
 export const toMs = (value: string, unit: string): number =>
