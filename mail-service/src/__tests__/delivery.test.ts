@@ -29,6 +29,19 @@ describe.each(STORE_KINDS)('delivery over SMTP (%s outbox)', (kind) => {
     smtp = await start.relay();
   });
 
+  /** A service whose relay is down (its port closed), retrying quickly and without end. */
+  async function withRelayDown() {
+    const port = await closedPort();
+    const h = start.harness({
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      RETRY_BASE_MS: '50',
+      RETRY_MAX_MS: '200',
+      MAX_ATTEMPTS: '1000',
+    });
+    await smtp.close();
+    return { h, port };
+  }
+
   test('the message arrives with the right From, To, Reply-To, Subject, Message-ID and body', async () => {
     const h = start.harness({ SMTP_URL: smtp.url });
     const body = {
@@ -76,14 +89,7 @@ describe.each(STORE_KINDS)('delivery over SMTP (%s outbox)', (kind) => {
   });
 
   test('SMTP down when the message is accepted, then up: it arrives', async () => {
-    const port = await closedPort();
-    const h = start.harness({
-      SMTP_URL: `smtp://127.0.0.1:${port}`,
-      RETRY_BASE_MS: '50',
-      RETRY_MAX_MS: '200',
-      MAX_ATTEMPTS: '1000',
-    });
-    await smtp.close();
+    const { h, port } = await withRelayDown();
     const id = await accept(h);
 
     const down = await waitFor(async () => {
@@ -107,14 +113,7 @@ describe.each(STORE_KINDS)('delivery over SMTP (%s outbox)', (kind) => {
   });
 
   test('a queued message whose stored form can no longer be read is set aside as failed; the ones behind it still arrive', async () => {
-    const port = await closedPort();
-    const h = start.harness({
-      SMTP_URL: `smtp://127.0.0.1:${port}`,
-      RETRY_BASE_MS: '50',
-      RETRY_MAX_MS: '200',
-      MAX_ATTEMPTS: '1000',
-    });
-    await smtp.close();
+    const { h, port } = await withRelayDown();
     const broken = await accept(h);
     const fine = await accept(h);
     // The first one's stored payload is damaged in the store itself (a bad restore, a hand edit).
