@@ -33,6 +33,8 @@ export class TestDeployment {
   readonly children: ChildProcess[] = [];
   /** What the servers started by this deployment have logged. */
   siteLog = '';
+  /** The site servers that read their live manifest from `deployDir` (not from a database). */
+  private fileSites: { url: string; child: ChildProcess }[] = [];
 
   /**
    * Starts a site server (the built shell, this deployment's manifest) as its own process, the way
@@ -51,26 +53,28 @@ export class TestDeployment {
     } = {},
   ): Promise<string> {
     const url = `http://localhost:${port}`;
-    await this.run(
+    const settings: Record<string, string> = {
+      PORT: String(port),
+      SITE_URL: url,
+      DEPLOY_DIR: this.deployDir,
+      MAIL_SERVICE_URL: options.apiTarget ?? 'http://127.0.0.1:3005',
+      RENDER_TIMEOUT_MS: String(options.renderTimeoutMs ?? 3000),
+      RENDER_WORKERS: '1',
+      ...(options.trustProxy ? { TRUST_PROXY: options.trustProxy } : {}),
+      ...options.env,
+      ...(options.deploy
+        ? {
+            DEPLOY_TOKEN: options.deploy.token,
+            DEPLOY_ALLOWED_ORIGINS: options.deploy.allowedOrigins.join(','),
+          }
+        : {}),
+    };
+    const child = await this.run(
       [path.join(ROOT, 'shell', 'server', 'main.ts')],
-      {
-        PORT: String(port),
-        SITE_URL: url,
-        DEPLOY_DIR: this.deployDir,
-        MAIL_SERVICE_URL: options.apiTarget ?? 'http://127.0.0.1:3005',
-        RENDER_TIMEOUT_MS: String(options.renderTimeoutMs ?? 3000),
-        RENDER_WORKERS: '1',
-        ...(options.trustProxy ? { TRUST_PROXY: options.trustProxy } : {}),
-        ...options.env,
-        ...(options.deploy
-          ? {
-              DEPLOY_TOKEN: options.deploy.token,
-              DEPLOY_ALLOWED_ORIGINS: options.deploy.allowedOrigins.join(','),
-            }
-          : {}),
-      },
+      settings,
       `${url}/favicon.svg`,
     );
+    if (!settings.DATABASE_URL) this.fileSites.push({ url, child });
     return url;
   }
 
@@ -93,7 +97,11 @@ export class TestDeployment {
   }
 
   /** Runs a TypeScript entry point as its own process until `readyUrl` answers. */
-  private async run(args: string[], env: Record<string, string>, readyUrl: string): Promise<void> {
+  private async run(
+    args: string[],
+    env: Record<string, string>,
+    readyUrl: string,
+  ): Promise<ChildProcess> {
     const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
@@ -107,7 +115,7 @@ export class TestDeployment {
       if (child.exitCode !== null) throw new Error(`${args[0]} stopped: ${this.siteLog}`);
       try {
         await fetch(readyUrl);
-        return;
+        return child;
       } catch {
         if (Date.now() > deadline) throw new Error(`${args[0]} did not start: ${this.siteLog}`);
         await new Promise((r) => setTimeout(r, 100));
@@ -152,7 +160,11 @@ export class TestDeployment {
     );
   }
 
-  /** Writes this deployment's manifest from the remotes' builds (`scripts/manifest.ts`). */
+  /**
+   * Writes this deployment's manifest from the remotes' builds (`scripts/manifest.ts`), and waits
+   * until every running site server of this deployment that reads it from the folder serves it:
+   * a site notices the changed file shortly after it is written, not at the instant.
+   */
   async writeManifest(options: {
     versions?: Record<string, string>;
     dists?: Record<string, string>;
@@ -175,6 +187,26 @@ export class TestDeployment {
         stdio: 'pipe',
       },
     );
+    const written = readFileSync(path.join(this.deployDir, 'remotes.json'), 'utf8');
+    const running = this.fileSites.filter(
+      ({ child }) => child.exitCode === null && child.signalCode === null,
+    );
+    await Promise.all(running.map(({ url }) => this.servesManifest(url, written)));
+  }
+
+  /** Resolves once `site` serves `text` as its live manifest; throws after 10 s. */
+  private async servesManifest(site: string, text: string): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const served = await fetch(`${site}/remotes.json`).then(
+        (response) => response.text(),
+        () => undefined,
+      );
+      if (served === text) return;
+      if (Date.now() > deadline)
+        throw new Error(`${site} did not serve the manifest written 10 s ago: ${this.siteLog}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   listen(server: Server, port: number): Promise<void> {
