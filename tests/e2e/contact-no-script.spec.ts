@@ -8,6 +8,7 @@ import { expect, test, type Page, type Response } from '@playwright/test';
 import { simpleParser } from 'mailparser';
 import { TestDeployment } from '../support/deployment';
 import { ready } from '../support/ready';
+import { releaseRoutes } from '../support/routes';
 import { receivedMessages } from '../support/smtp';
 
 const SENT = 'Your message has been sent..';
@@ -264,6 +265,7 @@ test('with JavaScript but the form’s code blocked, the form is posted and sent
   await expectSentState(page);
   const mail = await delivered(subject);
   expect(mail.text).toContain('The scripts of the form did not load.');
+  await releaseRoutes(page);
 });
 
 test('with JavaScript, the confirmation replaces the form and takes the focus; another message starts from an empty form', async ({

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { company } from '@site/ui/company';
 import { ready } from '../support/ready';
+import { releaseRoutes } from '../support/routes';
 import { simpleParser, type AddressObject } from 'mailparser';
 import { expectNoViolations } from '../support/axe';
 import { TestDeployment } from '../support/deployment';
@@ -168,6 +169,7 @@ test.describe('the contact page', () => {
     expect(addresses(mail?.replyTo)).toEqual([
       { address: 'pieter@example.co.za', name: 'Pieter van Wyk' },
     ]);
+    await releaseRoutes(page);
   });
 
   test("the form's code is not part of the first load: it is fetched after the load event", async ({

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { expect } from '@playwright/test';
 import { watchConsole } from '../support/console';
 import { ready } from '../support/ready';
+import { releaseRoutes } from '../support/routes';
 import { ROOT, buildPublicHealthNext, fingerprint, test } from '../support/deployment';
 
 /**
@@ -232,6 +233,7 @@ test.describe('a site that survives a broken remote', () => {
     await expect(heading).toHaveText('Data Engineering');
     await footer.getByRole('link', { name: 'e-Learning' }).click();
     await expect(heading).toHaveText(/e-Learning/);
+    await releaseRoutes(page);
   });
 });
 

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ready } from '../support/ready';
+import { releaseRoutes } from '../support/routes';
 import { saveData } from '../support/save-data';
 import { remotes } from '../support/site';
 
@@ -98,6 +99,7 @@ test.describe('module federation', () => {
     expect(replaced()).toBeGreaterThan(0);
     await expect.poll(() => reactDomCopies(scripts).length).toBe(1);
     expect(warnings.filter((w) => /satisfy|shared/i.test(w))).toEqual([]);
+    await releaseRoutes(page);
   });
 
   test('a remote that needs an incompatible shared package is reported, not given a second copy', async ({
@@ -123,6 +125,7 @@ test.describe('module federation', () => {
     expect(warnings.join('\n')).toMatch(
       /shared singleton module @site\/ui.*does not satisfy.*\^2\.0\.0/,
     );
+    await releaseRoutes(page);
   });
 
   test('hovering a link into a group preloads that group before the click', async ({ page }) => {
