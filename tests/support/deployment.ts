@@ -23,6 +23,10 @@ import { SMTP_PORT } from './smtp';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
+/** Whether a process has not stopped: one killed by a signal has no exit code, but has stopped. */
+export const isRunning = (child: ChildProcess): boolean =>
+  child.exitCode === null && child.signalCode === null;
+
 /** A site (shell + its own deploy folder) and remote servers started by a test, on their own ports. */
 export class TestDeployment {
   readonly deployDir = mkdtempSync(path.join(os.tmpdir(), 'site-deploy-'));
@@ -188,9 +192,7 @@ export class TestDeployment {
       },
     );
     const written = readFileSync(path.join(this.deployDir, 'remotes.json'), 'utf8');
-    const running = this.fileSites.filter(
-      ({ child }) => child.exitCode === null && child.signalCode === null,
-    );
+    const running = this.fileSites.filter(({ child }) => isRunning(child));
     await Promise.all(running.map(({ url }) => this.servesManifest(url, written)));
   }
 
@@ -229,8 +231,7 @@ export class TestDeployment {
     await Promise.all([...this.servers].map((s) => this.stop(s)));
     await Promise.all(
       this.children.map((child) =>
-        // A process killed by a signal has no exit code: it has stopped all the same.
-        child.exitCode === null && child.signalCode === null
+        isRunning(child)
           ? new Promise((resolve) => {
               child.once('exit', resolve);
               child.kill('SIGTERM');

@@ -30,7 +30,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SHELL_PATHS, SITE_REMOTES } from '@site/contracts/site';
-import { ROOT, TestDeployment } from '../deployment';
+import { ROOT, TestDeployment, isRunning } from '../deployment';
 import type { Canary } from './oracle';
 import { exchange, header } from './raw-http';
 import type { Surface } from './requests';
@@ -385,7 +385,7 @@ export class FuzzBed {
   async close(): Promise<void> {
     await Promise.all(
       this.processes
-        .filter(({ child }) => child.exitCode === null && child.signalCode === null)
+        .filter(({ child }) => isRunning(child))
         .filter(({ child }) => !this.deployment.children.includes(child))
         .map(
           ({ child }) =>
