@@ -1,13 +1,19 @@
 /**
  * Starts the site server: `node --import tsx shell/server/main.ts`. Its settings are environment
  * variables, checked at start (`settings.ts` lists them and what each accepts; README and
- * `.env.example` too): a bad one stops the server with a message naming it.
+ * `.env.example` too): a bad one stops the server, before it starts anything, with a message naming
+ * it and exit code 78 (EX_CONFIG), which tells `npm start` not to start it again as it is.
  */
+import { limitConnections } from '@site/serving';
 import { createSite } from './site';
-import { SettingsError, parseSiteSettings } from './settings';
+import { SettingsError, checkSiteMachine, listenProblem, parseSiteSettings } from './settings';
+
+/** sysexits.h's EX_CONFIG: a restart cannot help, the settings must change. */
+const EX_CONFIG = 78;
 
 async function main(): Promise<void> {
   const settings = parseSiteSettings(process.env);
+  await checkSiteMachine(settings);
   const site = await createSite({
     shellDist: settings.shellDist,
     deployDir: settings.deployDir,
@@ -23,6 +29,7 @@ async function main(): Promise<void> {
     ...(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : {}),
     ...(settings.deploy ? { deploy: settings.deploy } : {}),
   });
+  limitConnections(site.app.server, settings.connections);
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -34,15 +41,22 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  await site.listen(settings.port, settings.host);
+  try {
+    await site.listen(settings.port, settings.host);
+  } catch (error) {
+    await site.close().catch(() => undefined);
+    throw listenProblem(error, settings) ?? error;
+  }
   console.log(`site: http://localhost:${settings.port}/`);
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof SettingsError) {
+    console.error(`site: could not start: ${error.message}`);
+    process.exit(EX_CONFIG);
+  }
   console.error(
-    error instanceof SettingsError
-      ? `site: could not start: ${error.message}`
-      : `site: could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    `site: could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
   );
   process.exit(1);
 });

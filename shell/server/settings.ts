@@ -1,14 +1,19 @@
 /**
  * The site server's settings, read from the environment and checked at start-up: a value that does
  * not parse stops the server with a message naming the variable and what it accepts, instead of
- * becoming `NaN` or an empty origin deep inside the server.
+ * becoming `NaN` or an empty origin deep inside the server. Every time is bounded well within what
+ * Node's timers hold (2^31-1 ms; a longer one fires at once). What only the machine can answer (the
+ * folders exist, the host name resolves) is checked by `checkSiteMachine` before anything starts.
  */
+import { accessSync, constants, statSync } from 'node:fs';
+import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { SHELL_PORT } from '@site/contracts/site';
 import { trustProxySetting, type TrustProxy } from '@site/contracts/trust-proxy';
+import { CONNECTION_LIMITS, type ConnectionLimits } from '@site/serving';
 import { DEFAULT_BEACON_RATE_LIMIT } from './http/beacon';
 import { CANARY_DEFAULTS } from './canary';
 import { DEFAULTS } from './site';
@@ -43,6 +48,8 @@ export interface SiteSettings {
   beaconRateLimit: number;
   /** A canary is rolled back by itself at this many errors within the window. */
   canary: { errorThreshold: number; windowSeconds: number };
+  /** How long a request may take to arrive, and the connections one client address may hold. */
+  connections: ConnectionLimits;
 }
 
 export class SettingsError extends Error {
@@ -106,7 +113,11 @@ const origin = (example: string) =>
 const HOST_NAME =
   /^(?=.{1,253}$)[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?(?:\.[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?)*$/i;
 
-const host = z.string().refine((value) => net.isIP(value) !== 0 || HOST_NAME.test(value), {
+/** Digits and dots only is meant as an IPv4 address, never as a name: 256.1.1.1 is a typo. */
+const isListenHost = (value: string) =>
+  net.isIP(value) !== 0 || (HOST_NAME.test(value) && !/^[\d.]+$/.test(value));
+
+const host = z.string().refine(isListenHost, {
   error: (issue) =>
     `"${String(issue.input)}" is not an address to listen on (an IP address such as 127.0.0.1 or ::, or a host name)`,
 });
@@ -194,6 +205,18 @@ const schema = z.object({
   CANARY_WINDOW_SECONDS: wholeNumber('a whole number of seconds', 10, 900).default(
     CANARY_DEFAULTS.windowSeconds,
   ),
+  HEADERS_TIMEOUT_MS: wholeNumber('a whole number of milliseconds', 1000, 60_000).default(
+    CONNECTION_LIMITS.headersTimeoutMs,
+  ),
+  REQUEST_TIMEOUT_MS: wholeNumber('a whole number of milliseconds', 1000, 600_000).default(
+    CONNECTION_LIMITS.requestTimeoutMs,
+  ),
+  KEEP_ALIVE_TIMEOUT_MS: wholeNumber('a whole number of milliseconds', 1000, 600_000).default(
+    CONNECTION_LIMITS.keepAliveTimeoutMs,
+  ),
+  MAX_CONNECTIONS_PER_CLIENT: wholeNumber('a number of connections', 1, 100_000).default(
+    CONNECTION_LIMITS.maxPerClient,
+  ),
 });
 
 /** Every variable the site server reads. */
@@ -217,6 +240,11 @@ export function parseSiteSettings(env: NodeJS.ProcessEnv): SiteSettings {
     );
   }
   const s = result.data;
+  if (s.REQUEST_TIMEOUT_MS < s.HEADERS_TIMEOUT_MS) {
+    throw new SettingsError([
+      `REQUEST_TIMEOUT_MS: ${s.REQUEST_TIMEOUT_MS} is shorter than HEADERS_TIMEOUT_MS (${s.HEADERS_TIMEOUT_MS}); the whole request includes its headers`,
+    ]);
+  }
   return {
     port: s.PORT,
     host: s.HOST,
@@ -240,5 +268,116 @@ export function parseSiteSettings(env: NodeJS.ProcessEnv): SiteSettings {
     metricsToken: s.METRICS_TOKEN,
     beaconRateLimit: s.BEACON_RATE_LIMIT,
     canary: { errorThreshold: s.CANARY_ERROR_THRESHOLD, windowSeconds: s.CANARY_WINDOW_SECONDS },
+    connections: {
+      headersTimeoutMs: s.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: s.REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: s.KEEP_ALIVE_TIMEOUT_MS,
+      maxPerClient: s.MAX_CONNECTIONS_PER_CLIENT,
+      maxConnections: CONNECTION_LIMITS.maxConnections,
+    },
   };
+}
+
+/** What is wrong with a folder the server needs, or undefined when it is a folder it may use. */
+function folderProblem(dir: string, writable: boolean): string | undefined {
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(dir).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR'
+      ? `${dir} does not exist`
+      : `${dir} cannot be read (${code ?? String(error)})`;
+  }
+  if (!isFolder) return `${dir} is a file, not a folder`;
+  try {
+    accessSync(dir, writable ? constants.R_OK | constants.W_OK | constants.X_OK : constants.R_OK);
+  } catch {
+    return `${dir} is not ${writable ? 'writable' : 'readable'} by this user`;
+  }
+  return undefined;
+}
+
+const statOk = (file: string) => {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+};
+
+/** The shell's build files the server loads at start. */
+const SHELL_BUILD = ['server/render.js', 'public/index.html'];
+
+/** How long a host name may take to resolve at start. */
+const LOOKUP_TIMEOUT_MS = 5000;
+
+/**
+ * What the environment alone cannot say: SHELL_DIST holds the shell's build; DEPLOY_DIR is a
+ * folder that exists (the server never makes it: a mistyped one would start the site with an empty
+ * manifest and every group's page a 404; `npm start` makes the checkout's own on its first run),
+ * writable when the manifest is kept there; HOST resolves. Throws a SettingsError naming each
+ * variable that fails, so the server stops before it starts anything.
+ */
+export async function checkSiteMachine(settings: SiteSettings): Promise<void> {
+  const problems: string[] = [];
+  const shell = folderProblem(settings.shellDist, false);
+  const missing = SHELL_BUILD.find((file) => !statOk(path.join(settings.shellDist, file)));
+  if (shell)
+    problems.push(`SHELL_DIST: ${shell}: expected the shell's build (npm run build -w shell)`);
+  else if (missing) {
+    problems.push(
+      `SHELL_DIST: ${settings.shellDist} holds no build of the shell (no ${missing}): build it with npm run build -w shell, or correct the path`,
+    );
+  }
+  const deploy = folderProblem(settings.deployDir, !settings.databaseUrl);
+  if (deploy) {
+    problems.push(
+      `DEPLOY_DIR: ${deploy}: expected the folder of the live manifest (npm start makes the checkout's deploy/ on its first run)`,
+    );
+  }
+  if (settings.host && net.isIP(settings.host) === 0) {
+    const name = settings.host;
+    let timer: NodeJS.Timeout | undefined;
+    const problem = await Promise.race([
+      lookup(name, { all: true }).then(
+        () => undefined,
+        (error: NodeJS.ErrnoException) =>
+          `"${name}" does not resolve (${error.code ?? error.message})`,
+      ),
+      new Promise<string>((resolve) => {
+        timer = setTimeout(
+          () => resolve(`"${name}" did not resolve within ${LOOKUP_TIMEOUT_MS / 1000} s`),
+          LOOKUP_TIMEOUT_MS,
+        );
+      }),
+    ]);
+    clearTimeout(timer);
+    if (problem)
+      problems.push(`HOST: ${problem}: expected an address of this machine or a name of one`);
+  }
+  if (problems.length) throw new SettingsError(problems);
+}
+
+/**
+ * A listen that failed, as the setting to change: PORT for a port in use or not allowed, HOST for
+ * an address this machine does not have; undefined for anything else.
+ */
+export function listenProblem(
+  error: unknown,
+  settings: Pick<SiteSettings, 'port' | 'host'>,
+): SettingsError | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') {
+    return new SettingsError([`PORT: ${settings.port} is in use by another process`]);
+  }
+  if (code === 'EACCES') {
+    return new SettingsError([`PORT: this user may not listen on ${settings.port}`]);
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new SettingsError([
+      `HOST: "${settings.host ?? ''}" is not an address of this machine (${code})`,
+    ]);
+  }
+  return undefined;
 }

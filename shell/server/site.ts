@@ -21,7 +21,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import type { RemoteDeployment } from '@site/contracts';
-import { REVALIDATE, listenOn } from '@site/serving';
+import { REVALIDATE, createLimitedServer, listenOn } from '@site/serving';
 import { composePage, loadShellTemplate, type ShellTemplate } from './compose';
 import { scriptJson } from './manifest-store';
 import type { LiveManifest } from './control-plane';
@@ -454,6 +454,12 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     return503OnClosing: true,
     forceCloseConnections: true,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
+    // Fastify turns Node's request timeout off: a connection that declared a body and never sent
+    // it stayed open for good, and a few thousand of them took every file descriptor. The stated
+    // limits (@site/serving's CONNECTION_LIMITS: headers within 10 s, the whole request within
+    // 30 s, 72 s of keep-alive, 256 connections per client address); main.ts applies the
+    // settings' values over them.
+    serverFactory: (handler) => createLimitedServer(handler),
   });
 
   // Anything thrown while answering: a 4xx stays what it is; anything else is logged and answered

@@ -1,5 +1,13 @@
 export { REVALIDATE, filePolicy } from './cache-policy';
 export { negotiateEncoding, settleAcceptEncoding, type Encoding } from './encoding';
 export { listenOn } from './listen';
-export { createRemoteServer, type RemoteHost } from './remote-host';
+export {
+  CONNECTION_LIMITS,
+  createLimitedServer,
+  defaultMaxConnections,
+  limitConnections,
+  openFileLimit,
+  type ConnectionLimits,
+} from './connections';
+export { createRemoteServer, type RemoteHost, type RemoteHostOptions } from './remote-host';
 export { newestVersion, sortVersions } from './versions';

@@ -3,13 +3,16 @@
  * are public, so any origin may fetch them (the shell fetches mf-manifest.json and chunks
  * cross-origin). `@fastify/static` does the HTTP: the path decoded before any check and kept inside
  * the folder, dotfiles ignored, the build's brotli and gzip copies sent by Accept-Encoding,
- * conditional requests answered. The run scripts start it on its own; the static export starts it
- * inside the site server's process.
+ * conditional requests answered. A request that does not arrive in time is closed, and one client
+ * address holds only its share of connections (`connections.ts`). The run scripts start one process
+ * for every group's host (scripts/serve-remote.ts); the static export starts them inside the site
+ * server's process.
  */
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { filePolicy } from './cache-policy';
+import { CONNECTION_LIMITS, createLimitedServer, type ConnectionLimits } from './connections';
 import { settleAcceptEncoding } from './encoding';
 import { listenOn } from './listen';
 
@@ -22,9 +25,18 @@ export interface RemoteHost {
   close(): Promise<void>;
 }
 
-export async function createRemoteServer(root: string): Promise<RemoteHost> {
+export interface RemoteHostOptions {
+  /** Time limits and connection counts; the stated defaults when not given. */
+  limits?: ConnectionLimits;
+}
+
+export async function createRemoteServer(
+  root: string,
+  { limits = CONNECTION_LIMITS }: RemoteHostOptions = {},
+): Promise<RemoteHost> {
   const app = Fastify({
     logger: false,
+    serverFactory: (handler) => createLimitedServer(handler, limits),
     routerOptions: { maxParamLength: 16 * 1024 },
     forceCloseConnections: true,
   });

@@ -2,6 +2,7 @@
  * @jest-environment node
  */
 import path from 'node:path';
+import { CONNECTION_LIMITS } from '@site/serving';
 import {
   SettingsError,
   defaultRenderWorkers,
@@ -38,7 +39,46 @@ describe('the site server settings', () => {
       trustProxy: false,
       beaconRateLimit: 30,
       canary: { errorThreshold: 5, windowSeconds: 60 },
+      connections: {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 72_000,
+        maxPerClient: 256,
+        maxConnections: CONNECTION_LIMITS.maxConnections,
+      },
     });
+  });
+
+  test('the connection limits are bounded: times within what a timer holds, the request after its headers', () => {
+    expect(
+      parseSiteSettings({
+        HEADERS_TIMEOUT_MS: '2000',
+        REQUEST_TIMEOUT_MS: '5000',
+        KEEP_ALIVE_TIMEOUT_MS: '65000',
+        MAX_CONNECTIONS_PER_CLIENT: '1000',
+      }).connections,
+    ).toMatchObject({
+      headersTimeoutMs: 2000,
+      requestTimeoutMs: 5000,
+      keepAliveTimeoutMs: 65_000,
+      maxPerClient: 1000,
+    });
+    expect(
+      problems({
+        HEADERS_TIMEOUT_MS: '999',
+        REQUEST_TIMEOUT_MS: '3000000000',
+        KEEP_ALIVE_TIMEOUT_MS: '99999999999',
+        MAX_CONNECTIONS_PER_CLIENT: '0',
+      }),
+    ).toEqual([
+      'HEADERS_TIMEOUT_MS: "999" is not a whole number of milliseconds (1000 to 60000)',
+      'REQUEST_TIMEOUT_MS: "3000000000" is not a whole number of milliseconds (1000 to 600000)',
+      'KEEP_ALIVE_TIMEOUT_MS: "99999999999" is not a whole number of milliseconds (1000 to 600000)',
+      'MAX_CONNECTIONS_PER_CLIENT: "0" is not a number of connections (1 to 100000)',
+    ]);
+    expect(problems({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' })).toEqual([
+      'REQUEST_TIMEOUT_MS: 10000 is shorter than HEADERS_TIMEOUT_MS (20000); the whole request includes its headers',
+    ]);
   });
 
   test('the canary rollback threshold and window are checked', () => {
@@ -162,6 +202,10 @@ describe('the site server settings', () => {
     expect(problems({ HOST: 'local host' })).toEqual([
       'HOST: "local host" is not an address to listen on (an IP address such as 127.0.0.1 or ::, or a host name)',
     ]);
+    // Digits and dots are an IPv4 address mistyped, not a name to look up.
+    for (const typo of ['256.1.1.1', '127.0.0', '10.0.0.1.']) {
+      expect(problems({ HOST: typo })[0]).toMatch(new RegExp(`^HOST: "${typo}" is not an address`));
+    }
   });
 
   test('SHELL_DIST and DEPLOY_DIR are folders, relative ones taken from the working directory', () => {
