@@ -173,12 +173,13 @@ export default tseslint.config(
       ],
     },
   },
-  // The mail-service takes only the contact schema, TRUST_PROXY's forms and the company facts from
-  // our packages (and, in its tests, the embedded PostgreSQL), and nothing of the browser's.
+  // The mail-service takes only the contact schema, TRUST_PROXY's forms, the company facts and the
+  // limits and listen address every server shares from our packages (and, in its tests, the
+  // embedded PostgreSQL), and nothing of the browser's.
   ...boundary(['mail-service/**'], 'mail-service', {
     extra: ['react', 'react-*', 'react/*'],
     regex:
-      '^@site/(?!contracts/contact(/limits)?$|contracts/trust-proxy$|ui/company$|build/testing/postgres$)',
+      '^@site/(?!contracts/contact(/limits)?$|contracts/trust-proxy$|ui/company$|serving/(connections|listen)$|build/testing/postgres$)',
     runtime: true,
   }),
   // The run scripts (build, start, deploy, bench) and the apps meet only through the packages

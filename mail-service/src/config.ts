@@ -1,7 +1,10 @@
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import addressparser from 'nodemailer/lib/addressparser';
 import { trustProxySetting } from '@site/contracts/trust-proxy';
+import { CONNECTION_LIMITS, type ConnectionLimits } from '@site/serving/connections';
+import { LISTEN_HOST_FORMS, isListenHost } from '@site/serving/listen';
 import { company } from '@site/ui/company';
 
 /** The mail-service folder: the defaults for DATA_DIR and MAILBOX_DIR live inside it. */
@@ -54,6 +57,11 @@ export interface Config {
   spamMaxLinks: number;
   logLevel: LogLevel;
   shutdownTimeoutMs: number;
+  /**
+   * How long a request may take to arrive. No limit per client address: the mail-service's
+   * clients are the site server and the balancer, whose own limits count each visitor.
+   */
+  connections: ConnectionLimits;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -82,7 +90,14 @@ export const DEFAULTS = {
   SPAM_MAX_LINKS: '5',
   LOG_LEVEL: 'info',
   SHUTDOWN_TIMEOUT_MS: '7000',
+  HEADERS_TIMEOUT_MS: String(CONNECTION_LIMITS.headersTimeoutMs),
+  REQUEST_TIMEOUT_MS: String(CONNECTION_LIMITS.requestTimeoutMs),
+  KEEP_ALIVE_TIMEOUT_MS: String(CONNECTION_LIMITS.keepAliveTimeoutMs),
 } as const;
+
+/** Node's timers hold 2^31-1 ms (24.8 days); a longer one fires at once. */
+const DAY_S = 86_400;
+const DAY_MS = DAY_S * 1000;
 
 const isEmail = (value: string) => z.email().safeParse(value).success;
 
@@ -130,6 +145,11 @@ const directory = z
   .string()
   .transform((value) => path.resolve(value))
   .refine((value) => value !== path.parse(value).root, { message: 'refusing the root folder' });
+
+const listenHost = z.string().refine(isListenHost, {
+  error: (issue) =>
+    `"${String(issue.input)}" is not an address to listen on (${LISTEN_HOST_FORMS})`,
+});
 
 /**
  * A service URL setting (it may hold a password, so a problem is named without echoing it): one of
@@ -194,7 +214,7 @@ const origins = z.string().transform((value, ctx) => {
 
 const envSchema = z.object({
   MAIL_SERVICE_PORT: int(0, 65535).default(Number(DEFAULTS.MAIL_SERVICE_PORT)),
-  MAIL_SERVICE_HOST: z.string().optional(),
+  MAIL_SERVICE_HOST: listenHost.optional(),
   SMTP_URL: smtpUrl,
   MAIL_TO: addresses(false).default(() => parseAddresses(DEFAULTS.MAIL_TO) as MailAddress[]),
   MAIL_FROM: addresses(true).default(() => parseAddresses(DEFAULTS.MAIL_FROM) as MailAddress[]),
@@ -202,14 +222,17 @@ const envSchema = z.object({
   DATA_DIR: directory.default(DEFAULTS.DATA_DIR),
   MAILBOX_DIR: directory.default(DEFAULTS.MAILBOX_DIR),
   RATE_LIMIT_MAX: int(1).default(Number(DEFAULTS.RATE_LIMIT_MAX)),
-  RATE_LIMIT_WINDOW: int(1).default(Number(DEFAULTS.RATE_LIMIT_WINDOW)),
+  // Seconds, at most a day: express-rate-limit resets its counts on a timer.
+  RATE_LIMIT_WINDOW: int(1, DAY_S).default(Number(DEFAULTS.RATE_LIMIT_WINDOW)),
   TRUST_PROXY: trustProxySetting.default(false),
   ALLOWED_ORIGINS: origins.default([DEFAULTS.ALLOWED_ORIGINS]),
-  RETRY_BASE_MS: int(1).default(Number(DEFAULTS.RETRY_BASE_MS)),
-  RETRY_MAX_MS: int(1).default(Number(DEFAULTS.RETRY_MAX_MS)),
-  QUEUE_LIFETIME: int(1).default(Number(DEFAULTS.QUEUE_LIFETIME)),
+  // The wait before the next attempt is a timer: at most a day.
+  RETRY_BASE_MS: int(1, DAY_MS).default(Number(DEFAULTS.RETRY_BASE_MS)),
+  RETRY_MAX_MS: int(1, DAY_MS).default(Number(DEFAULTS.RETRY_MAX_MS)),
+  // Seconds, at most a year (compared with dates, never a timer).
+  QUEUE_LIFETIME: int(1, 365 * DAY_S).default(Number(DEFAULTS.QUEUE_LIFETIME)),
   SMTP_CONNECTIONS: int(1, 50).default(Number(DEFAULTS.SMTP_CONNECTIONS)),
-  READY_MAX_QUEUE_AGE: int(1).default(Number(DEFAULTS.READY_MAX_QUEUE_AGE)),
+  READY_MAX_QUEUE_AGE: int(1, 30 * DAY_S).default(Number(DEFAULTS.READY_MAX_QUEUE_AGE)),
   RETENTION_DAYS: int(1, 3650).default(Number(DEFAULTS.RETENTION_DAYS)),
   SPAM_RETENTION_DAYS: int(1, 3650).default(Number(DEFAULTS.SPAM_RETENTION_DAYS)),
   METRICS_TOKEN: z
@@ -228,7 +251,11 @@ const envSchema = z.object({
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` })
     .default(DEFAULTS.LOG_LEVEL),
-  SHUTDOWN_TIMEOUT_MS: int(0).default(Number(DEFAULTS.SHUTDOWN_TIMEOUT_MS)),
+  // A timer: at most ten minutes, longer than any platform waits after SIGTERM.
+  SHUTDOWN_TIMEOUT_MS: int(0, 600_000).default(Number(DEFAULTS.SHUTDOWN_TIMEOUT_MS)),
+  HEADERS_TIMEOUT_MS: int(1000, 60_000).default(Number(DEFAULTS.HEADERS_TIMEOUT_MS)),
+  REQUEST_TIMEOUT_MS: int(1000, 600_000).default(Number(DEFAULTS.REQUEST_TIMEOUT_MS)),
+  KEEP_ALIVE_TIMEOUT_MS: int(1000, 600_000).default(Number(DEFAULTS.KEEP_ALIVE_TIMEOUT_MS)),
 });
 
 export class ConfigError extends Error {
@@ -260,6 +287,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `RETRY_MAX_MS: must be at least RETRY_BASE_MS (${e.RETRY_BASE_MS}), got ${e.RETRY_MAX_MS}`,
     ]);
   }
+  if (e.REQUEST_TIMEOUT_MS < e.HEADERS_TIMEOUT_MS) {
+    throw new ConfigError([
+      `REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS (${e.HEADERS_TIMEOUT_MS}), got ${e.REQUEST_TIMEOUT_MS}`,
+    ]);
+  }
   const [mailFrom] = e.MAIL_FROM;
   if (!mailFrom) throw new ConfigError(['MAIL_FROM: expected exactly one address']);
   return {
@@ -288,7 +320,52 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     spamMaxLinks: e.SPAM_MAX_LINKS,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    connections: {
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      maxPerClient: 0,
+      maxConnections: CONNECTION_LIMITS.maxConnections,
+    },
   };
+}
+
+/**
+ * Makes the folder if it is missing (one level: its parent must exist, so a mistyped path is named
+ * rather than made), and checks that this user may write in it. What is wrong, or undefined.
+ * Never a recursive mkdir: Node's loops for good on a path under /proc.
+ */
+function folderProblem(dir: string): string | undefined {
+  try {
+    mkdirSync(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return `cannot create ${dir}: ${path.dirname(dir)} does not exist`;
+    if (code !== 'EEXIST') return `cannot create ${dir} (${code ?? String(error)})`;
+  }
+  try {
+    if (!statSync(dir).isDirectory()) return `${dir} is a file, not a folder`;
+    accessSync(dir, constants.R_OK | constants.W_OK | constants.X_OK);
+  } catch (error) {
+    return `${dir} is not writable by this user (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+  }
+  return undefined;
+}
+
+/**
+ * The folders the service writes, made and checked before anything opens them: DATA_DIR for the
+ * SQLite outbox (without DATABASE_URL), MAILBOX_DIR for the .eml files (without SMTP_URL). Throws a
+ * ConfigError naming each one that cannot be used.
+ */
+export function prepareFolders(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'smtpUrl' | 'mailboxDir'>,
+): void {
+  const problems: string[] = [];
+  const data = config.databaseUrl ? undefined : folderProblem(config.dataDir);
+  if (data) problems.push(`DATA_DIR: ${data}`);
+  const mailbox = config.smtpUrl ? undefined : folderProblem(config.mailboxDir);
+  if (mailbox) problems.push(`MAILBOX_DIR: ${mailbox}`);
+  if (problems.length) throw new ConfigError(problems);
 }
 
 /** The domain of MAIL_FROM, used to make each message's Message-ID. */

@@ -1,18 +1,32 @@
 import './runtime';
-import http from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { ConfigError, describeStore, describeTarget, loadConfig, type Config } from './config';
+import { createLimitedServer } from '@site/serving/connections';
+import {
+  ConfigError,
+  describeStore,
+  describeTarget,
+  loadConfig,
+  prepareFolders,
+  type Config,
+} from './config';
 import type { MessageCounts } from './outbox/queries';
 import { createService, type Service } from './service';
 
+/** sysexits.h's EX_CONFIG: a restart cannot help, a setting must change (`npm start` stops). */
+const EX_CONFIG = 78;
+
+/** The settings, and the folders they name made and checked; a bad one ends the process here. */
 function readConfig(): Config {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    prepareFolders(config);
+    return config;
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`mail-service: ${error.message}\n`);
-      process.exit(1);
+      process.exit(EX_CONFIG);
     }
     throw error;
   }
@@ -47,25 +61,32 @@ async function main(): Promise<void> {
     Promise.resolve()
       .then(() => outbox.counts())
       .catch(() => null);
-  const server = http.createServer(app);
-  // A client gets this long to send its request; slow-drip clients cannot hold sockets forever.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 15_000;
+  // A client gets HEADERS_TIMEOUT_MS for its headers and REQUEST_TIMEOUT_MS for the whole request:
+  // a connection that never sends what it declared is answered 408 and closed.
+  const server = createLimitedServer(app, config.connections);
 
   let stopping = false;
   // While stopping, every answer closes its connection, so keep-alive clients let go of us.
-  server.on('request', (_req, res: http.ServerResponse) => {
+  server.on('request', (_req, res: ServerResponse) => {
     if (stopping) res.setHeader('Connection', 'close');
   });
 
   server.on('error', (error: NodeJS.ErrnoException) => {
-    logger.fatal(
-      { err: error.code ?? error.message, port: config.port },
+    const setting =
       error.code === 'EADDRINUSE'
-        ? `port ${config.port} is already in use (MAIL_SERVICE_PORT)`
-        : 'the server could not start',
+        ? `MAIL_SERVICE_PORT: port ${config.port} is already in use`
+        : error.code === 'EACCES'
+          ? `MAIL_SERVICE_PORT: this user may not listen on port ${config.port}`
+          : error.code === 'EADDRNOTAVAIL' ||
+              error.code === 'ENOTFOUND' ||
+              error.code === 'EAI_AGAIN'
+            ? `MAIL_SERVICE_HOST: "${config.host ?? ''}" is not an address of this machine (${error.code})`
+            : undefined;
+    logger.fatal(
+      { err: error.code ?? error.message, port: config.port, host: config.host },
+      setting ?? 'the server could not start',
     );
-    process.exit(1);
+    process.exit(setting ? EX_CONFIG : 1);
   });
 
   server.listen(config.port, config.host, async () => {

@@ -13,7 +13,12 @@ import path from 'node:path';
 import { z } from 'zod';
 import { SHELL_PORT } from '@site/contracts/site';
 import { trustProxySetting, type TrustProxy } from '@site/contracts/trust-proxy';
-import { CONNECTION_LIMITS, type ConnectionLimits } from '@site/serving';
+import {
+  CONNECTION_LIMITS,
+  LISTEN_HOST_FORMS,
+  isListenHost,
+  type ConnectionLimits,
+} from '@site/serving';
 import { DEFAULT_BEACON_RATE_LIMIT } from './http/beacon';
 import { CANARY_DEFAULTS } from './canary';
 import { DEFAULTS } from './site';
@@ -110,16 +115,8 @@ const origin = (example: string) =>
     return checked.origin;
   });
 
-const HOST_NAME =
-  /^(?=.{1,253}$)[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?(?:\.[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?)*$/i;
-
-/** Digits and dots only is meant as an IPv4 address, never as a name: 256.1.1.1 is a typo. */
-const isListenHost = (value: string) =>
-  net.isIP(value) !== 0 || (HOST_NAME.test(value) && !/^[\d.]+$/.test(value));
-
 const host = z.string().refine(isListenHost, {
-  error: (issue) =>
-    `"${String(issue.input)}" is not an address to listen on (an IP address such as 127.0.0.1 or ::, or a host name)`,
+  error: (issue) => `"${String(issue.input)}" is not an address to listen on (${LISTEN_HOST_FORMS})`,
 });
 
 const folder = z.string().transform((value) => path.resolve(value));

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { CONNECTION_LIMITS } from '@site/serving/connections';
 import { ConfigError, SERVICE_DIR, describeStore, describeTarget, loadConfig } from '../config';
 
 const problems = (env: Record<string, string>): string[] => {
@@ -38,7 +39,49 @@ describe('configuration', () => {
       spamMaxLinks: 5,
       logLevel: 'info',
       shutdownTimeoutMs: 7000,
+      connections: {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 72_000,
+        maxPerClient: 0,
+        maxConnections: CONNECTION_LIMITS.maxConnections,
+      },
     });
+  });
+
+  // Node's timers hold 2^31-1 ms: a longer wait fires at once, so a huge window was no limit.
+  test.each([
+    ['RATE_LIMIT_WINDOW', '99999999999', 'expected a whole number from 1 to 86400'],
+    ['RATE_LIMIT_WINDOW', '86401', 'expected a whole number from 1 to 86400'],
+    ['SHUTDOWN_TIMEOUT_MS', '3000000000', 'expected a whole number from 0 to 600000'],
+    ['RETRY_BASE_MS', '86400001', 'expected a whole number from 1 to 86400000'],
+    ['RETRY_MAX_MS', '2147483648', 'expected a whole number from 1 to 86400000'],
+    ['QUEUE_LIFETIME', '31536001', 'expected a whole number from 1 to 31536000'],
+    ['READY_MAX_QUEUE_AGE', '2592001', 'expected a whole number from 1 to 2592000'],
+    ['HEADERS_TIMEOUT_MS', '999', 'expected a whole number from 1000 to 60000'],
+    ['REQUEST_TIMEOUT_MS', '3000000000', 'expected a whole number from 1000 to 600000'],
+    ['KEEP_ALIVE_TIMEOUT_MS', '600001', 'expected a whole number from 1000 to 600000'],
+  ])('%s=%s, past its bound, is refused: %s', (name, value, message) => {
+    expect(problems({ [name]: value })).toEqual([`${name}: ${message}, got "${value}"`]);
+  });
+
+  test('the request timeout covers its headers', () => {
+    expect(problems({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' })).toEqual([
+      'REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS (20000), got 10000',
+    ]);
+    expect(
+      loadConfig({ HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '5000' }).connections,
+    ).toMatchObject({ headersTimeoutMs: 2000, requestTimeoutMs: 5000 });
+  });
+
+  test('MAIL_SERVICE_HOST is an address or a host name', () => {
+    expect(loadConfig({ MAIL_SERVICE_HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ MAIL_SERVICE_HOST: 'mail.internal' }).host).toBe('mail.internal');
+    for (const bad of ['256.1.1.1', 'mail host']) {
+      expect(problems({ MAIL_SERVICE_HOST: bad })).toEqual([
+        `MAIL_SERVICE_HOST: "${bad}" is not an address to listen on (an IP address such as 127.0.0.1 or ::, or a host name)`,
+      ]);
+    }
   });
 
   test('PORT is the site’s, not ours; empty values mean the default', () => {

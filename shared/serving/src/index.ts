@@ -1,6 +1,6 @@
 export { REVALIDATE, filePolicy } from './cache-policy';
 export { negotiateEncoding, settleAcceptEncoding, type Encoding } from './encoding';
-export { listenOn } from './listen';
+export { LISTEN_HOST_FORMS, isListenHost, listenOn } from './listen';
 export {
   CONNECTION_LIMITS,
   createLimitedServer,

@@ -153,10 +153,14 @@ describe('a bad setting stops the site server at once, naming the variable', () 
     ],
   ])('%s', async (_what, env, message) => {
     const started = await site(env());
+    let timer: NodeJS.Timeout | undefined;
     const code = await Promise.race([
       started.exited,
-      new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 10_000)),
+      new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve('still running after 10 s'), 10_000);
+      }),
     ]);
+    clearTimeout(timer);
     expect({ code, output: started.output() }).toEqual({
       code: EX_CONFIG,
       output: expect.stringMatching(message),
