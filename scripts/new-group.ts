@@ -20,6 +20,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { parseArgs as parseCommandLine } from 'node:util';
+import { GROUP_PORTS, groupPorts } from './lib/local-ports';
 
 export const SITE_FILE = path.join('shared', 'contracts', 'site.json');
 const TEMPLATES = path.join(__dirname, 'new-group');
@@ -41,19 +42,6 @@ const PREFIX = /^(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
  * a segment starts with a letter or digit.)
  */
 const SERVER_PATHS = ['/api', '/assets', '/share'];
-/**
- * Ports the local run gives to others (scripts/start.ts): the mail-service, the cluster's site
- * servers, mail-services and PostgreSQL, and the browser tests' SMTP server.
- */
-const RESERVED_PORTS = new Set([
-  3005,
-  ...Array.from({ length: 9 }, (_, i) => 3011 + i),
-  3021,
-  3022,
-  3025,
-  3040,
-]);
-
 export interface NewGroup {
   /** e.g. `cyber-security` */
   name: string;
@@ -117,9 +105,17 @@ export function planGroup(
   if (shellClash) {
     throw new InputError(`--prefix ${prefix} overlaps ${shellClash}, which the shell serves`);
   }
-  const taken = new Set([site.shell.port, ...site.remotes.map((r) => r.port), ...RESERVED_PORTS]);
-  let port = Math.max(site.shell.port, ...site.remotes.map((r) => r.port)) + 1;
-  while (taken.has(port)) port += 1;
+  // The next free port after the highest a group has (a port freed by a removed group is not
+  // handed to a new one at once), else the first free one in the range.
+  const taken = new Set([site.shell.port, ...site.remotes.map((r) => r.port)]);
+  const highest = Math.max(0, ...site.remotes.map((r) => r.port));
+  const free = groupPorts().filter((p) => !taken.has(p));
+  const port = free.find((p) => p > highest) ?? free[0];
+  if (port === undefined) {
+    throw new InputError(
+      `every local port for a group (${GROUP_PORTS.first}-${GROUP_PORTS.last}) is taken: remove a group first`,
+    );
+  }
   const label = name
     .split('-')
     .map((word) => word[0]!.toUpperCase() + word.slice(1))
@@ -209,21 +205,34 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const written = await writeGroup(root, group);
-  console.log(
-    [
-      `new page group ${group.federationName}: ${group.folder}, ${group.prefix}/**, port ${group.port}`,
-      ...written.map((file) => `  wrote ${file}`),
-      '',
-      'Next steps:',
-      '  npm install                        link the new workspace',
-      `  npm test -w ${group.folder}`.padEnd(37) + ' its contract and page tests',
-      `  npm start                          builds it and serves it on port ${group.port}`,
-      `  npm run deploy -w ${group.folder}`.padEnd(37) +
-        ' (another terminal) makes it live on the local site',
-      `  open http://localhost:3000${group.prefix}/overview`,
-      `  then edit ${group.folder}/src/routes.json and src/content/: your pages and words`,
-    ].join('\n'),
-  );
+  console.log(nextSteps(group, written));
+}
+
+/** What the command prints: what it wrote, then how the team goes live and releases changes. */
+export function nextSteps(group: NewGroup, written: readonly string[]): string {
+  const row = (command: string, what: string) => `  ${command.padEnd(46)} ${what}`;
+  const w = `-w ${group.folder}`;
+  return [
+    `new page group ${group.federationName}: ${group.folder}, ${group.prefix}/**, port ${group.port}`,
+    ...written.map((file) => `  wrote ${file}`),
+    '',
+    'Next steps:',
+    row('npm install', 'link the new workspace'),
+    row(`npm test ${w}`, 'its contract and page tests'),
+    row('npm start', `serves it on port ${group.port} (a running one picks it up)`),
+    row(`npm run deploy ${w}`, 'builds it and makes it live on the local site'),
+    `  open http://localhost:3000${group.prefix}/overview`,
+    `  then edit ${group.folder}/src/routes.json and src/content/: your pages and words`,
+    '',
+    'Releasing a change (a deployed version is fixed: change, bump, deploy):',
+    row(`npm version minor ${w}`, 'bump its version (patch, minor or major)'),
+    row(`npm run deploy ${w} -- --preview`, 'live for no one: prints a link to see it'),
+    row(`npm run deploy ${w} -- --canary 10`, 'live for 10 % of visits; rolled back on errors'),
+    row(`npm run deploy ${w} -- --promote`, 'the preview or canary live for everyone'),
+    row(`npm run deploy ${w}`, 'or live for everyone at once'),
+    row(`npm run rollback ${w}`, 'back to the version before (-- --to <v>)'),
+    'docs/deployment.md says how the group reaches production.',
+  ].join('\n');
 }
 
 if (require.main === module) void main();

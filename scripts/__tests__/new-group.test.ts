@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import {
-  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
   rmSync,
+  writeFileSync,
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,17 +14,54 @@ import { SITE_FILE, planGroup } from '../new-group';
 
 /**
  * `npm run new-group` checks its input against the site table before it writes anything. Run on a
- * temporary copy of the table, so the checkout's own is never touched.
+ * table of the test's own in a temporary folder, so neither the checkout's table nor what it holds
+ * today (a group made with the command the day before) changes what the test expects.
  */
 
-const ROOT = path.join(__dirname, '..', '..');
 const SCRIPT = path.join(__dirname, '..', 'new-group.ts');
 
+/** Four groups on 3001-3004, as the site started. */
+const TABLE = {
+  shell: { port: 3000, pages: { home: '/', about: '/about', contact: '/contact' } },
+  remotes: [
+    {
+      name: 'custom_dev',
+      folder: 'mfe-custom-dev',
+      port: 3001,
+      prefixes: ['/services/custom-dev'],
+    },
+    {
+      name: 'data',
+      folder: 'mfe-data',
+      port: 3002,
+      prefixes: ['/services/business-intelligence', '/services/data-analytics'],
+    },
+    {
+      name: 'enterprise_education',
+      folder: 'mfe-enterprise-education',
+      port: 3003,
+      prefixes: ['/services/enterprise', '/services/education'],
+    },
+    {
+      name: 'public_health',
+      folder: 'mfe-public-health',
+      port: 3004,
+      prefixes: ['/public-health'],
+    },
+  ],
+};
+
+type Remote = (typeof TABLE.remotes)[number];
+
 let root: string;
+/** Writes the test's table, with `remotes` in place of its groups when given. */
+function writeTable(remotes: Remote[] = TABLE.remotes): void {
+  writeFileSync(path.join(root, SITE_FILE), `${JSON.stringify({ ...TABLE, remotes }, null, 2)}\n`);
+}
 beforeEach(() => {
   root = mkdtempSync(path.join(os.tmpdir(), 'new-group-'));
   mkdirSync(path.join(root, path.dirname(SITE_FILE)), { recursive: true });
-  cpSync(path.join(ROOT, SITE_FILE), path.join(root, SITE_FILE));
+  writeTable();
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -104,6 +141,43 @@ describe('npm run new-group refuses', () => {
   });
 });
 
+describe('the port a new group gets', () => {
+  const group = (name: string, port: number): Remote => ({
+    name,
+    folder: `mfe-${name}`,
+    port,
+    prefixes: [`/${name}`],
+  });
+  const portFor = () => planGroup(root, { name: 'cyber', prefix: '/cyber' }).port;
+
+  test('the next after the highest, past the ports the local run gives to others', () => {
+    // 3005: the mail-service; 3011-3019: the cluster's site servers; 3021, 3022: its
+    // mail-services; 3025: the browser tests' SMTP server; 3040: its PostgreSQL.
+    writeTable([group('a', 3004)]);
+    expect(portFor()).toBe(3006);
+    writeTable([group('a', 3010)]);
+    expect(portFor()).toBe(3020);
+    writeTable([group('a', 3020)]);
+    expect(portFor()).toBe(3023);
+    writeTable([group('a', 3024)]);
+    expect(portFor()).toBe(3026);
+  });
+
+  test('a gap below the highest is left for later; the first free one once the range is used up', () => {
+    writeTable([group('a', 3001), group('b', 3003)]);
+    expect(portFor()).toBe(3004);
+    writeTable([group('a', 3002), group('b', 3099)]);
+    expect(portFor()).toBe(3001);
+  });
+
+  test('every port of the range taken: refused', () => {
+    const all: Remote[] = [];
+    for (let port = 3001; port <= 3099; port++) all.push(group(`g${port}`, port));
+    writeTable(all);
+    expect(portFor).toThrow('every local port for a group (3001-3099) is taken');
+  });
+});
+
 describe('npm run new-group writes', () => {
   test('the workspace and its row in the site table, on the next free port', () => {
     const plan = planGroup(root, { name: 'cyber-security', prefix: '/services/cyber-security' });
@@ -119,7 +193,17 @@ describe('npm run new-group writes', () => {
     const result = run('--name', 'cyber-security', '--prefix', '/services/cyber-security');
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    expect(result.stdout).toContain('npm run deploy -w mfe-cyber-security');
+    // How the team goes live, and how it releases a change later.
+    for (const step of [
+      'npm run deploy -w mfe-cyber-security ',
+      'npm version minor -w mfe-cyber-security ',
+      'npm run deploy -w mfe-cyber-security -- --preview',
+      'npm run deploy -w mfe-cyber-security -- --canary 10',
+      'npm run deploy -w mfe-cyber-security -- --promote',
+      'npm run rollback -w mfe-cyber-security ',
+    ]) {
+      expect(result.stdout).toContain(step);
+    }
 
     const site = JSON.parse(readFileSync(path.join(root, SITE_FILE), 'utf8')) as {
       remotes: unknown[];
