@@ -3,12 +3,15 @@
  * and runs every deployable as its own process, the way they run when deployed:
  *
  *   site (shell + /api forwarded)  http://localhost:3000  (PORT)
- *   each group in the site table   http://localhost:<its port> (3001, 3002, …)
+ *   each group in the site table   http://localhost:<its port> (3001, 3002, …), all from one
+ *                                  static-host process that follows the table, so a group that
+ *                                  `npm run new-group` adds is served without a restart
  *   mail-service                   http://localhost:3005  (MAIL_SERVICE_PORT)
  *
  * Settings come from the environment and, under it, from `.env` when there is one. A process that
- * stops is started again; Ctrl-C stops them all. `--rebuild` builds everything again first and
- * writes a fresh manifest from the local builds; `--fresh-manifest` only the latter.
+ * stops is started again, unless it stopped on its settings, which stops the run; Ctrl-C stops
+ * them all. The site's address is printed once it answers. `--rebuild` builds everything again
+ * first and writes a fresh manifest from the local builds; `--fresh-manifest` only the latter.
  *
  * `--replicas N` (`npm run start:cluster` is `--replicas 3`) runs the site as it runs in production
  * instead: PostgreSQL (embedded, its data in deploy/.postgres), N site servers (ports 3011…) and two
@@ -16,13 +19,14 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SHELL_PORT, SITE_REMOTES } from '@site/contracts/site';
 import { startPostgres } from '@site/build/testing/postgres';
 import { writeBalancerConfig, findNginx } from './lib/cluster';
 import { DOT_ENV, loadDotEnv } from './lib/dot-env';
-import { runTogether, type ProcessSpec } from './lib/processes';
+import { CLUSTER, MAIL_SERVICE_PORT, groupPorts } from './lib/local-ports';
+import { EX_CONFIG, runTogether, type ProcessSpec } from './lib/processes';
 import { liveManifestFile } from './manifest';
 
 // First of all, so that everything below and every process started sees the same settings.
@@ -68,9 +72,33 @@ if (rebuild || !shellBuilt) {
   run('the build of shell', 'npm', ['run', 'build', '-w', 'shell']);
 }
 
+/**
+ * The first run's deploy folder (DEPLOY_DIR, else deploy/): made here, one level deep, so that a
+ * mistyped DEPLOY_DIR is named instead of made (the site server itself never makes it).
+ */
+function deployFolder(manifest: string): void {
+  const dir = path.dirname(manifest);
+  const refuse = (problem: string) => {
+    console.error(`start: DEPLOY_DIR: ${problem}`);
+    process.exit(EX_CONFIG);
+  };
+  if (existsSync(dir)) {
+    if (!statSync(dir).isDirectory()) refuse(`${dir} is a file, not a folder`);
+    return;
+  }
+  if (!existsSync(path.dirname(dir))) {
+    refuse(`${dir} cannot be made: ${path.dirname(dir)} does not exist`);
+  }
+  mkdirSync(dir);
+  console.log(
+    `deploy folder: ${path.relative(root, dir) || dir} made (the live manifest and its history)`,
+  );
+}
+
 // The live manifest belongs to the site: deploys change it through the deploy API, and a restart
 // keeps it. It is written from the local builds only when there is none yet, or when asked.
 const manifestFile = liveManifestFile();
+deployFolder(manifestFile);
 if (rebuild || process.argv.includes('--fresh-manifest') || !existsSync(manifestFile)) {
   run('writing the manifest', process.execPath, [
     ...tsx,
@@ -103,10 +131,18 @@ if (!deployToken) {
     `deploy API token: ${path.relative(root, tokenFile)} (npm run deploy -w <group> uses it)`,
   );
 }
-const remoteOrigins = SITE_REMOTES.map(({ name, port }) => {
-  const configured = process.env[`REMOTE_${name.toUpperCase()}_URL`];
-  return configured ? new URL(configured).origin : `http://localhost:${port}`;
-});
+/**
+ * Where the site server lets groups deploy from: each group's REMOTE_<NAME>_URL origin, and every
+ * local port a group can have, so that a group added while the site runs can deploy without a
+ * restart (the static host serves it as soon as the site table lists it).
+ */
+const deployOrigins = [
+  ...SITE_REMOTES.flatMap(({ name }) => {
+    const configured = process.env[`REMOTE_${name.toUpperCase()}_URL`];
+    return configured ? [new URL(configured).origin] : [];
+  }),
+  ...groupPorts().map((p) => `http://localhost:${p}`),
+];
 
 /**
  * The mail-service sits behind the site server (on loopback) and behind whatever the site trusts:
@@ -120,8 +156,7 @@ function mailTrustProxy(site: string | undefined): string {
 }
 
 const port = process.env.PORT ?? String(SHELL_PORT);
-const mailPort = process.env.MAIL_SERVICE_PORT ?? '3005';
-const CLUSTER = { postgres: 3040, sites: 3011, mailServices: [3021, 3022] };
+const mailPort = process.env.MAIL_SERVICE_PORT ?? String(MAIL_SERVICE_PORT);
 
 const siteSpec = (name: string, env: Record<string, string>): ProcessSpec => ({
   name,
@@ -129,7 +164,7 @@ const siteSpec = (name: string, env: Record<string, string>): ProcessSpec => ({
   cwd: root,
   env: {
     DEPLOY_TOKEN: deployToken,
-    DEPLOY_ALLOWED_ORIGINS: process.env.DEPLOY_ALLOWED_ORIGINS ?? remoteOrigins.join(','),
+    DEPLOY_ALLOWED_ORIGINS: process.env.DEPLOY_ALLOWED_ORIGINS ?? deployOrigins.join(','),
     // A proxy on this machine (the cluster's load balancer) may say how a visitor came in.
     TRUST_PROXY: process.env.TRUST_PROXY ?? 'loopback',
     ...env,
@@ -140,6 +175,8 @@ const mailSpec = (name: string, env: Record<string, string>): ProcessSpec => ({
   name,
   args: [...tsx, path.join(root, 'mail-service', 'src', 'server.ts')],
   cwd: path.join(root, 'mail-service'),
+  // Its JSON lines are for log collectors; here they are shown as human lines.
+  logs: 'pino',
   env: {
     ALLOWED_ORIGINS:
       process.env.ALLOWED_ORIGINS ?? `http://localhost:${port},http://127.0.0.1:${port}`,
@@ -150,16 +187,12 @@ const mailSpec = (name: string, env: Record<string, string>): ProcessSpec => ({
   },
 });
 
-const remoteSpecs: ProcessSpec[] = SITE_REMOTES.map(({ name, folder, port: remotePort }) => ({
-  name,
-  args: [
-    ...tsx,
-    path.join(__dirname, 'serve-remote.ts'),
-    path.join(root, folder, 'dist'),
-    String(remotePort),
-  ],
+/** Every group's static host, in one process that follows the site table. */
+const remotesSpec: ProcessSpec = {
+  name: 'remotes',
+  args: [...tsx, path.join(__dirname, 'serve-remote.ts'), '--site', root],
   cwd: root,
-}));
+};
 
 async function cluster(): Promise<ProcessSpec[]> {
   const dir = path.join(root, 'deploy', '.cluster');
@@ -173,11 +206,13 @@ async function cluster(): Promise<ProcessSpec[]> {
   const stopPostgres = () => void postgres.pause();
   process.once('exit', stopPostgres);
   const sitePorts = Array.from({ length: replicas }, (_, i) => CLUSTER.sites + i);
+  // The mail-service makes its DATA_DIR one level deep, no more.
+  mkdirSync(path.join(root, 'mail-service', '.data'), { recursive: true });
   const config = writeBalancerConfig({
     dir,
     port: Number(port),
     sites: sitePorts,
-    mailServices: CLUSTER.mailServices,
+    mailServices: [...CLUSTER.mailServices],
   });
   return [
     ...sitePorts.map((sitePort, i) =>
@@ -199,6 +234,20 @@ async function cluster(): Promise<ProcessSpec[]> {
   ];
 }
 
+/** Resolves once `url` answers (any status but a gateway's or the server's 5xx). */
+async function answering(url: string): Promise<void> {
+  for (;;) {
+    try {
+      const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(2000) });
+      await response.body?.cancel();
+      if (response.status < 500) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 async function main(): Promise<void> {
   const specs = replicas
     ? await cluster()
@@ -209,9 +258,18 @@ async function main(): Promise<void> {
         }),
         mailSpec('mail-service', { MAIL_SERVICE_PORT: mailPort }),
       ];
-  runTogether([...specs, ...remoteSpecs]);
+  runTogether([...specs, remotesSpec]);
+  const host = process.env.HOST?.trim();
+  const local = host && host !== '::' && host !== '0.0.0.0' ? host : 'localhost';
+  const url = `http://${local.includes(':') ? `[${local}]` : local}:${port}/`;
+  const slow = setTimeout(
+    () => console.log(`\nThe site has not answered at ${url} yet: the lines above say why.\n`),
+    90_000,
+  );
+  await answering(url);
+  clearTimeout(slow);
   console.log(
-    `\nThe site is at http://localhost:${port}/${replicas ? ` (${replicas} site servers behind nginx)` : ''} (Ctrl-C stops everything)\n`,
+    `\nThe site is at ${url}${replicas ? ` (${replicas} site servers behind nginx)` : ''} (Ctrl-C stops everything)\n`,
   );
 }
 

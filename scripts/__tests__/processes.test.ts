@@ -201,4 +201,51 @@ describe('the supervisor of the local run', () => {
     expect(alive(pid as number)).toBe(false);
     expect(s.matching(/restarting/)).toEqual([]);
   });
+
+  test('a process that stops on its settings (exit 78) stops the run: nothing restarted', async () => {
+    const misconfigured: ProcessSpec = {
+      name: 'mail-service',
+      args: [
+        '-e',
+        "console.error('RATE_LIMIT_WINDOW: expected a whole number'); process.exit(78);",
+      ],
+    };
+    const s = supervise([misconfigured, steady('site')]);
+    expect(await s.exited).toBe(78);
+    expect(s.lines.map((l) => l.text)).toEqual(
+      expect.arrayContaining([
+        '[mail-service] RATE_LIMIT_WINDOW: expected a whole number',
+        '[mail-service] stopped on its settings (the lines above name each one): change them and start again; stopping everything',
+      ]),
+    );
+    expect(s.matching(/restarting/)).toEqual([]);
+    for (const pid of s.pids('site')) expect(alive(pid)).toBe(false);
+  });
+
+  test("a process's pino JSON lines are shown as human lines; its other lines as they are", async () => {
+    const time = Date.UTC(2026, 10, 25, 9, 30, 5);
+    const pinoLike: ProcessSpec = {
+      name: 'mail-service',
+      logs: 'pino',
+      args: [
+        '-e',
+        `for (const line of [
+          { level: 30, time: ${time}, service: 'mail-service', port: 3005, msg: 'listening on http://localhost:3005' },
+          { level: 40, time: ${time}, service: 'mail-service', err: 'ECONNREFUSED', msg: 'delivery failed; will retry' },
+        ]) console.log(JSON.stringify(line));
+        console.log('a plain line');
+        setInterval(() => {}, 1000);`,
+      ],
+    };
+    const s = supervise([pinoLike]);
+    await s.waitFor(/^\[mail-service\] a plain line$/);
+    const shown = s
+      .matching(/^\[mail-service\]/)
+      .map((l) => l.text.replace(/\d\d:\d\d:\d\d/, 'HH:MM:SS'));
+    expect(shown).toEqual([
+      '[mail-service] [HH:MM:SS] INFO: listening on http://localhost:3005',
+      '[mail-service] [HH:MM:SS] WARN: delivery failed; will retry {"err":"ECONNREFUSED"}',
+      '[mail-service] a plain line',
+    ]);
+  });
 });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
+import { prettyFactory } from 'pino-pretty';
 
 export interface ProcessSpec {
   /** Shown before each line of its output. */
@@ -10,7 +11,18 @@ export interface ProcessSpec {
   args: string[];
   cwd?: string;
   env?: Record<string, string | undefined>;
+  /**
+   * `pino`: its output is pino's JSON lines (what log collectors read in production); shown here
+   * as one human line each: time, level, message, and for warnings and errors their details.
+   */
+  logs?: 'pino';
 }
+
+/**
+ * The exit code a process stops with when its settings are wrong (sysexits.h's EX_CONFIG): the
+ * same settings would fail again, so the run stops instead of restarting it.
+ */
+export const EX_CONFIG = 78;
 
 /** How long to wait before restarting a process that stopped on its own. */
 export interface Backoff {
@@ -41,21 +53,51 @@ export interface Supervisor {
 
 const seconds = (ms: number) => `${ms / 1000} s`;
 
+/** A pino JSON line as a human one; any other line as it is. */
+function pinoLines(colorize: boolean): (line: string) => string {
+  const common = {
+    colorize,
+    singleLine: true,
+    // The service logs `err` as a sentence: shown with the rest, not as a stack below the line.
+    errorLikeObjectKeys: [],
+    ignore: 'pid,hostname,service',
+    translateTime: 'SYS:HH:MM:ss',
+  };
+  const brief = prettyFactory({ ...common, hideObject: true });
+  const full = prettyFactory(common);
+  return (line) => {
+    if (!line.startsWith('{')) return line;
+    try {
+      const record = JSON.parse(line) as { level?: unknown };
+      const pretty = typeof record.level === 'number' && record.level >= 40 ? full : brief;
+      return pretty(record).trimEnd();
+    } catch {
+      return line;
+    }
+  };
+}
+
 /**
  * Runs several Node.js processes together, the way `npm start` and `npm run dev` run the site: each
  * line of their output prefixed with its name, and a process that stops on its own started again
  * after a wait that doubles while it keeps stopping soon after its start, so that a crash brings it
- * back at once and a process that cannot start is retried without a tight loop. Ctrl-C (or
- * SIGTERM) stops them all, with SIGKILL for any still running after the grace period, and nothing
- * is restarted then.
+ * back at once and a process that cannot start is retried without a tight loop. A process that
+ * stops on its settings (exit code 78) stops them all: a restart would fail the same way. Ctrl-C
+ * (or SIGTERM, or the terminal closing) stops them all, with SIGKILL for any still running after
+ * the grace period, and nothing is restarted then; should this process end any other way, it
+ * takes them with it.
  */
 export function runTogether(
   specs: readonly ProcessSpec[],
   { backoff = BACKOFF, graceMs = 8000 }: RunOptions = {},
 ): Supervisor {
   let stopping = false;
+  let exitCode = 0;
   const running = new Set<ChildProcess>();
+  /** Children whose output may still be arriving (until their streams close). */
+  const open = new Map<ChildProcess, Promise<void>>();
   const pending = new Set<NodeJS.Timeout>();
+  const human = pinoLines(Boolean(process.stdout.isTTY));
 
   function supervise(spec: ProcessSpec): void {
     const prefix = `[${spec.name}] `;
@@ -70,16 +112,25 @@ export function runTogether(
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       running.add(child);
+      open.set(
+        child,
+        new Promise((resolve) =>
+          child.once('close', () => {
+            open.delete(child);
+            resolve();
+          }),
+        ),
+      );
       for (const [stream, out] of [
         [child.stdout, process.stdout],
         [child.stderr, process.stderr],
       ] as const) {
         readline.createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
-          if (line.trim()) out.write(`${prefix}${line}\n`);
+          if (line.trim()) out.write(`${prefix}${spec.logs === 'pino' ? human(line) : line}\n`);
         });
       }
       let ended = false;
-      const onStop = (how: string) => {
+      const onStop = (how: string, code?: number | null) => {
         if (ended) return;
         ended = true;
         running.delete(child);
@@ -87,6 +138,13 @@ export function runTogether(
         // process has run its own handler. Decide after pending signals are handled.
         setImmediate(() => {
           if (stopping) return;
+          if (code === EX_CONFIG) {
+            console.error(
+              `${prefix}stopped on its settings (the lines above name each one): change them and start again; stopping everything`,
+            );
+            stop(EX_CONFIG);
+            return;
+          }
           if (Date.now() - startedAt >= backoff.resetAfterMs) quickStops = 0;
           quickStops += 1;
           restarts += 1;
@@ -101,7 +159,7 @@ export function runTogether(
           pending.add(timer);
         });
       };
-      child.on('exit', (code, signal) => onStop(signal ?? `exit ${code}`));
+      child.on('exit', (code, signal) => onStop(signal ?? `exit ${code}`, code));
       // A process that could not be started at all emits no 'exit'.
       child.on('error', (error) => {
         if (child.pid === undefined) onStop(`could not start: ${error.message}`);
@@ -110,23 +168,28 @@ export function runTogether(
     start();
   }
 
-  for (const spec of specs) supervise(spec);
-
-  const stop = () => {
+  function stop(code = 0): void {
     if (stopping) return;
     stopping = true;
+    exitCode = code;
     for (const timer of pending) clearTimeout(timer);
     pending.clear();
-    const all = [...running];
-    for (const child of all) child.kill('SIGTERM');
+    for (const child of running) child.kill('SIGTERM');
     setTimeout(() => {
       for (const child of running) child.kill('SIGKILL');
     }, graceMs).unref();
-    void Promise.all(all.map((c) => new Promise((r) => c.once('exit', r)))).then(() =>
-      process.exit(0),
-    );
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  return { stop };
+    // Once every child has exited and its last lines (how it shut down) are shown.
+    void Promise.all(open.values()).then(() => process.exit(exitCode));
+  }
+
+  for (const spec of specs) supervise(spec);
+  const onSignal = () => stop();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
+  // An error in this process, or process.exit() elsewhere, must not leave a child running.
+  process.on('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+  return { stop: () => stop() };
 }
