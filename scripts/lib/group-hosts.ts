@@ -72,7 +72,12 @@ export class GroupHosts {
 
   /** Serves what the table lists now; one change at a time. */
   sync(): Promise<void> {
-    this.queue = this.queue.then(() => this.apply());
+    // A pass that fails is told and the next one tries again: the queue never stays rejected.
+    this.queue = this.queue
+      .then(() => this.apply())
+      .catch((error: unknown) =>
+        this.tell('sync', `the groups could not be served as listed: ${String(error)}`),
+      );
     return this.queue;
   }
 
