@@ -264,7 +264,7 @@ describe('migrations', () => {
         )
       ).rows;
       expect(rows.map((r) => r.version)).toEqual(migrationFiles().map((f) => f.version));
-      expect(rows.map((r) => r.version)).toEqual([1, 2, 3]);
+      expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4]);
     } finally {
       await Promise.all(opened.map((pg) => pg.close()));
     }
@@ -285,7 +285,7 @@ describe('migrations', () => {
            updated_at, lane) VALUES ('s-1', 'spam', '{}', 1, 1, 1, 1, 0),
                                     ('q-1', 'queued', '{}', 1, 1, 1, 1, 1)`,
       );
-      expect(await migrate(pool)).toEqual([3]);
+      expect(await migrate(pool)).toEqual([3, 4]);
       const { rows } = await pool.query<{ id: string; spam_reasons: string | null }>(
         'SELECT id, spam_reasons FROM mail_messages ORDER BY id',
       );

@@ -237,7 +237,7 @@ describe('encoded words and international addresses', () => {
       user: { name: '=?UTF-8?Q?Eve=0D=0ABcc:_x@evil.test?=', email: 'eve@example.com' },
       message: { subject: '=?UTF-8?Q?a=0D=0ABcc:_evil@example.com?=', body: 'Hi' },
     };
-    await h.outbox.enqueue({ payload, spamReasons: [], client: 'legacy' });
+    await h.outbox.enqueue({ payload, spamReasons: [], held: false, client: 'legacy' });
     h.worker.kick();
     const { mail } = await waitFor(() => smtp.received[0]);
     expect(mail.subject).not.toMatch(/[\r\n]/);

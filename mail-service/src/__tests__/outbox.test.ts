@@ -7,6 +7,7 @@ import { tempDir, validMessage } from './helpers';
 const message = (extra: Partial<NewMessage> = {}): NewMessage => ({
   payload: validMessage(),
   spamReasons: [],
+  held: false,
   client: '203.0.113.1',
   ...extra,
 });
@@ -51,7 +52,7 @@ describe('the outbox', () => {
   test('closing commits what is pending; a closed outbox refuses new messages', async () => {
     const outbox = Outbox.open(dir);
     const pending = outbox.enqueue(
-      message({ spamReasons: ['honeypot field filled'], client: 'x' }),
+      message({ spamReasons: ['honeypot field filled'], held: true, client: 'x' }),
     );
     outbox.close();
     await expect(pending).resolves.toEqual({ outcome: 'stored', messageId: expect.any(String) });

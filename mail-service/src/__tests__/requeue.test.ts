@@ -129,7 +129,7 @@ describe('requeue', () => {
       outbox.close();
     }
     const reopened = new DatabaseSync(path.join(dir, 'outbox.sqlite'), { readOnly: true });
-    expect(reopened.prepare('PRAGMA user_version').get()).toEqual({ user_version: 4 });
+    expect(reopened.prepare('PRAGMA user_version').get()).toEqual({ user_version: 5 });
     reopened.close();
     rmSync(dir, { recursive: true, force: true });
   });

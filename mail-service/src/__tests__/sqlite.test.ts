@@ -21,13 +21,13 @@ describe('the SQLite outbox file', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  test('is opened in WAL mode, synchronous=FULL, with a busy timeout, at schema version 4', () => {
+  test('is opened in WAL mode, synchronous=FULL, with a busy timeout, at schema version 5', () => {
     const db = openDatabase(path.join(dir, 'outbox.sqlite'));
     try {
       expect(pragmaValue(db, 'journal_mode')).toBe('wal');
       expect(pragmaValue(db, 'synchronous')).toBe(2); // FULL
       expect(pragmaValue(db, 'busy_timeout')).toBe(5000);
-      expect(pragmaValue(db, 'user_version')).toBe(4);
+      expect(pragmaValue(db, 'user_version')).toBe(5);
     } finally {
       db.close();
     }

@@ -6,11 +6,10 @@ import { mkdirSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
-import type { StoredMessage } from '../outbox/queue';
-import type { Courier } from './courier';
+import type { Courier, MailRef } from './courier';
 
 /** File name of a delivered message: sortable by time, and the same on every attempt. */
-const emlName = (message: StoredMessage) =>
+const emlName = (message: MailRef) =>
   `${new Date(message.createdAt).toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '')}-${message.id}.eml`;
 
 /**

@@ -10,8 +10,10 @@ import { statement, transaction, type SqliteDb } from './sqlite';
 
 export interface NewMessage {
   payload: ContactMessage;
-  /** Why it is spam (see src/spam.ts); empty for a message to deliver. */
+  /** The spam signals it showed (see src/spam.ts), kept with it; empty when none. */
   spamReasons: string[];
+  /** Held as spam (kept for the digest to sales, delivered only when released), not queued. */
+  held: boolean;
   /** Who sent it, as the rate limiter counts them; stored only as a hash. */
   client: string;
   idempotencyKey?: string | undefined;
@@ -172,7 +174,7 @@ export class Intake {
       transaction(this.o.db, () => {
         for (const p of batch) {
           const client = clientHash(p.message.client);
-          const spam = p.message.spamReasons.length > 0;
+          const spam = p.message.held;
           const lane = spam ? 0 : this.statements.queuedOfClient.get(client)!.n + 1;
           const info = this.statements.insert.run(
             p.id,
@@ -187,7 +189,7 @@ export class Intake {
             at,
             at,
             at,
-            spam ? JSON.stringify(p.message.spamReasons) : null,
+            p.message.spamReasons.length > 0 ? JSON.stringify(p.message.spamReasons) : null,
           );
           // Only another process sharing this file can have taken the key in the meantime.
           const existing =

@@ -18,7 +18,7 @@ import {
 import { DeliveryQueue, type AttemptResult, type StoredMessage } from './queue';
 import { Retention, type PurgeOptions, type RetentionPolicy } from './retention';
 import { openDatabase, type MessageStatus } from './schema';
-import { statement, type SqliteDb } from './sqlite';
+import { statement, transaction, type SqliteDb } from './sqlite';
 import type { OutboxStore } from './store';
 
 /**
@@ -165,6 +165,42 @@ export class Outbox implements OutboxStore {
 
   erasures(): Erasure[] {
     return this.personal.erasures();
+  }
+
+  claimDigest(everyMs: number, leaseMs: number): boolean {
+    const now = this.queries.now();
+    statement(this.db, 'INSERT INTO digest (id) VALUES (1) ON CONFLICT (id) DO NOTHING').run();
+    return (
+      statement<[number, number, number, number]>(
+        this.db,
+        `UPDATE digest SET claimed_until = ? + ?
+         WHERE id = 1 AND (claimed_until IS NULL OR claimed_until <= ?)
+           AND (last_sent_at IS NULL OR last_sent_at <= ?)
+           AND EXISTS (SELECT 1 FROM messages WHERE status = 'spam' AND digested_at IS NULL)`,
+      ).run(now, leaseMs, now, now - everyMs).changes > 0
+    );
+  }
+
+  heldForDigest(limit: number): { messages: MessageSummary[]; total: number } {
+    return this.queries.heldForDigest(limit);
+  }
+
+  digestDone(ids: string[] | undefined): void {
+    const now = this.queries.now();
+    transaction(this.db, () => {
+      for (const id of ids ?? []) {
+        statement<[number, string]>(
+          this.db,
+          'UPDATE messages SET digested_at = ? WHERE id = ?',
+        ).run(now, id);
+      }
+      if (ids) {
+        statement<[number]>(
+          this.db,
+          'UPDATE digest SET last_sent_at = ?, claimed_until = NULL WHERE id = 1',
+        ).run(now);
+      } else statement(this.db, 'UPDATE digest SET claimed_until = NULL WHERE id = 1').run();
+    });
   }
 
   /** The server secret of this outbox, made on first use. */

@@ -133,7 +133,7 @@ export class PostgresOutbox implements OutboxStore {
         key,
         hash,
         client,
-        message.spamReasons.length > 0,
+        message.held,
         JSON.stringify(message.payload),
         emailDomainOf(message.payload.user.email),
         at,
@@ -436,6 +436,42 @@ export class PostgresOutbox implements OutboxStore {
     }));
   }
 
+  async claimDigest(everyMs: number, leaseMs: number): Promise<boolean> {
+    const now = this.now();
+    return (
+      (await this.changes(
+        `UPDATE mail_digest SET claimed_until = $1::bigint + $2::bigint
+         WHERE id = 1 AND (claimed_until IS NULL OR claimed_until <= $1)
+           AND (last_sent_at IS NULL OR last_sent_at <= $3)
+           AND EXISTS (SELECT 1 FROM mail_messages WHERE status = 'spam' AND digested_at IS NULL)`,
+        [now, leaseMs, now - everyMs],
+      )) > 0
+    );
+  }
+
+  async heldForDigest(limit: number): Promise<{ messages: MessageSummary[]; total: number }> {
+    const where = "WHERE status = 'spam' AND digested_at IS NULL";
+    const rows = await this.query<SummaryRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM mail_messages ${where} ORDER BY created_at LIMIT $1`,
+      [limit],
+    );
+    const [count] = await this.query<{ n: number }>(
+      `SELECT COUNT(*)::integer AS n FROM mail_messages ${where}`,
+    );
+    return { messages: rows.map((row) => toSummary(row, true)), total: count?.n ?? 0 };
+  }
+
+  async digestDone(ids: string[] | undefined): Promise<void> {
+    const now = this.now();
+    if (ids) {
+      await this.changes(
+        `WITH listed AS (UPDATE mail_messages SET digested_at = $1 WHERE id = ANY($2::text[]))
+         UPDATE mail_digest SET last_sent_at = $1, claimed_until = NULL WHERE id = 1`,
+        [now, ids],
+      );
+    } else await this.changes('UPDATE mail_digest SET claimed_until = NULL WHERE id = 1');
+  }
+
   /** The server secret every instance on this database shares: the first one to ask makes it. */
   async storedSecret(): Promise<string> {
     const [row] = await this.query<{ value: string }>(
@@ -479,7 +515,8 @@ export class PostgresOutbox implements OutboxStore {
       const deleted =
         (
           await client.query(
-            "DELETE FROM mail_messages WHERE status = 'spam' AND created_at < $1",
+            `DELETE FROM mail_messages
+             WHERE status = 'spam' AND created_at < $1 AND digested_at IS NOT NULL`,
             [now - policy.spamMs],
           )
         ).rowCount ?? 0;

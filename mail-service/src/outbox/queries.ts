@@ -152,6 +152,24 @@ export class OutboxQueries {
       .map((row) => toSummary(row, options.withContent));
   }
 
+  now(): number {
+    return this.o.now();
+  }
+
+  /** The held messages no digest has listed yet, oldest first, with their content. */
+  heldForDigest(limit: number): { messages: MessageSummary[]; total: number } {
+    const where = "WHERE status = 'spam' AND digested_at IS NULL";
+    const rows = statement<[number], SummaryRow>(
+      this.o.db,
+      `SELECT ${SUMMARY_COLUMNS} FROM messages ${where} ORDER BY created_at LIMIT ?`,
+    ).all(limit);
+    const total = statement<[], { n: number }>(
+      this.o.db,
+      `SELECT COUNT(*) AS n FROM messages ${where}`,
+    ).get()!.n;
+    return { messages: rows.map((row) => toSummary(row, true)), total };
+  }
+
   /** Whether a write reaches the disk right now (a real committed write, not a permission check). */
   probeWritable(): boolean {
     try {

@@ -55,7 +55,8 @@ export class Retention {
     return transaction(this.o.db, () => {
       const deleted = statement<[number]>(
         this.o.db,
-        "DELETE FROM messages WHERE status = 'spam' AND created_at < ?",
+        // A held message is deleted only once a digest has shown it to sales.
+        "DELETE FROM messages WHERE status = 'spam' AND created_at < ? AND digested_at IS NOT NULL",
       ).run(now - policy.spamMs).changes;
       const redacted = statement<[number, number, number]>(
         this.o.db,

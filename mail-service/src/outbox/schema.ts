@@ -48,7 +48,7 @@ export function readReasons(text: string | null): string[] {
   }
 }
 
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS messages (
@@ -74,7 +74,9 @@ const SCHEMA = `
     -- Why a message was judged spam: a JSON array of reasons; NULL for a message that was not.
     spam_reasons    TEXT,
     -- When an operator released it from spam to the queue.
-    released_at     INTEGER
+    released_at     INTEGER,
+    -- When a held message was listed in a digest to sales; retention deletes none before.
+    digested_at     INTEGER
   ) STRICT;
   CREATE INDEX IF NOT EXISTS messages_fair ON messages (status, lane, created_at);
   CREATE INDEX IF NOT EXISTS messages_client ON messages (client_hash, status);
@@ -82,6 +84,12 @@ const SCHEMA = `
   -- The server secret when FORM_TOKEN_SECRET is unset: made once, kept across restarts.
   CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
   -- One row per erasure request served: an HMAC of the address (never the address), the count.
+  -- The digest of held messages: when the last one went out, and who is sending one now.
+  CREATE TABLE IF NOT EXISTS digest (
+    id            INTEGER PRIMARY KEY CHECK (id = 1),
+    last_sent_at  INTEGER,
+    claimed_until INTEGER
+  ) STRICT;
   CREATE TABLE IF NOT EXISTS erasures (
     id           INTEGER PRIMARY KEY,
     at           INTEGER NOT NULL,
@@ -139,6 +147,14 @@ function fromVersion3(db: SqliteDb): void {
            ALTER TABLE messages ADD COLUMN released_at INTEGER;`);
 }
 
+/**
+ * Version 4 to 5: held messages are listed in a daily digest to sales; a message remembers when
+ * it was, and the digest table (made by SCHEMA) when the last one went out.
+ */
+function fromVersion4(db: SqliteDb): void {
+  db.exec('ALTER TABLE messages ADD COLUMN digested_at INTEGER;');
+}
+
 /** Brings an outbox written by an earlier version to the current schema, keeping every row. */
 function migrate(db: SqliteDb): void {
   const version = Number(pragmaValue(db, 'user_version'));
@@ -152,7 +168,8 @@ function migrate(db: SqliteDb): void {
     else if (version < 2) fromVersion1(db);
     else {
       if (version < 3) fromVersion2(db);
-      fromVersion3(db);
+      if (version < 4) fromVersion3(db);
+      fromVersion4(db);
       db.exec(SCHEMA);
     }
     statement<[string]>(

@@ -65,6 +65,16 @@ export interface OutboxStore {
   erase(request: EraseRequest): Awaitable<string[]>;
   /** The erasures served, newest first. */
   erasures(): Awaitable<Erasure[]>;
+  /**
+   * Claims the sending of the digest of held messages for `leaseMs`: true when one is due (none
+   * sent in the last `everyMs`), some held message has not been in one yet, and no other instance
+   * is sending one now.
+   */
+  claimDigest(everyMs: number, leaseMs: number): Awaitable<boolean>;
+  /** The held messages no digest has listed yet, oldest first, at most `limit`, with the total. */
+  heldForDigest(limit: number): Awaitable<{ messages: MessageSummary[]; total: number }>;
+  /** The digest listing `ids` was sent (or, with undefined, could not be): gives up the claim. */
+  digestDone(ids: string[] | undefined): Awaitable<void>;
   /** The server secret kept in the store (made on first use), when FORM_TOKEN_SECRET is unset. */
   storedSecret(): Awaitable<string>;
   /** Whether a committed write succeeds right now. */
