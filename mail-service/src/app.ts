@@ -91,7 +91,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/api/ready', readiness({ config, outbox, delivery, now }));
   app.get('/api/metrics', metricsEndpoint({ config, metrics }));
   app.get('/api/csrf', issueCsrfToken);
-  app.get('/api/form-token', issueFormToken(formTokens, logger));
+  app.get('/api/form-token', issueFormToken(formTokens, logger, outbox.kind));
   app.post(
     '/api/sendmail',
     requireJson,

@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Pool, types, type CustomTypesConfig, type PoolClient } from 'pg';
+import { DatabaseError, Pool, types, type CustomTypesConfig, type PoolClient } from 'pg';
 import { SERVICE_DIR } from './config';
 
 export const MIGRATIONS_DIR = path.join(SERVICE_DIR, 'migrations');
@@ -99,4 +99,19 @@ export async function migrate(pool: Pool, dir = MIGRATIONS_DIR): Promise<number[
   } finally {
     client.release();
   }
+}
+
+/**
+ * Whether an error says the database could not be reached (rather than that it refused a
+ * statement): a connection error, a server shutting down or out of resources, or no answer.
+ */
+export function isUnreachable(error: unknown): boolean {
+  if (error instanceof DatabaseError) return /^(08|57P|53)/.test(error.code ?? '');
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    (typeof code === 'string' &&
+      /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND)$/.test(code)) ||
+    (error instanceof Error &&
+      /Connection terminated|timeout exceeded when trying to connect/i.test(error.message))
+  );
 }

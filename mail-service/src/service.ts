@@ -29,7 +29,7 @@ export interface ServiceDeps {
   inFlowDelayMs?: number;
   /** How often retention runs (it also runs at start). */
   retentionEveryMs?: number;
-  /** With DATABASE_URL: how long a claimed message is held for this instance without renewal. */
+  /** With DATABASE_URL: CLAIM_LEASE_MS, for a test that needs it shorter than its minimum. */
   leaseMs?: number;
   /** The digest of held messages at most this often (a day). */
   digestEveryMs?: number;
@@ -67,7 +67,7 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
   const now = deps.now ?? Date.now;
   const { outbox, postgres } = openOutbox(config, {
     now,
-    ...(deps.leaseMs !== undefined ? { leaseMs: deps.leaseMs } : {}),
+    leaseMs: deps.leaseMs ?? config.claimLeaseMs,
   });
   // Instances sharing a database share the allowance too, unless a store is given.
   const sharedLimits =

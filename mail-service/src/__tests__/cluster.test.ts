@@ -131,6 +131,81 @@ describe('three instances, one outbox', () => {
   }, 120_000);
 });
 
+describe('an instance that stalls mid-delivery', () => {
+  const dir = tempDir('stall');
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const c of children) {
+      if (c.exitCode === null && c.signalCode === null) {
+        c.kill('SIGCONT');
+        c.kill('SIGKILL');
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('stopped (SIGSTOP) past its lease, then resumed: it sends nothing whose claim passed on; only its sends in flight are repeated', async () => {
+    const smtp = await start.relay();
+    // Each DATA takes 400 ms, so an instance's sends are in flight most of the time.
+    smtp.delayMs = 400;
+    const LEASE_MS = 800;
+    const instance = async (name: string) => {
+      const service = await startService({
+        ...store.env,
+        DATA_DIR: path.join(dir, name),
+        SMTP_URL: `${smtp.url}/?name=${name}`,
+        SMTP_CONNECTIONS: '2',
+        CLAIM_LEASE_MS: String(LEASE_MS),
+        RATE_LIMIT_MAX: '1000',
+      });
+      children.push(service.child);
+      return service;
+    };
+    const a = await instance('instance-a');
+    const b = await instance('instance-b');
+    const csrf = await getCsrf(a.url);
+    const total = 30;
+    const ids: string[] = [];
+    for (let n = 0; n < total; n++) {
+      const body = { ...validMessage(), message: { subject: `m${n}`, body: `message ${n}` } };
+      ids.push(
+        ((await post(a.url, csrf, body).expect(202)).body as { messageId: string }).messageId,
+      );
+    }
+
+    // A stops while both its connections are in the middle of a DATA, with more claimed behind.
+    const inA = () => smtp.sending.filter((client) => client === 'instance-a').length;
+    await waitFor(() => inA() === 2, {
+      timeoutMs: 20_000,
+      what: 'instance-a sending twice at once',
+    });
+    a.child.kill('SIGSTOP');
+    const inFlight = inA();
+    // B takes over everything once A's leases lapse, A's sends in flight among them.
+    await waitFor(
+      async () => (await request(b.url).get('/api/ready')).body.messages?.delivered === total,
+      { timeoutMs: 60_000, intervalMs: 200, what: 'instance-b to deliver all' },
+    );
+    a.child.kill('SIGCONT');
+    await request(a.url).get('/api/health').expect(200);
+    // Resumed, A has what it claimed before the stop: it must send none of it. Nothing may
+    // happen now, so the test waits a while to see that nothing does.
+    await sleep(4 * LEASE_MS);
+
+    const received = smtp.received.map((r) => r.mail.messageId ?? '');
+    const duplicates = received.length - new Set(received).size;
+    process.stdout.write(
+      `stalled instance: ${received.length} deliveries of ${total} messages, ${duplicates} duplicate(s), ${inFlight} send(s) in flight when it stopped\n`,
+    );
+    expect(new Set(received)).toEqual(new Set(ids.map((id) => `<${id}@highveld-digital.co.za>`)));
+    expect(duplicates).toBeLessThanOrEqual(inFlight);
+    expect((await request(a.url).get('/api/ready')).body.messages?.delivered).toBe(total);
+
+    for (const s of [a, b]) s.child.kill('SIGTERM');
+    for (const s of [a, b]) expect(await s.exited).toEqual({ code: 0, signal: null });
+  }, 120_000);
+});
+
 describe('claims', () => {
   test('a send that outlasts the lease keeps its claim: the other instance does not send the message too', async () => {
     const smtp = await start.relay();
@@ -251,6 +326,59 @@ describe('the database down', () => {
   }, 60_000);
 });
 
+describe('the database unreachable, as an operator and a client see it', () => {
+  test('every request that needs the database is a 503 with Retry-After, never a 500; the log says the database cannot be reached', async () => {
+    const service = await startService({
+      ...store.env,
+      DATA_DIR: tempDir('outage'),
+      METRICS_TOKEN: 'metrics-token-0123456789',
+      RATE_LIMIT_MAX: '100',
+    });
+    try {
+      const csrf = await getCsrf(service.url);
+      // The server secret is kept in the database; this instance has not read it yet.
+      await store.postgres!.pause();
+      try {
+        const answers = {
+          formToken: await request(service.url).get('/api/form-token'),
+          sendmail: await post(service.url, csrf, validMessage()),
+          replay: await post(service.url, csrf, validMessage(), { 'Idempotency-Key': 'k-9' }),
+          metrics: await request(service.url)
+            .get('/api/metrics')
+            .set('Authorization', 'Bearer metrics-token-0123456789'),
+          held: await request(service.url).get(
+            `/api/held/00000000-0000-4000-8000-000000000000/${'A'.repeat(43)}`,
+          ),
+        };
+        for (const [what, res] of Object.entries(answers)) {
+          expect({ what, status: res.status, retryAfter: res.headers['retry-after'] }).toEqual({
+            what,
+            status: 503,
+            retryAfter: '60',
+          });
+        }
+        expect(answers.sendmail.body.error).toBe('storage_unavailable');
+        expect((await request(service.url).get('/api/ready')).status).toBe(503);
+        await request(service.url).get('/api/health').expect(200);
+      } finally {
+        await store.postgres!.resume();
+      }
+      const logs = service.logs.join('\n');
+      expect(logs).toMatch(/the database \(DATABASE_URL\) cannot be reached/);
+      expect(logs).not.toMatch(/check DATA_DIR or DATABASE_URL, or set FORM_TOKEN_SECRET/);
+      await waitFor(
+        async () => (await request(service.url).get('/api/form-token')).status === 200,
+        {
+          what: 'form tokens again once the database is back',
+        },
+      );
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited;
+    }
+  }, 60_000);
+});
+
 describe('migrations', () => {
   test('instances starting together on an empty database apply each migration once', async () => {
     await query('CREATE DATABASE fresh_start');
@@ -264,7 +392,7 @@ describe('migrations', () => {
         )
       ).rows;
       expect(rows.map((r) => r.version)).toEqual(migrationFiles().map((f) => f.version));
-      expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4]);
+      expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4, 5]);
     } finally {
       await Promise.all(opened.map((pg) => pg.close()));
     }
@@ -285,7 +413,7 @@ describe('migrations', () => {
            updated_at, lane) VALUES ('s-1', 'spam', '{}', 1, 1, 1, 1, 0),
                                     ('q-1', 'queued', '{}', 1, 1, 1, 1, 1)`,
       );
-      expect(await migrate(pool)).toEqual([3, 4]);
+      expect(await migrate(pool)).toEqual([3, 4, 5]);
       const { rows } = await pool.query<{ id: string; spam_reasons: string | null }>(
         'SELECT id, spam_reasons FROM mail_messages ORDER BY id',
       );

@@ -249,12 +249,35 @@ export class DeliveryWorker {
       // in progress finish and no new one starts.
       while (!this.stopped && this.unrecorded.length === 0 && next < batch.length) {
         const message = batch[next++] as StoredMessage;
+        if (!(await this.stillOurs(message))) continue;
         const result = await this.deliverOne(message);
         await this.record(result);
         this.inFlow.release();
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, batch.length) }, lane));
+  }
+
+  /**
+   * The fencing check, right before the send: a claim this process held may have lapsed while it
+   * was stalled (a stopped or swapped-out process, a long pause) and the message passed to another
+   * instance. Such a message is not sent; nor is one whose claim cannot be checked just now (its
+   * lease then lapses, and it is sent by whoever claims it next).
+   */
+  private async stillOurs(message: StoredMessage): Promise<boolean> {
+    try {
+      if (await this.o.outbox.holdClaim(message)) return true;
+      this.o.logger.info(
+        { messageId: message.id },
+        'not sent: its claim lapsed and another instance has it now',
+      );
+    } catch (error) {
+      this.o.logger.warn(
+        { messageId: message.id, err: describeError(error) },
+        'not sent: its claim could not be checked (the database is unreachable); it is sent once the database is back',
+      );
+    }
+    return false;
   }
 
   private async record(result: AttemptResult): Promise<void> {
@@ -308,7 +331,7 @@ export class DeliveryWorker {
       this.o.observer?.attempt('delivered', null);
       this.o.observer?.delivered(this.now() - message.createdAt);
       this.o.logger.info(log, 'message delivered');
-      return { id: message.id, outcome: 'delivered', attempts, recipients };
+      return { id: message.id, claim: message.claim, outcome: 'delivered', attempts, recipients };
     }
 
     // The worst refusal decides: anything worth retrying keeps the message queued for those
@@ -346,7 +369,14 @@ export class DeliveryWorker {
           ? `message not delivered after ${days(age)}; kept in the outbox as failed: fix the cause, then \`npm run outbox -w mail-service -- requeue ${message.id}\``
           : `message refused for good; kept in the outbox as failed: ${OPERATOR_HINT.permanent}`,
       );
-      return { id: message.id, outcome: 'failed', attempts, error: reason, recipients };
+      return {
+        id: message.id,
+        claim: message.claim,
+        outcome: 'failed',
+        attempts,
+        error: reason,
+        recipients,
+      };
     }
     const wait = backoffMs(attempts, this.o.retryBaseMs, this.o.retryMaxMs, this.random);
     this.o.observer?.attempt('retry', kind);
@@ -356,6 +386,7 @@ export class DeliveryWorker {
     } else this.o.logger.warn(entry, 'delivery failed; will retry');
     return {
       id: message.id,
+      claim: message.claim,
       outcome: 'retry',
       attempts,
       nextAttemptAt: this.now() + wait,

@@ -88,6 +88,11 @@ export class Outbox implements OutboxStore {
     return this.queue.due(limit);
   }
 
+  /** Only this process delivers from this file: its claims cannot pass to anyone. */
+  holdClaim(): boolean {
+    return true;
+  }
+
   /** When the next queued message is due (ms since the epoch), if any is queued. */
   nextDueAt(): number | undefined {
     return this.queue.nextDueAt();

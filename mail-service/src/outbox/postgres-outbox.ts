@@ -64,8 +64,8 @@ export class PostgresOutbox implements OutboxStore {
   private readonly pool: Pool;
   private readonly now: () => number;
   private readonly leaseMs: number;
-  /** Messages this instance has claimed and not yet recorded: their leases are renewed. */
-  private readonly claimed = new Set<string>();
+  /** Messages this instance has claimed and not yet recorded, with their claims' tokens. */
+  private readonly claimed = new Map<string, number>();
   private readonly renewTimer: NodeJS.Timeout;
   private listener: PoolClient | undefined;
   private listenRetry: NodeJS.Timeout | undefined;
@@ -176,28 +176,30 @@ export class PostgresOutbox implements OutboxStore {
   async due(limit: number): Promise<StoredMessage[]> {
     const at = this.now();
     const rows = await this.query<ClaimedRow>(
-      `UPDATE mail_messages m SET claimed_by = $1, lease_until = ${DB_NOW} + $3::bigint
+      `UPDATE mail_messages m SET claimed_by = $1, lease_until = ${DB_NOW} + $3::bigint,
+         claim = m.claim + 1
        FROM (SELECT id FROM mail_messages
              WHERE status = 'queued' AND next_attempt_at <= $2
                AND (lease_until IS NULL OR lease_until <= ${DB_NOW})
              ORDER BY lane, created_at LIMIT $4
              FOR UPDATE SKIP LOCKED) due
        WHERE m.id = due.id
-       RETURNING m.id, m.payload, m.lane, m.created_at, m.queued_at, m.attempts, m.done_rcpts`,
+       RETURNING m.id, m.payload, m.lane, m.created_at, m.queued_at, m.attempts, m.done_rcpts,
+         m.claim`,
       [this.instanceId, at, this.leaseMs, limit],
     );
     rows.sort((a, b) => a.lane - b.lane || a.created_at - b.created_at);
     const out: StoredMessage[] = [];
     for (const row of rows) {
       const message = storedMessage(row);
+      this.claimed.set(row.id, row.claim ?? 0);
       if (message) {
-        this.claimed.add(row.id);
         out.push(message);
       } else {
         // An unreadable row would otherwise come back first in every round and block the queue.
-        this.claimed.add(row.id);
         await this.record({
           id: row.id,
+          claim: row.claim,
           outcome: 'failed',
           attempts: row.attempts,
           error: 'unreadable payload',
@@ -208,18 +210,38 @@ export class PostgresOutbox implements OutboxStore {
     return out;
   }
 
-  /** Keeps the claims of the sends in progress; a failure here only shortens them. */
+  /**
+   * Keeps the claims of the sends in progress; a failure here only shortens them. A claim that
+   * passed to another instance (its token moved on) is not renewed.
+   */
   private async renewLeases(): Promise<void> {
     if (this.claimed.size === 0 || this.closed) return;
     try {
       await this.pool.query(
-        `UPDATE mail_messages SET lease_until = ${DB_NOW} + $2::bigint
-         WHERE claimed_by = $1 AND id = ANY($3::text[])`,
-        [this.instanceId, this.leaseMs, [...this.claimed]],
+        `UPDATE mail_messages m SET lease_until = ${DB_NOW} + $2::bigint
+         FROM unnest($3::text[], $4::integer[]) AS mine(id, claim)
+         WHERE m.id = mine.id AND m.claim = mine.claim AND m.claimed_by = $1`,
+        [this.instanceId, this.leaseMs, [...this.claimed.keys()], [...this.claimed.values()]],
       );
     } catch {
       // The database is unreachable: the next renewal tries again.
     }
+  }
+
+  /**
+   * The fencing check right before a send: the claim is still this one (no other instance claimed
+   * the message since) and its lease has not lapsed; the lease is renewed in the same statement.
+   * A stalled process that resumes finds its lapsed claims gone here and sends none of them.
+   */
+  async holdClaim(message: StoredMessage): Promise<boolean> {
+    const held = await this.changes(
+      `UPDATE mail_messages SET lease_until = ${DB_NOW} + $4::bigint
+       WHERE id = $1 AND claim = $2 AND claimed_by = $3 AND status = 'queued'
+         AND lease_until > ${DB_NOW}`,
+      [message.id, message.claim ?? -1, this.instanceId, this.leaseMs],
+    );
+    if (held === 0) this.claimed.delete(message.id);
+    return held > 0;
   }
 
   /** When this instance can next find something due: a claimed message counts from its lease's end. */
@@ -248,27 +270,28 @@ export class PostgresOutbox implements OutboxStore {
    */
   async record(r: AttemptResult): Promise<void> {
     const at = this.now();
-    const done = JSON.stringify(r.recipients);
-    const mine = 'claimed_by = $1 AND id = $2';
+    // Recorded only under the claim the send was made with: a stalled instance's late result for
+    // a message another instance has claimed since changes nothing.
+    const mine = [this.instanceId, r.id, r.claim ?? -1, r.attempts, JSON.stringify(r.recipients)];
+    const where = 'WHERE claimed_by = $1 AND id = $2 AND claim = $3';
+    const release = 'claimed_by = NULL, lease_until = NULL';
     if (r.outcome === 'delivered') {
       await this.changes(
-        `UPDATE mail_messages SET status = 'delivered', attempts = $3, done_rcpts = $4,
-           last_error = NULL, delivered_at = $5, updated_at = $5, claimed_by = NULL,
-           lease_until = NULL WHERE ${mine}`,
-        [this.instanceId, r.id, r.attempts, done, at],
+        `UPDATE mail_messages SET status = 'delivered', attempts = $4, done_rcpts = $5,
+           last_error = NULL, delivered_at = $6, updated_at = $6, ${release} ${where}`,
+        [...mine, at],
       );
     } else if (r.outcome === 'retry') {
       await this.changes(
-        `UPDATE mail_messages SET attempts = $3, next_attempt_at = $4, last_error = $5,
-           done_rcpts = $6, updated_at = $7, claimed_by = NULL, lease_until = NULL WHERE ${mine}`,
-        [this.instanceId, r.id, r.attempts, r.nextAttemptAt, r.error, done, at],
+        `UPDATE mail_messages SET attempts = $4, done_rcpts = $5, next_attempt_at = $6,
+           last_error = $7, updated_at = $8, ${release} ${where}`,
+        [...mine, r.nextAttemptAt, r.error, at],
       );
     } else {
       await this.changes(
-        `UPDATE mail_messages SET status = 'failed', attempts = $3, last_error = $4,
-           done_rcpts = $5, acknowledged_at = NULL, updated_at = $6, claimed_by = NULL,
-           lease_until = NULL WHERE ${mine}`,
-        [this.instanceId, r.id, r.attempts, r.error, done, at],
+        `UPDATE mail_messages SET status = 'failed', attempts = $4, done_rcpts = $5,
+           last_error = $6, acknowledged_at = NULL, updated_at = $7, ${release} ${where}`,
+        [...mine, r.error, at],
       );
     }
     this.claimed.delete(r.id);

@@ -17,9 +17,12 @@ export interface StoredMessage {
   attempts: number;
   /** Recipients the relay has already accepted this message for (a partial earlier attempt). */
   doneRecipients: string[];
+  /** The fencing token of this instance's claim (a shared store): checked before the send. */
+  claim?: number;
 }
 
-export type AttemptResult =
+/** The result of one attempt, recorded under the claim it was made with (a shared store). */
+export type AttemptResult = { claim?: number | undefined } & (
   | { id: string; outcome: 'delivered'; attempts: number; recipients: string[] }
   | {
       id: string;
@@ -29,7 +32,8 @@ export type AttemptResult =
       error: string;
       recipients: string[];
     }
-  | { id: string; outcome: 'failed'; attempts: number; error: string; recipients: string[] };
+  | { id: string; outcome: 'failed'; attempts: number; error: string; recipients: string[] }
+);
 
 /** A due message's row, in either store. */
 export interface DueRow {
@@ -39,6 +43,7 @@ export interface DueRow {
   queued_at: number;
   attempts: number;
   done_rcpts: string | null;
+  claim?: number;
 }
 
 /** A due row as the delivery worker takes it, or undefined when its payload cannot be read. */
@@ -52,6 +57,7 @@ export function storedMessage(row: DueRow): StoredMessage | undefined {
     queuedAt: row.queued_at,
     attempts: row.attempts,
     doneRecipients: row.done_rcpts ? (JSON.parse(row.done_rcpts) as string[]) : [],
+    ...(row.claim !== undefined ? { claim: row.claim } : {}),
   };
 }
 

@@ -31,11 +31,21 @@ export interface OutboxStore {
    * claimed for this instance until their result is recorded (or the claim lapses).
    */
   due(limit: number): Awaitable<StoredMessage[]>;
+  /**
+   * Right before a send: whether this instance's claim on the message still holds (its fencing
+   * token is the row's and its lease has not lapsed), renewing the lease if so. False means the
+   * message passed to another instance: it must not be sent. Always true for a store no one else
+   * delivers from.
+   */
+  holdClaim(message: StoredMessage): Awaitable<boolean>;
   /** When the next queued message is due (ms since the epoch), if any is queued. */
   nextDueAt(): Awaitable<number | undefined>;
   /** Makes every queued message due now (at start-up); returns how many there are. */
   retryQueuedNow(): Awaitable<number>;
-  /** Records the result of one delivery attempt, right after the send. */
+  /**
+   * Records the result of one delivery attempt, right after the send; with a shared store only
+   * under the claim it was made with (a claim that passed on records nothing).
+   */
   record(result: AttemptResult): Awaitable<void>;
   /** Queues failed messages again (all of them, or those named), due now. */
   requeue(ids?: string[]): Awaitable<number>;
@@ -86,3 +96,9 @@ export interface OutboxStore {
   onMessageStored(wake: () => void): void;
   close(): Awaitable<void>;
 }
+
+/** What an operator reads when the store cannot be used: an outage, not a configuration error. */
+export const storeUnavailableHint = (kind: OutboxStore['kind']): string =>
+  kind === 'postgres'
+    ? 'the database (DATABASE_URL) cannot be reached; it is used again as soon as it answers'
+    : 'the outbox file in DATA_DIR cannot be read or written (disk full, permissions)';

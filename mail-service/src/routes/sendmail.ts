@@ -20,7 +20,7 @@ import { FORM_STARTED_TOKEN_FIELD, FORM_TOKEN_MAX_LENGTH, type FormTokens } from
 import type { Metrics } from '../metrics';
 import { parseJson } from '../middleware/json-body';
 import type { EnqueueResult } from '../outbox/intake';
-import type { OutboxStore } from '../outbox/store';
+import { storeUnavailableHint, type OutboxStore } from '../outbox/store';
 import { judgeSpam, type SpamJudgement, type SpamRules } from '../spam';
 
 /** 1 to 200 printable ASCII characters. */
@@ -173,7 +173,7 @@ export function storeMessage({
     } catch (error) {
       logger.error(
         { err: error instanceof Error ? error.message : 'unknown' },
-        'could not store a message: check that DATA_DIR has space and is writable, or that the database of DATABASE_URL is reachable',
+        `could not store a message: ${storeUnavailableHint(outbox.kind)}; messages are answered 503 until then`,
       );
       return storageUnavailable(res, 'Your message could not be saved just now.');
     }
