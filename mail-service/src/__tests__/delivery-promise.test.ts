@@ -4,7 +4,6 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { CONTACT_MESSAGES } from '@site/contracts/contact';
 import { runOutboxCommand } from '../cli';
-import type { Outbox } from '../outbox/outbox';
 import {
   accept,
   closedPort,
@@ -51,7 +50,7 @@ describe('a full disk while results are recorded', () => {
     await waitFor(async () => (await ready(h)).delivery.working === false);
 
     // Empty the write-ahead log first, so that the next write has to grow it on the full disk.
-    const db = new DatabaseSync((h.outbox as Outbox).file);
+    const db = new DatabaseSync(path.join(h.config.dataDir, 'outbox.sqlite'));
     db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     db.close();
     // Fill the disk to the last byte.

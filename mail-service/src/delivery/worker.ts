@@ -80,6 +80,8 @@ export class DeliveryWorker {
   private state: DeliveryStatus;
   private notes = 0;
   private unrecorded: AttemptResult[] = [];
+  /** The last round failed (the outbox could not be read or claimed from): the next one waits. */
+  private roundFailed = false;
   private readonly inFlow: InFlow;
   private readonly now: () => number;
   private readonly random: () => number;
@@ -123,8 +125,10 @@ export class DeliveryWorker {
     }
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.roundFailed = false;
     this.running = this.run()
       .catch((error: unknown) => {
+        this.roundFailed = true;
         this.o.logger.error({ err: describeError(error) }, 'delivery round failed');
       })
       .finally(() => {
@@ -184,7 +188,7 @@ export class DeliveryWorker {
 
   private async scheduleNext(): Promise<void> {
     let wait: number;
-    if (this.unrecorded.length > 0) wait = this.storageRetryMs;
+    if (this.unrecorded.length > 0 || this.roundFailed) wait = this.storageRetryMs;
     else {
       let next: number | undefined;
       try {
