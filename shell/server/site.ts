@@ -28,6 +28,7 @@ import type { LiveManifest } from './control-plane';
 import { openControlPlane } from './control-plane/open';
 import { deployApi } from './deploy/api';
 import { Deployer } from './deploy/deployer';
+import { reservedPaths } from './deploy/reserved';
 import { apiProxy } from './http/api-proxy';
 import { DEFAULT_BEACON_RATE_LIMIT, beaconRoutes } from './http/beacon';
 import { CONTACT_PATH, contactFormRoutes } from './http/contact-form';
@@ -577,6 +578,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     },
     providedVersions: shell.providedVersions,
     shellPaths: shell.shellPaths,
+    reservedPaths: () => reservedPaths(publicDir),
     fetchTimeoutMs: Math.max(fetchTimeoutMs, 5000),
     async renderCheck(manifest, pagePath) {
       try {
@@ -606,6 +608,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     await app.register(deployApi, {
       prefix: '/_deploy',
       token: deploy.token,
+      tokens: store.tokens,
       deployer,
       preview: {
         link(remote, seconds) {
