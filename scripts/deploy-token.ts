@@ -68,7 +68,18 @@ export function parseCommand(argv: string[]): Command {
       },
     }));
   } catch (error) {
-    throw new SettingsError((error as Error).message.split('\n')[0]!);
+    const message = (error as Error).message;
+    const option = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
+    switch ((error as { code?: string }).code) {
+      case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+        throw new SettingsError(`unknown option ${option}`);
+      case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+        throw new SettingsError(`${option} needs a value`);
+      case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+        throw new SettingsError(`unexpected argument ${/'([^']*)'/.exec(message)?.[1] ?? ''}`);
+      default:
+        throw new SettingsError(message.split('\n')[0]!);
+    }
   }
   if (values.help) return { kind: 'help' };
   const chosen = [values.group, values.list, values.rotate, values.revoke].filter(

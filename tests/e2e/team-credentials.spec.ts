@@ -1,10 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { testRoute } from '@site/build/testing/manifest';
-import { ROOT, test, type TestDeployment } from '../support/deployment';
+import { ROOT, groupToken, test, type TestDeployment } from '../support/deployment';
 
 /**
  * One team cannot move another team's group or take the site's own paths: the data team, with its
@@ -30,28 +29,9 @@ async function api(method: string, route: string, token: string, body?: unknown)
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-/**
- * A token for `groups`, as the site's operator makes it: `npm run deploy-token -- --group <name>`
- * against the site, with the operator's token. Returns what it printed on standard output.
- */
+/** A token for `groups`, made by the site's operator with `npm run deploy-token`. */
 function deployToken(...groups: string[]): string {
-  const run = spawnSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(ROOT, 'scripts', 'deploy-token.ts'),
-      ...groups.flatMap((g) => ['--group', g]),
-    ],
-    {
-      cwd: ROOT,
-      env: { ...process.env, DEPLOY_API: SITE, DEPLOY_TOKEN: OPERATOR },
-      encoding: 'utf8',
-    },
-  );
-  expect(run.stderr).toContain(`it can change only ${groups.join(', ')}`);
-  expect(run.status).toBe(0);
-  return run.stdout.trim();
+  return groupToken(SITE, OPERATOR, ...groups);
 }
 
 /** A group's Node build whose every page says the data team was there. */
