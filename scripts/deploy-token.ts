@@ -128,7 +128,9 @@ async function call(
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch (error) {
-    throw new Error(`the site's deploy API at ${api} could not be reached (${String(error)})`);
+    throw new Error(`the site's deploy API at ${api} could not be reached (${String(error)})`, {
+      cause: error,
+    });
   }
   const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (!response.ok) {
