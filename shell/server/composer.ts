@@ -171,7 +171,6 @@ export class PageComposer {
     const route = owner.routes.find((r) => r.path === pagePath)!;
     const meta: PageMeta = { path: route.path, title: route.title, description: route.description };
     const key = `page|${this.options.template().id}|${remoteIdentity(owner)}|${pagePath}`;
-    const started = performance.now();
     let failure: RenderFailure = 'error';
     let reason: string;
     try {
@@ -183,11 +182,6 @@ export class PageComposer {
         // The process's word counts for nothing but its markup and whether it failed.
         return { status: 200, html: reply.html, meta, failure: reply.failure };
       });
-      this.options.metrics.composed(
-        owner,
-        this.options.template().id,
-        (performance.now() - started) / 1000,
-      );
       if (part.failure === null) return part;
       reason = part.failure;
     } catch (error) {
@@ -231,6 +225,7 @@ export class PageComposer {
     known: boolean,
     contactForm?: ContactFormState,
   ): Promise<Composition> {
+    const started = performance.now();
     const pagePath = known ? urlPath : NOT_FOUND_PATH;
     const owner = known
       ? (view.manifest.remotes.find((r) => r.routes.some((route) => route.path === pagePath)) ??
@@ -275,6 +270,7 @@ export class PageComposer {
       { head, html: root, scripts, status: page.status, path: meta.path, remote: owner !== null },
       view.embedded,
     );
+    this.options.metrics.composed(owner, template.id, (performance.now() - started) / 1000);
     return { status: page.status, html, owner, failure: page.failure };
   }
 }

@@ -108,7 +108,11 @@ function authorize(credential: Credential, names: readonly string[]): void {
 function refusedFetch(error: unknown): RefusedError {
   if (!(error instanceof RemoteFileError)) throw error;
   const status = error.code === 'not_allowed' ? 403 : 422;
-  return new RefusedError(status, error.code === 'not_json' ? 'invalid_entry' : error.code, error.message);
+  return new RefusedError(
+    status,
+    error.code === 'not_json' ? 'invalid_entry' : error.code,
+    error.message,
+  );
 }
 
 export class Deployer {
@@ -239,7 +243,10 @@ export class Deployer {
     const changed: RemoteDeployment[] = [];
     for (const [i, published] of entries.entries()) {
       const url = urls[i]!;
-      const table = (await this.json(new URL('routes.json', url).href, 'the route table')) as RouteTable;
+      const table = (await this.json(
+        new URL('routes.json', url).href,
+        'the route table',
+      )) as RouteTable;
       if (typeof table !== 'object' || table === null) {
         throw new RefusedError(422, 'invalid_entry', 'the route table is not a JSON object');
       }
@@ -259,10 +266,7 @@ export class Deployer {
     }
     const candidate = {
       ...before.manifest,
-      remotes: [
-        ...before.manifest.remotes.filter((r) => !names.includes(r.name)),
-        ...changed,
-      ],
+      remotes: [...before.manifest.remotes.filter((r) => !names.includes(r.name)), ...changed],
     };
     for (const remote of changed) {
       for (const route of remote.routes) {
@@ -286,7 +290,10 @@ export class Deployer {
     authorize(change.credential, entries.map((e) => e.name));
     const { before, json, changed } = await this.checked(entries, change.base);
     // A group's new version replaces its canary too: a deploy of the canary's version promotes it.
-    withoutCanaries(json, changed.map((r) => r.name));
+    withoutCanaries(
+      json,
+      changed.map((r) => r.name),
+    );
     const at = new Date().toISOString();
     const drafts = changed.map((remote) => {
       const previous = before.manifest.remotes.find((r) => r.name === remote.name);
@@ -419,7 +426,11 @@ export class Deployer {
     return this.serialized(async () => {
       const released = (await this.options.history()).filter((e) => e.release === id);
       if (released.length === 0) {
-        throw new RefusedError(404, 'no_such_release', `there is no release "${id}" in the history`);
+        throw new RefusedError(
+          404,
+          'no_such_release',
+          `there is no release "${id}" in the history`,
+        );
       }
       authorize(change.credential, released.map((e) => e.remote));
       const live = await this.options.current();

@@ -11,6 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { registerHooks } from 'node:module';
 
 export interface RenderUser {
   name: string;
@@ -55,6 +56,12 @@ const works = (command: string, args: string[]): boolean =>
  * where namespaces are not allowed (a container without CAP_SYS_ADMIN); otherwise Node alone.
  */
 export function chooseWall(userName: string): RenderWall {
+  // The built-in allow-list needs module.registerHooks (Node 22.15 and 23.5 on).
+  if (typeof registerHooks !== 'function') {
+    throw new Error(
+      `Node ${process.versions.node} cannot run the render processes: they need Node 22.15 or newer (npm start and npm test use the project's Node 24)`,
+    );
+  }
   const node = { command: process.execPath, prefix: [] };
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) {
     return { ...node, user: undefined, isolatedNetwork: false };

@@ -105,6 +105,23 @@ const backoff = (losses: number): number =>
 const message = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
+/**
+ * What a process's stderr says of its end, in one line: V8's fatal error (its heap limit), else the
+ * error a stack trace names, else its last line.
+ */
+function lastWords(stderr: string): string {
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const line =
+    lines.find((l) => l.startsWith('FATAL ERROR')) ??
+    lines.find((l) => /^\w*(Error|Exception)\b/.test(l)) ??
+    lines.at(-1) ??
+    '';
+  return line.length > 500 ? `${line.slice(0, 500)}…` : line;
+}
+
 /** Resident memory of a process in MB (Linux), or undefined. */
 function residentMb(pid: number): number | undefined {
   try {
@@ -128,6 +145,8 @@ export class RenderPool {
   private backoffTimer: NodeJS.Timeout | undefined;
   /** Why the last process could not start, while no process has started since. */
   private startError: Error | undefined;
+  /** Keeps this process alive while renders wait for a process that is still being started. */
+  private keepAlive: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: RenderPoolOptions) {
     if (!Number.isInteger(options.size) || options.size < 1) {
@@ -189,6 +208,7 @@ export class RenderPool {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.watch);
+    clearInterval(this.keepAlive);
     clearTimeout(this.backoffTimer);
     const error = new Error(`the ${this.name} render pool is closed`);
     for (const pending of this.queue.splice(0)) pending.reject(error);
@@ -418,6 +438,14 @@ export class RenderPool {
       );
     }
     const done = this.exited(worker);
+    // An idle process is not holding the site server's process open: waiting for its end must.
+    for (const handle of [
+      worker.child,
+      worker.channel,
+      worker.child.stderr as unknown as Socket | null,
+    ]) {
+      handle?.ref();
+    }
     worker.child.kill('SIGKILL');
     return done;
   }
@@ -437,10 +465,10 @@ export class RenderPool {
     clearTimeout(worker.timer);
     clearTimeout(worker.idleTimer);
     clearTimeout(worker.startTimer);
-    const stderr = worker.stderr.trim();
+    const said = lastWords(worker.stderr);
     const how =
       worker.ending?.message ?? (signal ? `was stopped by ${signal}` : `exited with code ${code}`);
-    const reason = `${how}${stderr ? `: ${stderr}` : ''}`;
+    const reason = `${how}${said ? `: ${said}` : ''}`;
     const pending = worker.pending;
     worker.pending = undefined;
     if (pending) {
@@ -501,6 +529,11 @@ export class RenderPool {
     const busy =
       this.queue.length > 0 ||
       [...this.workers].some((w) => w.state === 'starting' || w.state === 'busy');
+    if (busy && !this.closed) this.keepAlive ??= setInterval(() => undefined, 60_000);
+    else {
+      clearInterval(this.keepAlive);
+      this.keepAlive = undefined;
+    }
     for (const worker of this.workers) {
       const handles = [
         worker.child,

@@ -170,9 +170,7 @@ export class RenderPools {
 
   private retire(key: string, entry: GroupPool, why: string): void {
     this.groups.delete(key);
-    if (entry.pool.processes.length > 0) {
-      this.options.log(`render pool ${entry.pool.name}: retired (${why})`);
-    }
+    this.options.log(`render pool ${entry.pool.name}: retired (${why})`);
     entry.pool.retire();
   }
 
