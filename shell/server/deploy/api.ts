@@ -42,7 +42,14 @@ import { ControlPlaneUnavailableError, type LiveManifest } from '../control-plan
 import type { RemoteDeployment } from '@site/contracts';
 import { MAX_CANARY_PERCENT } from '../canary-entries';
 import { MAX_PREVIEW_SECONDS } from '../preview';
-import { RevokedTokenError, TOKEN_ID, groupLabel, type GroupToken, type IssuedToken, type TokenStore } from '../control-plane/tokens';
+import {
+  RevokedTokenError,
+  TOKEN_ID,
+  groupLabel,
+  type GroupToken,
+  type IssuedToken,
+  type TokenStore,
+} from '../control-plane/tokens';
 import { OPERATOR, type Credential, type Deployer } from './deployer';
 import { RefusedError } from './patch';
 
@@ -181,11 +188,14 @@ function refuse(reply: FastifyReply, status: number, error: string, message: str
 /** What Fastify's own refusals (body, schema, content type) are called in this API. */
 function describe(error: FastifyError): { status: number; code: string; message: string } {
   if (error.validation) {
-    const where = (error.validationContext ?? 'body') === 'body' ? '' : `${error.validationContext} `;
+    const where =
+      (error.validationContext ?? 'body') === 'body' ? '' : `${error.validationContext} `;
     const missingBase =
       error.validationContext === 'body' &&
       error.validation.some(
-        (v) => v.keyword === 'required' && (v.params as { missingProperty?: string }).missingProperty === 'base',
+        (v) =>
+          v.keyword === 'required' &&
+          (v.params as { missingProperty?: string }).missingProperty === 'base',
       );
     if (missingBase) {
       return {
@@ -198,7 +208,11 @@ function describe(error: FastifyError): { status: number; code: string; message:
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, code: 'too_large', message: `the request body is over ${MAX_BODY} bytes` };
+      return {
+        status: 413,
+        code: 'too_large',
+        message: `the request body is over ${MAX_BODY} bytes`,
+      };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return {
         status: 415,
@@ -275,13 +289,24 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
   }
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
-    if (error instanceof RefusedError) return refuse(reply, error.status, error.code, error.message);
+    if (error instanceof RefusedError)
+      return refuse(reply, error.status, error.code, error.message);
     if (error instanceof RevokedTokenError) {
-      return refuse(reply, 409, 'revoked', `${error.message}: make a new one (POST /_deploy/tokens)`);
+      return refuse(
+        reply,
+        409,
+        'revoked',
+        `${error.message}: make a new one (POST /_deploy/tokens)`,
+      );
     }
     if (error instanceof ControlPlaneUnavailableError) {
       options.log(`site: deploy API: ${error.message}`);
-      return refuse(reply.header('retry-after', '5'), 503, 'control_plane_unavailable', error.message);
+      return refuse(
+        reply.header('retry-after', '5'),
+        503,
+        'control_plane_unavailable',
+        error.message,
+      );
     }
     const { status, code, message } = describe(error);
     if (status >= 500) options.log(`site: deploy API: ${error.stack ?? error.message}`);
@@ -289,7 +314,12 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
   });
 
   app.setNotFoundHandler((request, reply) =>
-    refuse(reply, 404, 'not_found', `no deploy API call ${request.method} ${request.url.split('?')[0]}`),
+    refuse(
+      reply,
+      404,
+      'not_found',
+      `no deploy API call ${request.method} ${request.url.split('?')[0]}`,
+    ),
   );
 
   app.get('/manifest', async (_request, reply) => {
@@ -358,7 +388,12 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
         });
       }
       const done = await options.deployer.deploy(
-        { name: request.params.name, entry, version, ...(serverIntegrity ? { serverIntegrity } : {}) },
+        {
+          name: request.params.name,
+          entry,
+          version,
+          ...(serverIntegrity ? { serverIntegrity } : {}),
+        },
         { base, reason, by, credential },
       );
       return reply.header('cache-control', 'no-store').send(done);
@@ -402,7 +437,10 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     '/releases/:id/rollback',
     {
       bodyLimit: MAX_BODY,
-      schema: { params: { type: 'object', properties: { id: RELEASE_ID } }, body: releaseRollbackBody },
+      schema: {
+        params: { type: 'object', properties: { id: RELEASE_ID } },
+        body: releaseRollbackBody,
+      },
     },
     async (request, reply) => {
       const { base, reason = '', by = 'unknown' } = request.body;
@@ -435,7 +473,11 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
 
   /** A token's id that names no token. */
   const noSuchToken = (id: string) =>
-    new RefusedError(404, 'no_such_token', `there is no deploy token "${id}" (GET /_deploy/tokens lists them)`);
+    new RefusedError(
+      404,
+      'no_such_token',
+      `there is no deploy token "${id}" (GET /_deploy/tokens lists them)`,
+    );
 
   app.post<{ Params: { id: string } }>(
     '/tokens/:id/rotate',

@@ -287,7 +287,10 @@ export class Deployer {
     entries: readonly PublishedEntry[],
     change: Change & { action: HistoryEntry['action']; release?: string },
   ): Promise<HistoryEntry[]> {
-    authorize(change.credential, entries.map((e) => e.name));
+    authorize(
+      change.credential,
+      entries.map((e) => e.name),
+    );
     const { before, json, changed } = await this.checked(entries, change.base);
     // A group's new version replaces its canary too: a deploy of the canary's version promotes it.
     withoutCanaries(
@@ -353,7 +356,11 @@ export class Deployer {
    * Every check of a deploy, without going live: the entry as it would be published (its pin
    * included), for a preview link.
    */
-  preview(published: PublishedEntry, base: string, credential: Credential): Promise<RemoteDeployment> {
+  preview(
+    published: PublishedEntry,
+    base: string,
+    credential: Credential,
+  ): Promise<RemoteDeployment> {
     return this.serialized(async () => {
       authorize(credential, [published.name]);
       return (await this.checked([published], base)).changed[0]!;
@@ -432,7 +439,10 @@ export class Deployer {
           `there is no release "${id}" in the history`,
         );
       }
-      authorize(change.credential, released.map((e) => e.remote));
+      authorize(
+        change.credential,
+        released.map((e) => e.remote),
+      );
       const live = await this.options.current();
       const targets: PublishedEntry[] = [];
       for (const entry of released) {
