@@ -77,6 +77,7 @@ interface Part {
   html: string;
   meta: PageMeta;
   failure: string | null;
+  crashed?: boolean;
 }
 
 export class PageComposer {
@@ -137,7 +138,12 @@ export class PageComposer {
   }
 
   /** The "temporarily unavailable" notice in the page's place, from the shell's processes. */
-  private async notice(view: LiveManifest, pagePath: string, reason: string): Promise<Part> {
+  private async notice(
+    view: LiveManifest,
+    pagePath: string,
+    reason: string,
+    crashed = false,
+  ): Promise<Part> {
     try {
       return toPart(
         await this.options.pools().shell.render({
@@ -145,6 +151,7 @@ export class PageComposer {
           manifest: view.manifest,
           path: pagePath,
           unavailable: reason,
+          crashed,
         }),
       );
     } catch {
@@ -157,6 +164,7 @@ export class PageComposer {
         },
         reason,
         'page',
+        crashed ? 'crashed' : 'unavailable',
       );
       return { status: 503, html: result.html, meta: result.meta, failure: reason };
     }
@@ -173,6 +181,7 @@ export class PageComposer {
     const key = `page|${this.options.template().id}|${remoteIdentity(owner)}|${pagePath}`;
     let failure: RenderFailure = 'error';
     let reason: string;
+    let crashed = false;
     try {
       const part = await this.cachedPart(key, async () => {
         const reply = await this.options
@@ -180,10 +189,17 @@ export class PageComposer {
           .group(owner)
           .render({ part: 'page', manifest: onlyGroup(view.manifest, owner), path: pagePath });
         // The process's word counts for nothing but its markup and whether it failed.
-        return { status: 200, html: reply.html, meta, failure: reply.failure };
+        return {
+          status: 200,
+          html: reply.html,
+          meta,
+          failure: reply.failure,
+          crashed: reply.crashed,
+        };
       });
       if (part.failure === null) return part;
       reason = part.failure;
+      crashed = part.crashed === true;
     } catch (error) {
       if (error instanceof RenderTimeoutError) failure = 'timeout';
       reason = reasonOf(error);
@@ -192,7 +208,7 @@ export class PageComposer {
     this.options.log(
       `site: ${pagePath}: ${owner.name}@${owner.version} could not be rendered: ${reason}`,
     );
-    return this.notice(view, pagePath, reason);
+    return this.notice(view, pagePath, reason, crashed);
   }
 
   /** A page of the shell's own (or the 404 page, or a group whose entry could not be read). */

@@ -34,6 +34,8 @@ export interface RenderJob {
   contactForm?: ContactFormState;
   /** Render the page's group as unavailable, for this reason (the shell's processes only). */
   unavailable?: string;
+  /** With `unavailable`: the page threw, rather than its code could not be had. */
+  crashed?: boolean;
 }
 
 export interface PartReply {
@@ -42,6 +44,8 @@ export interface PartReply {
   html: string;
   meta: PageMeta;
   failure: string | null;
+  /** With a failure: whether the page threw while rendering (else its code could not be had). */
+  crashed: boolean;
 }
 
 /** What the site server sends a render process. */
@@ -64,13 +68,14 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 
 function parseReply(v: unknown): PartReply | null {
   if (!isObject(v)) return null;
-  const { id, status, html, meta, failure } = v;
+  const { id, status, html, meta, failure, crashed } = v;
   if (!isId(id) || !Number.isInteger(status) || (status as number) < 100) return null;
   if ((status as number) > 599 || !isString(html)) return null;
   if (!isObject(meta) || !isString(meta.path) || !isString(meta.title)) return null;
   if (!isString(meta.description)) return null;
   if (meta.noindex !== undefined && typeof meta.noindex !== 'boolean') return null;
   if (failure !== null && !isString(failure)) return null;
+  if (typeof crashed !== 'boolean') return null;
   return {
     id,
     status: status as number,
@@ -82,6 +87,7 @@ function parseReply(v: unknown): PartReply | null {
       ...(meta.noindex === undefined ? {} : { noindex: meta.noindex }),
     },
     failure,
+    crashed,
   };
 }
 

@@ -89,13 +89,19 @@ async function render(job: RenderJob): Promise<PartReply> {
   const result =
     job.unavailable === undefined
       ? await shell.renderPage(request, job.part)
-      : await shell.renderUnavailable(request, job.unavailable, job.part);
+      : await shell.renderUnavailable(
+          request,
+          job.unavailable,
+          job.part,
+          job.crashed ? 'crashed' : 'unavailable',
+        );
   return {
     id: job.id,
     status: result.status,
     html: result.html,
     meta: result.meta,
     failure: result.failure ?? null,
+    crashed: result.broken === 'crashed',
   };
 }
 

@@ -66,12 +66,14 @@ export interface RenderResult {
   remote?: RemoteDeployment;
   /** Why the page's group could not be rendered, for the log. */
   failure?: string;
+  /** How it failed: its code could not be had, or its page threw while rendering. */
+  broken?: Broken['kind'];
 }
 
 export { PAGE_SLOT, type LayoutPart } from '../components/Layout';
 
 /** How the page's group failed: its code could not be loaded, or its page threw. */
-type Broken = { kind: 'unavailable' | 'crashed'; reason: string };
+export type Broken = { kind: 'unavailable' | 'crashed'; reason: string };
 
 function pageSource(request: RenderRequest, owner: RemoteDeployment | undefined, broken?: Broken) {
   // Nothing is preloaded on the server: each render loads its page once (`LazyPage` keeps it).
@@ -125,7 +127,7 @@ async function attempt(
     html,
     meta: route.meta,
     ...(owner ? { remote: owner } : {}),
-    ...(failure ? { failure } : {}),
+    ...(failure ? { failure, broken: broken?.kind ?? 'unavailable' } : {}),
   };
 }
 
@@ -150,11 +152,15 @@ export async function renderPage(
   }
 }
 
-/** Renders the page (or its part) with its group marked unavailable (e.g. its render timed out). */
+/**
+ * Renders the page (or its part) with its group's notice: unavailable (its code could not be had,
+ * its render timed out) or crashed (its page threw).
+ */
 export function renderUnavailable(
   request: RenderRequest,
   reason: string,
   part: LayoutPart = 'all',
+  kind: Broken['kind'] = 'unavailable',
 ): Promise<RenderResult> {
-  return attempt(request, part, ownerOf(request), { kind: 'unavailable', reason });
+  return attempt(request, part, ownerOf(request), { kind, reason });
 }
