@@ -16,6 +16,7 @@ import {
   type LiveManifest,
 } from './index';
 import { migrate } from './migrate';
+import { PostgresTokenStore } from './tokens-postgres';
 
 /** The channel on which a change names the manifest version it made live. */
 const CHANNEL = 'manifest_live';
@@ -84,6 +85,7 @@ interface HistoryRow {
   reason: string;
   manifest_version: string;
   release_id: string | null;
+  credential: string | null;
 }
 
 /**
@@ -99,6 +101,7 @@ interface HistoryRow {
  * replica keeps serving the last manifest it read, and a change is refused as unavailable.
  */
 export class PostgresControlPlane implements ControlPlane {
+  readonly tokens: PostgresTokenStore;
   private readonly pool: Pool;
   private readonly ownPool: boolean;
   private readonly log: (message: string) => void;
@@ -129,6 +132,12 @@ export class PostgresControlPlane implements ControlPlane {
       });
     // An idle connection the server closed: the next query makes a new one.
     this.pool.on('error', () => undefined);
+    this.tokens = new PostgresTokenStore(this.pool, (error, what) => {
+      if (!isUnreachable(error)) return isError(error) ? error : new Error(String(error));
+      return new ControlPlaneUnavailableError(
+        `the control-plane database is unreachable: ${reasonOf(error)}; ${what}`,
+      );
+    });
   }
 
   async start(): Promise<LiveManifest> {
@@ -208,7 +217,7 @@ export class PostgresControlPlane implements ControlPlane {
     try {
       ({ rows } = await this.pool.query<HistoryRow>(
         `SELECT at, by_name, action, remote, from_version, to_version, reason, manifest_version,
-                release_id
+                release_id, credential
            FROM manifest_history
           WHERE $1::text IS NULL OR remote = $1
           ORDER BY id`,
@@ -230,6 +239,7 @@ export class PostgresControlPlane implements ControlPlane {
       reason: r.reason,
       manifestVersion: r.manifest_version,
       ...(r.release_id ? { release: r.release_id } : {}),
+      ...(r.credential ? { credential: r.credential } : {}),
     }));
   }
 
@@ -270,8 +280,8 @@ export class PostgresControlPlane implements ControlPlane {
         await client.query(
           `INSERT INTO manifest_history
              (at, by_name, action, remote, from_version, to_version, reason, manifest_version,
-              release_id)
-           VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9)`,
+              release_id, credential)
+           VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10)`,
           [
             entry.at,
             entry.by,
@@ -282,6 +292,7 @@ export class PostgresControlPlane implements ControlPlane {
             entry.reason,
             next.version,
             entry.release ?? null,
+            entry.credential ?? null,
           ],
         );
       }
@@ -332,6 +343,7 @@ export class PostgresControlPlane implements ControlPlane {
     const entries = first.manifest.remotes.map((remote): HistoryDraft => ({
       at,
       by: 'site',
+      credential: 'site',
       action: 'seed',
       remote: remote.name,
       from: null,
