@@ -1,4 +1,6 @@
-import { rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { createMailboxCourier } from '../delivery/mailbox-courier';
 import type { NewMessage } from '../outbox/intake';
 import { Outbox } from '../outbox/outbox';
 import { tempDir, validMessage } from './helpers';
@@ -61,5 +63,17 @@ describe('the outbox', () => {
     const reopened = Outbox.open(dir);
     expect(await reopened.counts()).toEqual({ queued: 0, delivered: 0, failed: 0, spam: 1 });
     await reopened.close();
+  });
+
+  test('keeps its folder and the mailbox folder to their owner alone, even folders made open before', async () => {
+    const outboxDir = path.join(dir, 'data');
+    const mailboxDir = path.join(dir, 'mailbox');
+    mkdirSync(outboxDir, { mode: 0o755 });
+    chmodSync(outboxDir, 0o755);
+    const outbox = Outbox.open(outboxDir);
+    createMailboxCourier(mailboxDir).close();
+    expect(statSync(outboxDir).mode & 0o777).toBe(0o700);
+    expect(statSync(mailboxDir).mode & 0o777).toBe(0o700);
+    await outbox.close();
   });
 });

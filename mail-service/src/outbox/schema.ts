@@ -3,13 +3,13 @@
  * mail-service/migrations/), the migration from earlier versions, and the store the outbox runs
  * on (see sql.ts); also how a stored payload and its spam reasons are read back, in either store.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { ContactMessage } from '@site/contracts/contact';
 import type { Store } from './sql';
 import { openSqlite, pragmaValue, setPragma, sqliteSql, type SqliteDb } from './sqlite';
+import { privateDir } from '../private-dir';
 
 export type MessageStatus = 'queued' | 'delivered' | 'failed' | 'spam';
 export const MESSAGE_STATUSES: readonly MessageStatus[] = ['queued', 'delivered', 'failed', 'spam'];
@@ -179,7 +179,7 @@ const CHECKPOINT_TRIES = 50;
  * pages with zeros (secure_delete), so that a deleted message is not left in the file.
  */
 export function sqliteStore(dir: string): Store & { file: string; db: SqliteDb } {
-  mkdirSync(dir, { recursive: true });
+  privateDir(dir);
   const file = path.join(dir, 'outbox.sqlite');
   const db = openSqlite(file);
   setPragma(db, 'journal_mode = WAL');
