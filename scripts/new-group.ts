@@ -208,10 +208,14 @@ async function main(): Promise<void> {
   console.log(nextSteps(group, written));
 }
 
-/** What the command prints: what it wrote, then how the team goes live and releases changes. */
+/**
+ * What the command prints: what it wrote, how the team goes live locally, how it releases a change
+ * later, and how it gets its deploy token for production.
+ */
 export function nextSteps(group: NewGroup, written: readonly string[]): string {
   const row = (command: string, what: string) => `  ${command.padEnd(46)} ${what}`;
   const w = `-w ${group.folder}`;
+  const token = `deploy/.group-tokens/${group.federationName}`;
   return [
     `new page group ${group.federationName}: ${group.folder}, ${group.prefix}/**, port ${group.port}`,
     ...written.map((file) => `  wrote ${file}`),
@@ -219,7 +223,8 @@ export function nextSteps(group: NewGroup, written: readonly string[]): string {
     'Next steps:',
     row('npm install', 'link the new workspace'),
     row(`npm test ${w}`, 'its contract and page tests'),
-    row('npm start', `serves it on port ${group.port} (a running one picks it up)`),
+    row('npm start', `serves it on port ${group.port} and makes its deploy token`),
+    row('', `(${token}); a running npm start does both by itself`),
     row(`npm run deploy ${w}`, 'builds it and makes it live on the local site'),
     `  open http://localhost:3000${group.prefix}/overview`,
     `  then edit ${group.folder}/src/routes.json and src/content/: your pages and words`,
@@ -231,7 +236,12 @@ export function nextSteps(group: NewGroup, written: readonly string[]): string {
     row(`npm run deploy ${w} -- --promote`, 'the preview or canary live for everyone'),
     row(`npm run deploy ${w}`, 'or live for everyone at once'),
     row(`npm run rollback ${w}`, 'back to the version before (-- --to <v>)'),
-    'docs/deployment.md says how the group reaches production.',
+    '',
+    "Production: the team deploys with a token that can change only this group. The site's",
+    'operator makes it and hands it over as the CI secret DEPLOY_TOKEN:',
+    `  DEPLOY_API=https://<site> DEPLOY_TOKEN=<operator token> npm run deploy-token -- --group ${group.federationName}`,
+    '(docs/deployment.md: "The deploy API, and who holds the tokens"; how the group reaches',
+    'production and how releases are watched)',
   ].join('\n');
 }
 

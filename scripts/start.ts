@@ -19,11 +19,21 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  watchFile,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { SHELL_PORT, SITE_REMOTES } from '@site/contracts/site';
 import { writeBalancerConfig, findNginx } from './lib/cluster';
+import { LOCAL_TOKENS, localToken } from './lib/deploy-settings';
 import { DOT_ENV, loadDotEnv } from './lib/dot-env';
+import { readGroups } from './lib/group-hosts';
 import { CLUSTER, MAIL_SERVICE_PORT, groupPorts } from './lib/local-ports';
 import { EX_CONFIG, runTogether, type ProcessSpec } from './lib/processes';
 import { liveManifestFile } from './manifest';
@@ -117,8 +127,8 @@ if (rebuild || process.argv.includes('--fresh-manifest') || !existsSync(manifest
   }
 }
 
-// The deploy API needs a token: DEPLOY_TOKEN, else one made once for this checkout.
-const tokenFile = path.join(root, 'deploy', '.deploy-token');
+// The deploy API needs the operator's token: DEPLOY_TOKEN, else one made once for this checkout.
+const tokenFile = path.join(root, LOCAL_TOKENS.operator);
 let deployToken = process.env.DEPLOY_TOKEN;
 if (!deployToken) {
   if (!existsSync(tokenFile)) {
@@ -126,10 +136,89 @@ if (!deployToken) {
     writeFileSync(tokenFile, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
   }
   deployToken = readFileSync(tokenFile, 'utf8').trim();
+  console.log(`deploy API operator token: ${LOCAL_TOKENS.operator} (npm run deploy-token uses it)`);
+}
+
+/**
+ * Each group deploys with a token of its own, which can change only that group: made once for the
+ * checkout through the site's deploy API (so the site keeps only its digest, in the deploy folder
+ * or in PostgreSQL) and kept in deploy/.group-tokens/<group>, where `npm run deploy -w <group>`
+ * finds it. A kept token the site no longer accepts (its store was wiped, or it was revoked) is
+ * replaced.
+ */
+async function groupTokens(site: string, operator: string, names: string[]): Promise<void> {
+  const call = (token: string, method: string, route: string, body?: unknown) =>
+    fetch(`${site}/_deploy${route}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  // The site answers once its render processes are warm.
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    const status = await call(operator, 'GET', '/manifest').then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) break;
+    if (status === 401 || Date.now() > deadline) {
+      console.warn(
+        `deploy tokens: the site's deploy API ${status === 401 ? 'refused the operator token' : 'did not answer'}; no group tokens made (npm start again makes them)`,
+      );
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const made: string[] = [];
+  for (const name of names) {
+    const file = path.join(root, LOCAL_TOKENS.group(name));
+    const kept = localToken(root, LOCAL_TOKENS.group(name));
+    if (kept && (await call(kept, 'GET', '/manifest')).status === 200) continue;
+    const answer = await call(operator, 'POST', '/tokens', { groups: [name] });
+    if (answer.status !== 201) {
+      console.warn(`deploy tokens: the site refused a token for ${name} (HTTP ${answer.status})`);
+      continue;
+    }
+    const { token } = (await answer.json()) as { token: string };
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    rmSync(file, { force: true });
+    writeFileSync(file, `${token}\n`, { mode: 0o600 });
+    made.push(name);
+  }
   console.log(
-    `deploy API token: ${path.relative(root, tokenFile)} (npm run deploy -w <group> uses it)`,
+    `deploy tokens: ${LOCAL_TOKENS.group('<group>')}, one per group${made.length ? ` (made now: ${made.join(', ')})` : ''}; npm run deploy -w <group> uses its own`,
   );
 }
+
+/**
+ * A group that `npm run new-group` adds while the site runs gets its token too, within a second
+ * of its row in the site table (the static host serves it in the same second).
+ */
+function tokensForNewGroups(site: string, operator: string, known: Set<string>): void {
+  watchFile(
+    path.join(root, 'shared', 'contracts', 'site.json'),
+    { interval: 1000, persistent: false },
+    () => {
+      let added: string[];
+      try {
+        added = readGroups(root)
+          .map((g) => g.name)
+          .filter((name) => !known.has(name));
+      } catch {
+        return; // Being written: the next look reads it whole.
+      }
+      for (const name of added) known.add(name);
+      if (added.length === 0) return;
+      groupTokens(site, operator, added).catch((error: unknown) =>
+        console.warn(`deploy tokens: not made for ${added.join(', ')} (${String(error)})`),
+      );
+    },
+  );
+}
+
 /**
  * Where the site server lets groups deploy from: each group's REMOTE_<NAME>_URL origin, and every
  * local port a group can have, so that a group added while the site runs can deploy without a
@@ -287,6 +376,12 @@ async function main(): Promise<void> {
   );
   await answering(url);
   clearTimeout(slow);
+  const site = url.slice(0, -1);
+  const groups = new Set(readGroups(root).map((g) => g.name));
+  await groupTokens(site, deployToken!, [...groups]).catch((error: unknown) =>
+    console.warn(`deploy tokens: not made (${String(error)}); npm start again makes them`),
+  );
+  tokensForNewGroups(site, deployToken!, groups);
   console.log(
     `\nThe site is at ${url}${replicas ? ` (${replicas} site servers behind nginx)` : ''} (Ctrl-C stops everything)\n`,
   );

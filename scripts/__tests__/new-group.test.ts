@@ -193,7 +193,8 @@ describe('npm run new-group writes', () => {
     const result = run('--name', 'cyber-security', '--prefix', '/services/cyber-security');
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    // How the team goes live, and how it releases a change later.
+    // How the team goes live, how it releases a change later, and how it gets its token: locally
+    // from npm start, in production from the operator.
     for (const step of [
       'npm run deploy -w mfe-cyber-security ',
       'npm version minor -w mfe-cyber-security ',
@@ -201,6 +202,9 @@ describe('npm run new-group writes', () => {
       'npm run deploy -w mfe-cyber-security -- --canary 10',
       'npm run deploy -w mfe-cyber-security -- --promote',
       'npm run rollback -w mfe-cyber-security ',
+      'deploy token',
+      '(deploy/.group-tokens/cyber_security)',
+      'npm run deploy-token -- --group cyber_security',
     ]) {
       expect(result.stdout).toContain(step);
     }

@@ -23,17 +23,19 @@ import Fastify, {
 import type { RemoteDeployment } from '@site/contracts';
 import { REVALIDATE, createLimitedServer, listenOn } from '@site/serving';
 import { composePage, loadShellTemplate, type ShellTemplate } from './compose';
+import { NOT_FOUND_PATH, PageComposer } from './composer';
 import { scriptJson } from './manifest-store';
 import type { LiveManifest } from './control-plane';
 import { openControlPlane } from './control-plane/open';
 import { deployApi } from './deploy/api';
 import { Deployer } from './deploy/deployer';
+import { reservedPaths } from './deploy/reserved';
 import { apiProxy } from './http/api-proxy';
 import { DEFAULT_BEACON_RATE_LIMIT, beaconRoutes } from './http/beacon';
 import { CONTACT_PATH, contactFormRoutes } from './http/contact-form';
 import { pageRoutes, type PageSource } from './http/pages';
 import { sendComposed } from './http/send-body';
-import { SiteMetrics, metricsRoutes, type RenderFailure } from './metrics';
+import { SiteMetrics, metricsRoutes } from './metrics';
 import { ComposedPage, PageCache } from './page-cache';
 import type { ContactFormState } from '../src/pages/contact/form-state';
 import { fetchRemoteFile, httpOrigin } from './remote-files';
@@ -47,8 +49,10 @@ import {
   type PreviewClaims,
 } from './preview';
 import { CANARY_DEFAULTS, CanaryViews, CanaryWatch, placeVisitor } from './canary';
-import { RenderPool, RenderTimeoutError } from './render-pool';
-import type { RenderReply, ShellServerBuild } from './render-types';
+import { chooseWall, describeWall } from './render/launcher';
+import { RenderPools, type RenderLimits } from './render/pools';
+import type { ShellServerBuild } from './render/protocol';
+import { RemoteAssets } from './remote-assets';
 import { robotsTxt, sitemapXml } from './seo-files';
 
 export interface SiteOptions {
@@ -69,7 +73,14 @@ export interface SiteOptions {
   renderTimeoutMs?: number;
   /** Time limit of fetching one of a remote's files. */
   fetchTimeoutMs?: number;
+  /** Render processes of the shell's own (frames and the shell's pages). */
   renderWorkers?: number;
+  /** Render processes at most per group version. */
+  groupRenderWorkers?: number;
+  /** The largest page markup a render may give, and the memory one render process may hold. */
+  render?: Partial<Pick<RenderLimits, 'maxPageBytes' | 'memoryMb'>>;
+  /** The user the render processes run as, where the site server runs as root. */
+  renderUser?: string;
   cache?: { maxEntries?: number; maxBytes?: number; failedTtlMs?: number };
   /**
    * The deploy API (`/_deploy/*`); off without a token. Preview links are signed with
@@ -111,12 +122,18 @@ const PREVIEW_HEADERS = { 'cache-control': 'private, no-store', 'x-robots-tag': 
 
 /** The key under which every unknown path's 404 page is cached: one page, not one per path. */
 const NOT_FOUND_KEY = '404';
-const NOT_FOUND_PATH = '/404';
 
 export const DEFAULTS = {
   renderTimeoutMs: 3000,
   fetchTimeoutMs: 2500,
+  groupRenderWorkers: 2,
+  /** A page's markup is some 50 KB; twenty times that is no page a visitor should get. */
+  maxPageBytes: 1024 * 1024,
+  /** A render process holds about 60 MB after a few hundred pages. */
+  renderMemoryMb: 256,
+  renderUser: 'nobody',
   cache: { maxEntries: 2000, maxBytes: 64 * 1024 * 1024, failedTtlMs: 5000 },
+  partCacheBytes: 32 * 1024 * 1024,
 };
 
 const MAX_REMOTE_FILE = 20 * 1024 * 1024;
@@ -144,10 +161,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
   });
   await store.start();
 
-  /**
-   * A file of a remote's version folder, for a render process: only from that remote's own origin
-   * (the one its entry was deployed at), never following a redirect.
-   */
+  /** A file of a remote's version folder: only from the origin its entry was deployed at, never following a redirect. */
   async function fetchFile(url: string, remote: RemoteDeployment): Promise<string> {
     const origin = httpOrigin(remote.entry);
     const file = await fetchRemoteFile(
@@ -159,13 +173,22 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     return file.text();
   }
 
-  const pool = new RenderPool({
-    shellServerDir,
-    size: options.renderWorkers ?? Math.max(1, Math.min(4, availableParallelism() - 1)),
-    timeoutMs: options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs,
-    fetchFile,
-    log,
-  });
+  const wall = chooseWall(options.renderUser ?? DEFAULTS.renderUser);
+  log(`site: render processes run ${describeWall(wall)}`);
+  const makePools = (dir: string) =>
+    RenderPools.create({
+      shellServerDir: dir,
+      wall,
+      shellProcesses: options.renderWorkers ?? Math.max(1, Math.min(4, availableParallelism() - 1)),
+      groupProcesses: options.groupRenderWorkers ?? DEFAULTS.groupRenderWorkers,
+      timeoutMs: options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs,
+      maxPageBytes: options.render?.maxPageBytes ?? DEFAULTS.maxPageBytes,
+      memoryMb: options.render?.memoryMb ?? DEFAULTS.renderMemoryMb,
+      fetchBuild: fetchFile,
+      log,
+    });
+  let pools = await makePools(shellServerDir);
+  const assets = new RemoteAssets(async (url, remote) => JSON.parse(await fetchFile(url, remote)));
   const metrics = new SiteMetrics({
     live: () => store.peek() ?? store.get(),
     cacheSize: () => ({ entries: cache.size, bytes: cache.bytes }),
@@ -189,8 +212,14 @@ export async function createSite(options: SiteOptions): Promise<Site> {
         .stat(path.join(shellServerDir, 'chunks.json'))
         .then(async ({ mtimeMs }) => {
           if (mtimeMs === templateStamp) return;
-          template = await loadShellTemplate(shellDist);
+          const next = await loadShellTemplate(shellDist);
+          // The render processes run the build they started with: new ones for the new build.
+          const previous = pools;
+          pools = await makePools(shellServerDir);
+          pools.setLive(liveRemotes(store.peek() ?? (await store.get())));
+          template = next;
           templateStamp = mtimeMs;
+          setTimeout(() => void previous.close(), 30_000).unref();
         })
         .catch(() => {
           // A shell build in progress: keep the template in use.
@@ -199,7 +228,24 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     return template;
   }
 
-  const liveManifest = (): Promise<LiveManifest> | LiveManifest => store.peek() ?? store.get();
+  /** Every entry live now: each group's, and each canary's. */
+  const liveRemotes = (live: LiveManifest): RemoteDeployment[] => [
+    ...live.manifest.remotes,
+    ...live.canaries.map((c) => c.remote),
+  ];
+  /** The version the render pools were last told is live: a change retires the old versions' processes. */
+  let poolsSeen = '';
+  function noticeLive(live: LiveManifest): LiveManifest {
+    if (live.version !== poolsSeen) {
+      poolsSeen = live.version;
+      pools.setLive(liveRemotes(live));
+    }
+    return live;
+  }
+  const liveManifest = (): Promise<LiveManifest> | LiveManifest => {
+    const known = store.peek();
+    return known ? noticeLive(known) : store.get().then(noticeLive);
+  };
 
   /** The URL of the page's share card: its remote's (in its version folder) or the shell's. */
   function shareImage(
@@ -216,15 +262,27 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     return card ? `${siteUrl}/${card}` : null;
   }
 
+  const composer = new PageComposer({
+    pools: () => pools,
+    shell,
+    template: currentTemplate,
+    siteUrl,
+    metrics,
+    preloads: (remote, pagePath) => assets.preloads(remote, pagePath),
+    shareImage: (view, pagePath, known) => shareImage(view, currentTemplate(), pagePath, known),
+    log,
+    maxPartBytes: DEFAULTS.partCacheBytes,
+  });
+
   /**
-   * The "temporarily unavailable" page, rendered here with the shell's own code (no remote code
-   * runs): what a visitor gets when the render processes cannot answer at all.
+   * The whole "temporarily unavailable" page, drawn here with the shell's own code (no render
+   * process, no remote code): what a visitor gets when nothing else can answer.
    */
   async function renderNotice(
     live: LiveManifest,
     pagePath: string,
     reason: string,
-  ): Promise<RenderReply> {
+  ): Promise<string> {
     const result = await shell.renderUnavailable(
       {
         manifest: live.manifest,
@@ -233,39 +291,18 @@ export async function createSite(options: SiteOptions): Promise<Site> {
       },
       reason,
     );
-    return {
-      id: 0,
-      status: 503,
-      html: result.html,
-      head: shell.renderHead(result.meta, siteUrl),
-      meta: result.meta,
-      remote: result.remote ? { name: result.remote.name, version: result.remote.version } : null,
-      scripts: [],
-      failure: reason,
-    };
-  }
-
-  async function render(
-    live: LiveManifest,
-    pagePath: string,
-    image: string | null,
-  ): Promise<RenderReply> {
-    const job = { manifest: live.manifest, path: pagePath, siteUrl, shareImage: image };
-    let reply: RenderReply;
-    let failure: RenderFailure = 'error';
-    try {
-      reply = await pool.render(job);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      if (error instanceof RenderTimeoutError) failure = 'timeout';
-      try {
-        reply = await pool.render({ ...job, unavailable: reason });
-      } catch {
-        reply = await renderNotice(live, pagePath, reason);
-      }
-    }
-    if (reply.failure) metrics.renderFailed(reply.remote, currentTemplate().id, failure);
-    return reply;
+    return composePage(
+      currentTemplate(),
+      {
+        head: shell.renderHead(result.meta, siteUrl),
+        html: result.html,
+        scripts: [],
+        status: 503,
+        path: result.meta.path,
+        remote: result.remote !== undefined,
+      },
+      live.embedded,
+    );
   }
 
   const isKnown = (live: LiveManifest, urlPath: string): boolean =>
@@ -279,61 +316,30 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     shown?: LiveManifest,
   ): Promise<ComposedPage> {
     const live = shown ?? (await liveManifest());
-    const shellTemplate = currentTemplate();
-    const pagePath = known ? urlPath : NOT_FOUND_PATH;
-    const key = `${live.version}:${shellTemplate.id}:${known ? urlPath : NOT_FOUND_KEY}`;
+    const key = `${live.version}:${currentTemplate().id}:${known ? urlPath : NOT_FOUND_KEY}`;
     return cache.get(key, async () => {
-      const started = performance.now();
-      const reply = await render(live, pagePath, shareImage(live, shellTemplate, urlPath, known));
-      metrics.composed(reply.remote, shellTemplate.id, (performance.now() - started) / 1000);
-      if (reply.failure) {
-        const owner = reply.remote ? `${reply.remote.name}@${reply.remote.version}` : 'the shell';
-        log(`site: ${urlPath}: ${owner} could not be rendered: ${reply.failure}`);
-      }
-      const headers: Record<string, string> = reply.status === 503 ? { 'Retry-After': '30' } : {};
-      return new ComposedPage(
-        reply.status,
-        composePage(shellTemplate, reply, live.embedded),
-        headers,
-      );
+      const page = await composer.compose(live, urlPath, known);
+      const headers: Record<string, string> = page.status === 503 ? { 'Retry-After': '30' } : {};
+      return new ComposedPage(page.status, page.html, headers);
     });
   }
 
   /**
    * The contact page with the form in a visitor's state (what they typed, its messages, or sent),
-   * for one answer: rendered here with the shell's own code (no remote code runs on this page),
+   * for one answer: its page rendered by the shell's processes (no remote code runs on this page),
    * never cached, with the state in the page for the form's code to start from.
    */
   async function composeContact(state: ContactFormState, status: number): Promise<ComposedPage> {
     const live = await liveManifest();
-    const shellTemplate = currentTemplate();
-    const result = await shell.renderPage({
-      manifest: live.manifest,
-      path: CONTACT_PATH,
-      loadRemote: () => Promise.reject(new Error(`no remote renders ${CONTACT_PATH}`)),
-      contactForm: state,
-    });
-    if (result.status !== 200) {
-      throw new Error(`the contact page could not be rendered: ${result.failure ?? result.status}`);
-    }
-    const meta = { ...result.meta, noindex: true };
-    const image = shareImage(live, shellTemplate, CONTACT_PATH, true);
-    const reply: RenderReply = {
-      id: 0,
-      status,
-      html: result.html,
-      head: shell.renderHead(meta, siteUrl, image ?? undefined),
-      meta,
-      remote: null,
-      scripts: [],
-      failure: null,
-    };
-    const html = composePage(shellTemplate, reply, live.embedded);
+    const page = await composer.compose(live, CONTACT_PATH, true, state);
+    if (page.failure) throw new Error(`the contact page could not be rendered: ${page.failure}`);
     const stateScript = `<script type="application/json" id="${shell.FORM_STATE_ELEMENT}">${scriptJson(state)}</script>`;
-    const end = html.lastIndexOf('</body>');
+    const end = page.html.lastIndexOf('</body>');
     return new ComposedPage(
       status,
-      end === -1 ? html + stateScript : html.slice(0, end) + stateScript + html.slice(end),
+      end === -1
+        ? page.html + stateScript
+        : page.html.slice(0, end) + stateScript + page.html.slice(end),
     );
   }
 
@@ -378,20 +384,14 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     urlPath: string,
     known: boolean,
   ): Promise<ComposedPage> {
-    const shellTemplate = currentTemplate();
-    const pagePath = known ? urlPath : NOT_FOUND_PATH;
-    const reply = await render(
-      view.live,
-      pagePath,
-      shareImage(view.live, shellTemplate, urlPath, known),
-    );
-    const html = composePage(shellTemplate, reply, view.live.embedded);
+    const page = await composer.compose(view.live, urlPath, known);
+    const html = page.html;
     const root = html.search(/<div id="?root"?>/);
     const bar = previewBar(view.claims);
     return new ComposedPage(
-      reply.status,
+      page.status,
       root === -1 ? html : html.slice(0, root) + bar + html.slice(root),
-      { ...PREVIEW_HEADERS, ...(reply.status === 503 ? { 'retry-after': '30' } : {}) },
+      { ...PREVIEW_HEADERS, ...(page.status === 503 ? { 'retry-after': '30' } : {}) },
     );
   }
 
@@ -478,9 +478,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     try {
       const live = await liveManifest();
       const notice = await renderNotice(live, '/', 'the site could not answer this request');
-      const body = new ComposedPage(503, composePage(currentTemplate(), notice, live.embedded), {
-        'Retry-After': '30',
-      });
+      const body = new ComposedPage(503, notice, { 'Retry-After': '30' });
       return sendComposed(request, reply, body, { type: HTML, cacheControl: 'no-store' });
     } catch {
       return reply
@@ -583,11 +581,23 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     },
     providedVersions: shell.providedVersions,
     shellPaths: shell.shellPaths,
+    reservedPaths: () => reservedPaths(publicDir),
     fetchTimeoutMs: Math.max(fetchTimeoutMs, 5000),
+    // A version's pages are rendered by that version's own processes, as its visitors' will be.
     async renderCheck(manifest, pagePath) {
+      const owner = manifest.remotes.find((r) => r.routes.some((route) => route.path === pagePath));
+      if (!owner) return `no group owns ${pagePath}`;
       try {
-        const reply = await pool.render({ manifest, path: pagePath, siteUrl });
-        return reply.status === 503 ? (reply.failure ?? 'it could not be rendered') : null;
+        const reply = await pools.group(owner).render({
+          part: 'page',
+          manifest: {
+            schemaVersion: manifest.schemaVersion,
+            generatedAt: manifest.generatedAt,
+            remotes: [owner],
+          },
+          path: pagePath,
+        });
+        return reply.failure;
       } catch (error) {
         return error instanceof Error ? error.message : String(error);
       }
@@ -612,6 +622,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     await app.register(deployApi, {
       prefix: '/_deploy',
       token: deploy.token,
+      tokens: store.tokens,
       deployer,
       preview: {
         link(remote, seconds) {
@@ -674,7 +685,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
   return {
     app,
     async listen(port, host) {
-      await pool.ready();
+      await pools.shell.warm();
       // The first page composes before the first visitor asks for it.
       await page('/').catch(() => undefined);
       return listenOn(app, port, host);
@@ -686,7 +697,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     async close() {
       canaryWatch.stop();
       await app.close();
-      await pool.close();
+      await pools.close();
       await store.close();
     },
   };

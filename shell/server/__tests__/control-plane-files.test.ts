@@ -3,7 +3,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { StaleManifestError, live } from '../control-plane';
+import { ControlPlaneUnavailableError, StaleManifestError, live } from '../control-plane';
 import { FileControlPlane } from '../control-plane/files';
 import { deployDirWith, deployOf, manifestJson } from './control-plane-helpers';
 
@@ -60,5 +60,28 @@ describe('the control plane in files (one site server)', () => {
     } finally {
       await store.close();
     }
+  });
+
+  test('group tokens made together are all kept; a token file that does not parse refuses every token rather than reading as none', async () => {
+    const dir = deployDirWith(manifestJson('1.0.0'));
+    const store = new FileControlPlane(dir, () => undefined);
+    const made = await Promise.all(
+      ['alpha', 'beta', 'gamma', 'delta'].map((group) => store.tokens.create([group])),
+    );
+    expect((await store.tokens.list()).map((t) => t.groups[0])).toEqual([
+      'alpha',
+      'beta',
+      'gamma',
+      'delta',
+    ]);
+    for (const { token, record } of made) {
+      expect(await store.tokens.verify(token)).toEqual(record);
+    }
+    writeFileSync(path.join(dir, 'group-tokens.json'), '{"tokens": [');
+    await expect(store.tokens.verify(made[0]!.token)).rejects.toThrow(ControlPlaneUnavailableError);
+    await expect(store.tokens.create(['alpha'])).rejects.toThrow(
+      /the group tokens in .*group-tokens\.json are not valid .*; nothing was changed/,
+    );
+    expect(readFileSync(path.join(dir, 'group-tokens.json'), 'utf8')).toBe('{"tokens": [');
   });
 });

@@ -10,11 +10,13 @@ import {
   type HistoryDraft,
   type LiveManifest,
 } from './index';
+import { FileTokenStore } from './tokens-files';
 
 /**
  * The control plane of a single site server: the live manifest is `<deployDir>/remotes.json`, read
  * whenever the file changes, so a deploy (or a hand edit) takes effect on the next request; the
- * history is `<deployDir>/history.jsonl`. The manifest is read by the same parser the browser uses:
+ * history is `<deployDir>/history.jsonl`, the groups' deploy tokens `<deployDir>/group-tokens.json`
+ * (digests only). The manifest is read by the same parser the browser uses:
  * an entry that does not parse spoils only its own group, and a file that is not a manifest at all
  * is reported while the last good manifest stays live.
  *
@@ -24,6 +26,7 @@ import {
  */
 export class FileControlPlane implements ControlPlane {
   readonly file: string;
+  readonly tokens: FileTokenStore;
   private readonly historyFile: History;
   private current: LiveManifest = EMPTY;
   private mtimeMs = -1;
@@ -39,6 +42,7 @@ export class FileControlPlane implements ControlPlane {
   ) {
     this.file = path.join(deployDir, 'remotes.json');
     this.historyFile = new History(path.join(deployDir, 'history.jsonl'));
+    this.tokens = new FileTokenStore(deployDir);
   }
 
   async start(): Promise<LiveManifest> {

@@ -2,12 +2,14 @@
  * The control plane: where the live deployment manifest and the history of its changes are kept.
  * One site server keeps them in files beside each other (files.ts); replicas share them in
  * PostgreSQL (postgres.ts). Either way a change is a compare-and-swap against the version it was
- * made from, and the manifest goes live together with the history entry that says why.
+ * made from, and the manifest goes live together with the history entry that says why. The
+ * groups' deploy tokens are kept there too, as digests (tokens.ts).
  */
 import { createHash } from 'node:crypto';
 import { readManifest, type DeploymentManifest } from '@site/contracts';
 import type { HistoryEntry } from '../deploy/history';
 import { readCanaries, type Canary } from '../canary-entries';
+import type { TokenStore } from './tokens';
 
 export interface LiveManifest {
   /** Content hash: every page composed from this manifest is cached under it. */
@@ -47,6 +49,8 @@ export interface ControlPlane {
   ): Promise<LiveManifest>;
   /** Every recorded change, oldest first; only one remote's when named. */
   history(remote?: string): Promise<HistoryEntry[]>;
+  /** The groups' deploy tokens, kept beside the manifest (tokens.ts). */
+  readonly tokens: TokenStore;
   close(): Promise<void>;
 }
 

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { types } from 'node:util';
 import pg, { DatabaseError, type Pool, type PoolClient } from 'pg';
+import { listen, type Listener } from '@site/postgres';
 import { liveVersion, type HistoryEntry } from '../deploy/history';
 import {
   ControlPlaneUnavailableError,
@@ -15,6 +16,7 @@ import {
   type LiveManifest,
 } from './index';
 import { migrate } from './migrate';
+import { PostgresTokenStore } from './tokens-postgres';
 
 /** The channel on which a change names the manifest version it made live. */
 const CHANNEL = 'manifest_live';
@@ -83,6 +85,7 @@ interface HistoryRow {
   reason: string;
   manifest_version: string;
   release_id: string | null;
+  credential: string | null;
 }
 
 /**
@@ -98,6 +101,7 @@ interface HistoryRow {
  * replica keeps serving the last manifest it read, and a change is refused as unavailable.
  */
 export class PostgresControlPlane implements ControlPlane {
+  readonly tokens: PostgresTokenStore;
   private readonly pool: Pool;
   private readonly ownPool: boolean;
   private readonly log: (message: string) => void;
@@ -107,9 +111,7 @@ export class PostgresControlPlane implements ControlPlane {
   private seq = -1;
   private stale = true;
   private reading: Promise<LiveManifest> | undefined;
-  private listener: pg.Client | undefined;
-  private reconnect: NodeJS.Timeout | undefined;
-  private backoffMs = BACKOFF_FIRST_MS;
+  private listener: Listener | undefined;
   private poll: NodeJS.Timeout | undefined;
   private reachable = true;
   private closed = false;
@@ -130,6 +132,12 @@ export class PostgresControlPlane implements ControlPlane {
       });
     // An idle connection the server closed: the next query makes a new one.
     this.pool.on('error', () => undefined);
+    this.tokens = new PostgresTokenStore(this.pool, (error, what) => {
+      if (!isUnreachable(error)) return isError(error) ? error : new Error(String(error));
+      return new ControlPlaneUnavailableError(
+        `the control-plane database is unreachable: ${reasonOf(error)}; ${what}`,
+      );
+    });
   }
 
   async start(): Promise<LiveManifest> {
@@ -143,7 +151,8 @@ export class PostgresControlPlane implements ControlPlane {
       throw error;
     }
     this.stale = false;
-    await this.listen();
+    this.listen();
+    await this.listener?.started;
     this.poll = setInterval(() => void this.refresh(), this.options.pollMs ?? 5000);
     this.poll.unref();
     return this.current;
@@ -182,10 +191,7 @@ export class PostgresControlPlane implements ControlPlane {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.poll);
-    clearTimeout(this.reconnect);
-    const listener = this.listener;
-    this.listener = undefined;
-    await listener?.end().catch(() => undefined);
+    await this.listener?.close();
     if (this.ownPool) await this.pool.end();
   }
 
@@ -211,7 +217,7 @@ export class PostgresControlPlane implements ControlPlane {
     try {
       ({ rows } = await this.pool.query<HistoryRow>(
         `SELECT at, by_name, action, remote, from_version, to_version, reason, manifest_version,
-                release_id
+                release_id, credential
            FROM manifest_history
           WHERE $1::text IS NULL OR remote = $1
           ORDER BY id`,
@@ -233,6 +239,7 @@ export class PostgresControlPlane implements ControlPlane {
       reason: r.reason,
       manifestVersion: r.manifest_version,
       ...(r.release_id ? { release: r.release_id } : {}),
+      ...(r.credential ? { credential: r.credential } : {}),
     }));
   }
 
@@ -273,8 +280,8 @@ export class PostgresControlPlane implements ControlPlane {
         await client.query(
           `INSERT INTO manifest_history
              (at, by_name, action, remote, from_version, to_version, reason, manifest_version,
-              release_id)
-           VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9)`,
+              release_id, credential)
+           VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10)`,
           [
             entry.at,
             entry.by,
@@ -285,6 +292,7 @@ export class PostgresControlPlane implements ControlPlane {
             entry.reason,
             next.version,
             entry.release ?? null,
+            entry.credential ?? null,
           ],
         );
       }
@@ -335,6 +343,7 @@ export class PostgresControlPlane implements ControlPlane {
     const entries = first.manifest.remotes.map((remote): HistoryDraft => ({
       at,
       by: 'site',
+      credential: 'site',
       action: 'seed',
       remote: remote.name,
       from: null,
@@ -414,61 +423,28 @@ export class PostgresControlPlane implements ControlPlane {
     );
   }
 
-  /** A connection of its own for LISTEN, made again with a growing wait when it is lost. */
-  private async listen(): Promise<void> {
-    if (this.closed) return;
-    const client = new pg.Client({
-      connectionString: this.options.url,
-      connectionTimeoutMillis: 3000,
-      keepAlive: true,
+  /**
+   * A connection of its own for LISTEN (@site/postgres), made again with a growing wait (0.25 s to
+   * 2 s) when it is lost; each time it is back, the live pointer is read again.
+   */
+  private listen(): void {
+    this.listener = listen({
+      url: this.options.url,
+      channel: CHANNEL,
+      onNotify: (version) => {
+        if (version === this.current.version) return;
+        this.stale = true;
+        // A read already under way may have started before this change: read again after it.
+        void (this.reading ?? Promise.resolve()).then(() => this.refresh());
+      },
+      // Changes made while no notification could arrive.
+      onListening: async () => {
+        await this.refresh();
+      },
+      onLost: (error) => this.down(error),
     });
-    let lost = false;
-    const onLost = (error?: unknown) => {
-      if (lost) return;
-      lost = true;
-      if (this.listener === client) this.listener = undefined;
-      void client.end().catch(() => undefined);
-      if (error !== undefined) this.down(error);
-      this.scheduleListen();
-    };
-    client.on('error', onLost);
-    client.on('end', () => onLost(new Error('the notification connection ended')));
-    client.on('notification', (message) => {
-      if (message.channel !== CHANNEL || message.payload === this.current.version) return;
-      this.stale = true;
-      // A read already under way may have started before this change: read again after it.
-      void (this.reading ?? Promise.resolve()).then(() => this.refresh());
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CHANNEL}`);
-    } catch (error) {
-      onLost(error);
-      return;
-    }
-    if (this.closed) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.listener = client;
-    this.backoffMs = BACKOFF_FIRST_MS;
-    // Changes made while no notification could arrive.
-    await this.refresh();
-  }
-
-  private scheduleListen(): void {
-    if (this.closed || this.reconnect) return;
-    this.reconnect = setTimeout(() => {
-      this.reconnect = undefined;
-      void this.listen();
-    }, this.backoffMs);
-    this.reconnect.unref();
-    this.backoffMs = Math.min(this.backoffMs * 2, BACKOFF_MAX_MS);
   }
 }
-
-const BACKOFF_FIRST_MS = 250;
-const BACKOFF_MAX_MS = 2000;
 
 function unavailable(error: unknown, committing: boolean): ControlPlaneUnavailableError {
   return new ControlPlaneUnavailableError(

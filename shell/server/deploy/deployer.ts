@@ -8,6 +8,10 @@
  * clear of every other group's; the shared packages it needs must be provided by the live shell;
  * its Node build is fetched and pinned by SHA-256 (and must be the file the team built, when the
  * team says which); and every one of its pages must render on the server from that pinned file.
+ *
+ * Before any of that, the change's credential must be allowed to change every group it names (a
+ * group's deploy token moves only its own group), and the route table must name the group it is
+ * published as and claim no path the site serves itself.
  */
 import { randomBytes } from 'node:crypto';
 import semver from 'semver';
@@ -21,6 +25,20 @@ import { StaleManifestError, type ControlPlane, type LiveManifest } from '../con
 import { RemoteFileError, fetchRemoteFile, fetchRemoteJson } from '../remote-files';
 import { liveVersion, rollbackTarget, type HistoryEntry } from './history';
 import { RefusedError, patchManifest, type PublishedEntry } from './patch';
+import { refuseReserved } from './reserved';
+
+/** Who makes a change, and which groups it may change. */
+export interface Credential {
+  /** As the history records it: `operator`, `group:data#<token id>`, `site`. Never a token. */
+  label: string;
+  /** The groups (federation names) it may change; every group when absent. */
+  groups?: readonly string[];
+}
+
+/** The site's operator (DEPLOY_TOKEN): every group. */
+export const OPERATOR: Credential = { label: 'operator' };
+/** The site itself: a canary it rolls back when its errors pass the threshold. */
+export const SITE: Credential = { label: 'site' };
 
 export interface DeployerOptions {
   /** Origins entries may point at, e.g. `https://cdn.example.com`. */
@@ -35,6 +53,12 @@ export interface DeployerOptions {
   /** What the shell provides: package name -> version. */
   providedVersions: Record<string, string>;
   shellPaths: readonly string[];
+  /**
+   * Paths the site serves itself besides the shell's pages (its files, `/api`, `/remotes.json`,
+   * …; anything under `/_` is refused anyway): no group's prefix may overlap one. Read for each
+   * change, so a new shell build's files count at once.
+   */
+  reservedPaths(): Promise<readonly string[]>;
   /** Renders a page against a manifest; resolves to the failure, if any. */
   renderCheck(manifest: DeploymentManifest, path: string): Promise<string | null>;
   fetchTimeoutMs?: number;
@@ -64,13 +88,31 @@ export interface Change {
   base: string;
   reason: string;
   by: string;
+  credential: Credential;
+}
+
+/** Refuses a change of groups the credential may not change, before anything is read or fetched. */
+function authorize(credential: Credential, names: readonly string[]): void {
+  const allowed = credential.groups;
+  if (!allowed) return;
+  const refused = [...new Set(names.filter((name) => !allowed.includes(name)))];
+  if (refused.length === 0) return;
+  throw new RefusedError(
+    403,
+    'group_not_allowed',
+    `the deploy token ${credential.label} may change only ${allowed.join(', ')}, not ${refused.join(', ')}; nothing was changed`,
+  );
 }
 
 /** A refusal for a file that could not be fetched, as the team should read it. */
 function refusedFetch(error: unknown): RefusedError {
   if (!(error instanceof RemoteFileError)) throw error;
   const status = error.code === 'not_allowed' ? 403 : 422;
-  return new RefusedError(status, error.code === 'not_json' ? 'invalid_entry' : error.code, error.message);
+  return new RefusedError(
+    status,
+    error.code === 'not_json' ? 'invalid_entry' : error.code,
+    error.message,
+  );
 }
 
 export class Deployer {
@@ -188,6 +230,7 @@ export class Deployer {
       throw new RefusedError(400, 'bad_field', `"${twice}" is named twice in one release`);
     }
     const urls = entries.map((published) => this.validate(published));
+    const reserved = await this.options.reservedPaths();
     const before = await this.options.current();
     if (base !== before.version) {
       throw new RefusedError(
@@ -200,10 +243,21 @@ export class Deployer {
     const changed: RemoteDeployment[] = [];
     for (const [i, published] of entries.entries()) {
       const url = urls[i]!;
-      const table = (await this.json(new URL('routes.json', url).href, 'the route table')) as RouteTable;
+      const table = (await this.json(
+        new URL('routes.json', url).href,
+        'the route table',
+      )) as RouteTable;
       if (typeof table !== 'object' || table === null) {
         throw new RefusedError(422, 'invalid_entry', 'the route table is not a JSON object');
       }
+      if (table.remote !== published.name) {
+        throw new RefusedError(
+          422,
+          'wrong_remote',
+          `the route table at the entry's origin belongs to "${String(table.remote)}", not "${published.name}"`,
+        );
+      }
+      refuseReserved(table, reserved);
       await this.checkShared(url.href);
       const pinned = { ...published, serverIntegrity: await this.pin(published) };
       const patched = patchManifest(json, pinned, table, this.options.shellPaths);
@@ -212,10 +266,7 @@ export class Deployer {
     }
     const candidate = {
       ...before.manifest,
-      remotes: [
-        ...before.manifest.remotes.filter((r) => !names.includes(r.name)),
-        ...changed,
-      ],
+      remotes: [...before.manifest.remotes.filter((r) => !names.includes(r.name)), ...changed],
     };
     for (const remote of changed) {
       for (const route of remote.routes) {
@@ -236,15 +287,23 @@ export class Deployer {
     entries: readonly PublishedEntry[],
     change: Change & { action: HistoryEntry['action']; release?: string },
   ): Promise<HistoryEntry[]> {
+    authorize(
+      change.credential,
+      entries.map((e) => e.name),
+    );
     const { before, json, changed } = await this.checked(entries, change.base);
     // A group's new version replaces its canary too: a deploy of the canary's version promotes it.
-    withoutCanaries(json, changed.map((r) => r.name));
+    withoutCanaries(
+      json,
+      changed.map((r) => r.name),
+    );
     const at = new Date().toISOString();
     const drafts = changed.map((remote) => {
       const previous = before.manifest.remotes.find((r) => r.name === remote.name);
       return {
         at,
         by: change.by,
+        credential: change.credential.label,
         action: change.action,
         remote: remote.name,
         from: previous ? liveVersion(previous) : null,
@@ -297,8 +356,15 @@ export class Deployer {
    * Every check of a deploy, without going live: the entry as it would be published (its pin
    * included), for a preview link.
    */
-  preview(published: PublishedEntry, base: string): Promise<RemoteDeployment> {
-    return this.serialized(async () => (await this.checked([published], base)).changed[0]!);
+  preview(
+    published: PublishedEntry,
+    base: string,
+    credential: Credential,
+  ): Promise<RemoteDeployment> {
+    return this.serialized(async () => {
+      authorize(credential, [published.name]);
+      return (await this.checked([published], base)).changed[0]!;
+    });
   }
 
   /**
@@ -307,6 +373,7 @@ export class Deployer {
    */
   canary(published: PublishedEntry, percent: number, change: Change): Promise<HistoryEntry> {
     return this.serialized(async () => {
+      authorize(change.credential, [published.name]);
       const { before, json, changed } = await this.checked([published], change.base);
       const remote = changed[0]!;
       const stable = before.manifest.remotes.find((r) => r.name === remote.name);
@@ -327,6 +394,7 @@ export class Deployer {
       const draft = {
         at: new Date().toISOString(),
         by: change.by,
+        credential: change.credential.label,
         action: 'canary' as const,
         remote: remote.name,
         from: liveVersion(stable),
@@ -365,8 +433,16 @@ export class Deployer {
     return this.serialized(async () => {
       const released = (await this.options.history()).filter((e) => e.release === id);
       if (released.length === 0) {
-        throw new RefusedError(404, 'no_such_release', `there is no release "${id}" in the history`);
+        throw new RefusedError(
+          404,
+          'no_such_release',
+          `there is no release "${id}" in the history`,
+        );
       }
+      authorize(
+        change.credential,
+        released.map((e) => e.remote),
+      );
       const live = await this.options.current();
       const targets: PublishedEntry[] = [];
       for (const entry of released) {
@@ -400,11 +476,13 @@ export class Deployer {
 
   rollback(name: string, to: string | undefined, change: Change): Promise<HistoryEntry> {
     return this.serialized(async () => {
+      authorize(change.credential, [name]);
       const live = await this.options.current();
       const canary = live.canaries.find((c) => c.remote.name === name);
       if (canary && to === undefined) {
         return this.endCanary(live, canary.remote.name, change.base, {
           by: change.by,
+          credential: change.credential,
           reason: change.reason || `end the canary of ${canary.remote.version}`,
         });
       }
@@ -438,7 +516,7 @@ export class Deployer {
     live: LiveManifest,
     name: string,
     base: string,
-    change: { by: string; reason: string },
+    change: { by: string; reason: string; credential: Credential },
   ): Promise<HistoryEntry> {
     if (base !== live.version) {
       throw new RefusedError(
@@ -454,6 +532,7 @@ export class Deployer {
     const draft = {
       at: new Date().toISOString(),
       by: change.by,
+      credential: change.credential.label,
       action: 'rollback' as const,
       remote: name,
       from: liveVersion(canary.remote),
@@ -473,7 +552,7 @@ export class Deployer {
       const live = await this.options.current();
       const canary = live.canaries.find((c) => c.remote.name === name);
       if (canary?.remote.version !== version) return null;
-      return this.endCanary(live, name, live.version, { by: 'site', reason });
+      return this.endCanary(live, name, live.version, { by: 'site', reason, credential: SITE });
     });
   }
 }

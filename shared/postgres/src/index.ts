@@ -1,0 +1,2 @@
+export { migrate, migrationFiles, type MigrationOptions } from './migrate';
+export { listen, type ListenOptions, type Listener } from './listen';
