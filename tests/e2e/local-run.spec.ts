@@ -62,7 +62,8 @@ let npmStart: ChildProcess | undefined;
 /** What npm start printed, shown with a failure. */
 const lines: string[] = [];
 
-test.afterEach(async ({}, testInfo) => {
+test.afterEach(async () => {
+  const testInfo = test.info();
   if (testInfo.status !== testInfo.expectedStatus) {
     await testInfo.attach('npm start', { body: lines.join('\n'), contentType: 'text/plain' });
     console.log(`npm start printed:\n${lines.join('\n')}`);
