@@ -98,7 +98,7 @@ function deployFolder(manifest: string): void {
   if (!existsSync(path.dirname(dir))) {
     refuse(`${dir} cannot be made: ${path.dirname(dir)} does not exist`);
   }
-  mkdirSync(dir);
+  mkdirSync(dir, { mode: 0o700 });
   console.log(
     `deploy folder: ${path.relative(root, dir) || dir} made (the live manifest and its history)`,
   );

@@ -342,7 +342,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
  */
 function folderProblem(dir: string): string | undefined {
   try {
-    mkdirSync(dir);
+    // Kept to its owner alone, as the outbox and the mailbox keep theirs (private-dir.ts).
+    mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return `cannot create ${dir}: ${path.dirname(dir)} does not exist`;
