@@ -250,6 +250,8 @@ const siteSpec = (name: string, env: Record<string, string>): ProcessSpec => ({
   name,
   args: [...tsx, path.join(root, 'shell', 'server', 'main.ts')],
   cwd: root,
+  // Its log is pino's JSON lines too.
+  logs: 'pino',
   env: {
     DEPLOY_TOKEN: deployToken,
     DEPLOY_ALLOWED_ORIGINS: process.env.DEPLOY_ALLOWED_ORIGINS ?? deployOrigins.join(','),

@@ -21,6 +21,7 @@ import type { PageMeta } from '../src/content/shell-routes';
 import type { ContactFormState } from '../src/pages/contact/form-state';
 import { composePage, type ShellTemplate } from './compose';
 import type { LiveManifest } from './control-plane';
+import type { Logger } from './logger';
 import type { RenderFailure, SiteMetrics } from './metrics';
 import { RenderTimeoutError } from './render/pool';
 import { remoteIdentity, type RenderPools } from './render/pools';
@@ -46,7 +47,7 @@ export interface ComposerOptions {
   preloads(remote: RemoteDeployment, path: string): Promise<string[]>;
   /** The page's share card URL. */
   shareImage(view: LiveManifest, path: string, known: boolean): string | null;
-  log(line: string): void;
+  log: Logger;
   /** Bytes of rendered parts kept (frames and pages). */
   maxPartBytes: number;
 }
@@ -205,7 +206,7 @@ export class PageComposer {
       reason = reasonOf(error);
     }
     this.options.metrics.renderFailed(owner, this.options.template().id, failure);
-    this.options.log(
+    this.options.log.warn(
       `site: ${pagePath}: ${owner.name}@${owner.version} could not be rendered: ${reason}`,
     );
     return this.notice(view, pagePath, reason, crashed);
@@ -250,7 +251,7 @@ export class PageComposer {
     const [frame, page] = await Promise.all([
       this.frame(view, pagePath).catch(async (error: unknown) => {
         // Without the shell's processes the frame is drawn here, with the shell's own code.
-        this.options.log(
+        this.options.log.error(
           `site: the frame of ${pagePath} could not be rendered: ${reasonOf(error)}`,
         );
         const result = await this.options.shell.renderPage(

@@ -1,6 +1,7 @@
 /**
  * @jest-environment node
  */
+import { lineLogger } from '../logger';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ControlPlaneUnavailableError, StaleManifestError, live } from '../control-plane';
@@ -10,7 +11,10 @@ import { deployDirWith, deployOf, manifestJson } from './control-plane-helpers';
 describe('the control plane in files (one site server)', () => {
   test('a change writes the manifest and then its history line; a stale base writes neither', async () => {
     const dir = deployDirWith(manifestJson('1.0.0'));
-    const store = new FileControlPlane(dir, () => undefined);
+    const store = new FileControlPlane(
+      dir,
+      lineLogger(() => undefined),
+    );
     try {
       const before = await store.start();
       expect(before.version).toBe(
@@ -45,7 +49,7 @@ describe('the control plane in files (one site server)', () => {
 
   test('a hand edit of remotes.json is what the store serves next', async () => {
     const dir = deployDirWith(manifestJson('1.0.0'));
-    const store = new FileControlPlane(dir, () => undefined, 50);
+    const store = new FileControlPlane(dir, lineLogger(() => undefined), 50);
     try {
       await store.start();
       expect(await store.history()).toEqual([]);
@@ -64,7 +68,10 @@ describe('the control plane in files (one site server)', () => {
 
   test('group tokens made together are all kept; a token file that does not parse refuses every token rather than reading as none', async () => {
     const dir = deployDirWith(manifestJson('1.0.0'));
-    const store = new FileControlPlane(dir, () => undefined);
+    const store = new FileControlPlane(
+      dir,
+      lineLogger(() => undefined),
+    );
     const made = await Promise.all(
       ['alpha', 'beta', 'gamma', 'delta'].map((group) => store.tokens.create([group])),
     );

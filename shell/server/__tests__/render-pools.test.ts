@@ -23,6 +23,7 @@ import { parseManifest, type DeploymentManifest, type RemoteDeployment } from '@
 import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRemote } from '@site/build/testing/manifest';
 import { listenOnFreePort, portRange } from '@site/build/testing/ports';
+import { lineLogger } from '../logger';
 import { ALLOWED_BUILTINS } from '../render/builtins';
 import { chooseWall, describeWall } from '../render/launcher';
 import { permissionArgs } from '../render/permissions';
@@ -123,7 +124,7 @@ async function pools(options: Partial<RenderPoolsOptions> = {}): Promise<RenderP
     maxPageBytes: 1024 * 1024,
     memoryMb: 256,
     fetchBuild,
-    log: (line) => log.push(line),
+    log: lineLogger((line) => log.push(line)),
     ...options,
   });
   made.push(created);
@@ -508,7 +509,7 @@ describe('the lifetime of a group’s processes', () => {
         maxPageBytes: 1048576,
         memoryMb: 256,
         fetchBuild: async () => '',
-        log: () => undefined,
+        log: { info() {}, warn() {}, error() {} },
       }).then(async (pools) => {
         const manifest = { schemaVersion: 1, generatedAt: '', remotes: [] };
         const reply = await pools.shell.render({ part: 'page', manifest, path: '/' });

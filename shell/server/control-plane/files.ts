@@ -1,6 +1,7 @@
 import { promises as fs, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { History, type HistoryEntry } from '../deploy/history';
+import type { Logger } from '../logger';
 import {
   EMPTY,
   StaleManifestError,
@@ -37,7 +38,11 @@ export class FileControlPlane implements ControlPlane {
 
   constructor(
     readonly deployDir: string,
-    private readonly log: (message: string) => void = console.error,
+    private readonly log: Logger = {
+      info: console.error,
+      warn: console.error,
+      error: console.error,
+    },
     private readonly pollMs = 2000,
   ) {
     this.file = path.join(deployDir, 'remotes.json');
@@ -124,7 +129,7 @@ export class FileControlPlane implements ControlPlane {
     try {
       stat = await fs.stat(this.file);
     } catch {
-      if (this.mtimeMs !== -1) this.log(`site: the deployment manifest ${this.file} is gone`);
+      if (this.mtimeMs !== -1) this.log.error(`site: the deployment manifest ${this.file} is gone`);
       this.mtimeMs = -1;
       this.current = EMPTY;
       return this.current;
@@ -135,7 +140,7 @@ export class FileControlPlane implements ControlPlane {
       this.mtimeMs = stat.mtimeMs;
       this.current = live(text);
     } catch (error) {
-      this.log(
+      this.log.error(
         `site: the deployment manifest ${this.file} is not valid (${String(error)}); still serving version ${this.current.version}`,
       );
     }

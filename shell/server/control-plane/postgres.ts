@@ -16,6 +16,7 @@ import {
   type LiveManifest,
 } from './index';
 import { migrate } from './migrate';
+import type { Logger } from '../logger';
 import { PostgresTokenStore } from './tokens-postgres';
 
 /** The channel on which a change names the manifest version it made live. */
@@ -27,7 +28,7 @@ export interface PostgresControlPlaneOptions {
   pool?: Pool;
   /** Where `remotes.json` is: what an empty database starts from. */
   deployDir: string;
-  log?: (message: string) => void;
+  log?: Logger;
   /** The safety net under LISTEN: the live pointer is read this often anyway. */
   pollMs?: number;
   /** How long `start()` waits for the database before it gives up. */
@@ -104,7 +105,7 @@ export class PostgresControlPlane implements ControlPlane {
   readonly tokens: PostgresTokenStore;
   private readonly pool: Pool;
   private readonly ownPool: boolean;
-  private readonly log: (message: string) => void;
+  private readonly log: Logger;
   private readonly seedFile: string;
   private current: LiveManifest = EMPTY;
   /** The live pointer's change count when `current` was read; -1 before the first read. */
@@ -117,7 +118,7 @@ export class PostgresControlPlane implements ControlPlane {
   private closed = false;
 
   constructor(private readonly options: PostgresControlPlaneOptions) {
-    this.log = options.log ?? console.error;
+    this.log = options.log ?? { info: console.error, warn: console.error, error: console.error };
     this.seedFile = path.join(options.deployDir, 'remotes.json');
     this.ownPool = !options.pool;
     this.pool =
@@ -178,7 +179,7 @@ export class PostgresControlPlane implements ControlPlane {
         // Tried every second, said every five.
         if (Date.now() - loggedAt >= 5000) {
           loggedAt = Date.now();
-          this.log(
+          this.log.warn(
             `site: the control-plane database ${where} is unreachable (${reasonOf(error)}); trying again for up to ${Math.ceil((deadline - Date.now()) / 1000)} s`,
           );
         }
@@ -334,7 +335,7 @@ export class PostgresControlPlane implements ControlPlane {
     try {
       first = live(text);
     } catch (error) {
-      this.log(
+      this.log.error(
         `site: ${this.seedFile} is not valid (${String(error)}); the control plane starts empty`,
       );
       return;
@@ -353,7 +354,9 @@ export class PostgresControlPlane implements ControlPlane {
     try {
       // The file's own bytes, so the version is the one a single server had from the same file.
       await this.commit(text, NO_VERSION, entries);
-      this.log(`site: the control plane starts from ${this.seedFile} (manifest ${first.version})`);
+      this.log.info(
+        `site: the control plane starts from ${this.seedFile} (manifest ${first.version})`,
+      );
     } catch (error) {
       if (!(error instanceof StaleManifestError)) throw error;
     }
@@ -381,9 +384,9 @@ export class PostgresControlPlane implements ControlPlane {
       const first = this.current === EMPTY;
       this.current = parsed ?? live(row.body);
       // A change made through another replica (this one's own are logged where they are made).
-      if (!parsed && !first) this.log(`site: manifest ${row.version} is live`);
+      if (!parsed && !first) this.log.info(`site: manifest ${row.version} is live`);
     } catch (error) {
-      this.log(
+      this.log.error(
         `site: manifest ${row.version} in the control plane is not valid (${String(error)}); still serving version ${this.current.version}`,
       );
     }
@@ -410,7 +413,7 @@ export class PostgresControlPlane implements ControlPlane {
   private up(): void {
     if (this.reachable) return;
     this.reachable = true;
-    this.log(
+    this.log.info(
       `site: the control-plane database is reachable again; serving manifest ${this.current.version}`,
     );
   }
@@ -418,7 +421,7 @@ export class PostgresControlPlane implements ControlPlane {
   private down(error: unknown): void {
     if (!this.reachable) return;
     this.reachable = false;
-    this.log(
+    this.log.warn(
       `site: the control-plane database is unreachable (${reasonOf(error)}); still serving manifest ${this.current.version}`,
     );
   }

@@ -52,6 +52,7 @@ import {
 } from '../control-plane/tokens';
 import { OPERATOR, type Credential, type Deployer } from './deployer';
 import { RefusedError } from './patch';
+import type { Logger } from '../logger';
 
 const MAX_BODY = 16 * 1024;
 
@@ -245,7 +246,7 @@ export interface DeployApiOptions {
     link(remote: RemoteDeployment, seconds?: number): { url: string; expiresAt: Date };
   };
   current(): Promise<LiveManifest>;
-  log(message: string): void;
+  log: Logger;
 }
 
 /** A group token as the API shows it: what it may change, never its secret. */
@@ -300,7 +301,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
       );
     }
     if (error instanceof ControlPlaneUnavailableError) {
-      options.log(`site: deploy API: ${error.message}`);
+      options.log.warn(`site: deploy API: ${error.message}`);
       return refuse(
         reply.header('retry-after', '5'),
         503,
@@ -309,7 +310,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
       );
     }
     const { status, code, message } = describe(error);
-    if (status >= 500) options.log(`site: deploy API: ${error.stack ?? error.message}`);
+    if (status >= 500) options.log.error(`site: deploy API: ${error.stack ?? error.message}`);
     return refuse(reply, status, code, message);
   });
 
@@ -375,7 +376,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
           credential,
         );
         const link = options.preview.link(checked, request.body.previewSeconds);
-        options.log(
+        options.log.info(
           `site: preview of ${checked.name} ${checked.version} signed for ${by} (${credential.label})`,
         );
         return reply.header('cache-control', 'no-store').send({
@@ -466,7 +467,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     async (request, reply) => {
       operatorOnly(request);
       const made = await options.tokens.create(request.body.groups);
-      options.log(`site: deploy token ${groupLabel(made.record)} made by the operator`);
+      options.log.info(`site: deploy token ${groupLabel(made.record)} made by the operator`);
       return reply.code(201).header('cache-control', 'no-store').send(issued(made));
     },
   );
@@ -486,7 +487,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
       operatorOnly(request);
       const rotated = await options.tokens.rotate(request.params.id);
       if (!rotated) throw noSuchToken(request.params.id);
-      options.log(`site: deploy token ${groupLabel(rotated.record)} rotated by the operator`);
+      options.log.info(`site: deploy token ${groupLabel(rotated.record)} rotated by the operator`);
       return reply.header('cache-control', 'no-store').send(issued(rotated));
     },
   );
@@ -498,7 +499,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
       operatorOnly(request);
       const revoked = await options.tokens.revoke(request.params.id);
       if (!revoked) throw noSuchToken(request.params.id);
-      options.log(`site: deploy token ${groupLabel(revoked)} revoked by the operator`);
+      options.log.info(`site: deploy token ${groupLabel(revoked)} revoked by the operator`);
       return reply.header('cache-control', 'no-store').send(shown(revoked));
     },
   );

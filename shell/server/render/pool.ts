@@ -22,6 +22,7 @@ import {
   type WorkerData,
 } from './protocol';
 import type { RenderWall } from './launcher';
+import type { Logger } from '../logger';
 import { workerScript } from './worker-script';
 
 /** A render that ran past its time limit. */
@@ -66,7 +67,7 @@ export interface RenderPoolOptions {
   niceness?: number;
   /** How long a process may take to be ready (10 s). */
   startTimeoutMs?: number;
-  log: (line: string) => void;
+  log: Logger;
 }
 
 interface Pending {
@@ -433,7 +434,7 @@ export class RenderPool {
     if (worker.state === 'gone' || worker.ending) return this.exited(worker);
     worker.ending = reason;
     if (!worker.idleStop && !this.closed) {
-      this.options.log(
+      this.options.log.warn(
         `render pool ${this.name}: a render process ${reason.message}; it is replaced`,
       );
     }
@@ -485,7 +486,7 @@ export class RenderPool {
       return;
     }
     if (!worker.ending) {
-      this.options.log(`render pool ${this.name}: a render process ${reason}; it is replaced`);
+      this.options.log.warn(`render pool ${this.name}: a render process ${reason}; it is replaced`);
     }
     this.losses += 1;
     const wait = backoff(this.losses);

@@ -16,6 +16,7 @@ import type { RemoteDeployment } from '@site/contracts';
 import { RenderPool, type RenderPoolOptions } from './pool';
 import { checkServerPin } from './server-pin';
 import type { RenderWall } from './launcher';
+import type { Logger } from '../logger';
 
 /** The remote's Node build, the one file of a version folder a render process runs. */
 export const SERVER_BUILD = 'server/pages.js';
@@ -41,7 +42,7 @@ export interface RenderPoolsOptions extends RenderLimits {
   groupProcesses: number;
   /** Fetches a remote's Node build from its origin (the site server checks origin and size). */
   fetchBuild(url: string, remote: RemoteDeployment): Promise<string>;
-  log(line: string): void;
+  log: Logger;
   /** How long an idle group process, or a pool that is not live, is kept (60 s). */
   idleMs?: number;
 }
@@ -170,7 +171,7 @@ export class RenderPools {
 
   private retire(key: string, entry: GroupPool, why: string): void {
     this.groups.delete(key);
-    this.options.log(`render pool ${entry.pool.name}: retired (${why})`);
+    this.options.log.info(`render pool ${entry.pool.name}: retired (${why})`);
     entry.pool.retire();
   }
 
