@@ -197,6 +197,8 @@ test('npm start in a fresh clone: the address once the site answers, one static 
     ),
     15_000,
   );
+  // Its deploy token, made by the running npm start as it is for the groups it started with.
+  await line(/^deploy tokens: .*made now: garden_care/, 15_000);
   run(clone, 'npm', ['run', 'build', '-w', 'mfe-garden-care']);
   const deployed = run(clone, 'npm', ['run', '--silent', 'deploy', '-w', 'mfe-garden-care'], {
     DEPLOY_API: SITE,
