@@ -43,6 +43,7 @@ async function main(): Promise<void> {
       name: 'mail-service',
       cwd: path.join(root, 'mail-service'),
       args: ['--watch', '--import', 'tsx', 'src/server.ts'],
+      logs: 'pino',
     },
   ]);
   console.log('\nDevelopment site: http://localhost:3000/ (hot reload; Ctrl-C stops everything)\n');
