@@ -156,7 +156,7 @@ export class PreviewManifests {
     base: LiveManifest,
     previews: readonly PreviewClaims[],
   ): Promise<LiveManifest> {
-    let json = JSON.parse(base.text) as Record<string, unknown>;
+    let json: Record<string, unknown> = { ...base.json };
     for (const claims of previews) {
       const table = (await fetchRemoteJson(
         new URL('routes.json', claims.entry).href,

@@ -217,7 +217,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     const live = await options.current();
     return reply
       .header('cache-control', 'no-store')
-      .send({ version: live.version, manifest: JSON.parse(live.text) as unknown });
+      .send({ version: live.version, manifest: live.json });
   });
 
   app.get<{ Querystring: { remote?: string } }>(

@@ -197,7 +197,7 @@ export class Deployer {
         );
       }
       const raw = (json.remotes as Record<string, unknown>[]).find((r) => r.name === remote.name)!;
-      const next = JSON.parse(before.text) as Record<string, unknown>;
+      const next: Record<string, unknown> = { ...before.json };
       withoutCanaries(next, [remote.name]);
       next.canaries = [
         ...((next.canaries as unknown[] | undefined) ?? []),
@@ -339,7 +339,7 @@ export class Deployer {
     }
     const canary = live.canaries.find((c) => c.remote.name === name)!;
     const stable = live.manifest.remotes.find((r) => r.name === name)!;
-    const json = JSON.parse(live.text) as Record<string, unknown>;
+    const json: Record<string, unknown> = { ...live.json };
     withoutCanaries(json, [name]);
     const draft = {
       at: new Date().toISOString(),

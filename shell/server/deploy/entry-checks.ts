@@ -168,7 +168,7 @@ export class EntryChecks {
         `the live manifest is at version ${before.version}, not ${base}: read it again and retry`,
       );
     }
-    let json = JSON.parse(before.text) as Record<string, unknown>;
+    let json: Record<string, unknown> = { ...before.json };
     const changed: RemoteDeployment[] = [];
     for (const [i, published] of entries.entries()) {
       const url = urls[i]!;
