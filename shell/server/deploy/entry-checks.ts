@@ -9,8 +9,13 @@
  * RefusedError that says why; nothing is changed.
  */
 import semver from 'semver';
-import { SHA256_INTEGRITY, type RemoteDeployment, type RouteTable } from '@site/contracts';
-import type { DeploymentManifest } from '@site/contracts';
+import {
+  SHA256_INTEGRITY,
+  isGroupName,
+  type DeploymentManifest,
+  type RemoteDeployment,
+  type RouteTable,
+} from '@site/contracts';
 import type { LiveManifest } from '../control-plane';
 import { RemoteFileError, fetchRemoteFile, fetchRemoteJson } from '../remote-files';
 import { RefusedError, patchManifest, type PublishedEntry } from './patch';
@@ -115,7 +120,7 @@ export class EntryChecks {
 
   /** The entry's own fields, before anything is fetched; its URL when they are sound. */
   private validate(published: PublishedEntry): URL {
-    if (!/^[a-z][a-z0-9_]*$/.test(published.name)) {
+    if (!isGroupName(published.name)) {
       throw new RefusedError(400, 'bad_field', 'the remote name must be a snake_case identifier');
     }
     if (!semver.valid(published.version)) {

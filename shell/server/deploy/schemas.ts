@@ -2,6 +2,7 @@
  * The deploy API's requests, as JSON schemas (Fastify checks every body and parameter against
  * them before a handler runs) and as the types the handlers read.
  */
+import { GROUP_NAME_PATTERN } from '@site/contracts';
 import { MAX_CANARY_PERCENT } from '../canary-entries';
 import { MAX_PREVIEW_SECONDS } from '../preview';
 import { TOKEN_ID } from '../control-plane/tokens';
@@ -12,7 +13,7 @@ export const MAX_BODY = 16 * 1024;
 export const line = (maxLength: number) =>
   ({ type: 'string', minLength: 1, maxLength, pattern: '^[^\\u0000-\\u001f\\u007f]*$' }) as const;
 
-export const NAME = { type: 'string', pattern: '^[a-z][a-z0-9_]*$', maxLength: 64 } as const;
+export const NAME = { type: 'string', pattern: GROUP_NAME_PATTERN } as const;
 
 export const deployBody = {
   type: 'object',
