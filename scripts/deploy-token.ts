@@ -5,6 +5,8 @@
  * own group; the site keeps nothing but each token's digest, so a new or rotated token is printed
  * once, here.
  */
+import type { IssuedTokenAnswer, TokenRecord } from '@site/contracts/deploy-api';
+import { isGroupName } from '@site/contracts';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SITE_REMOTES } from '@site/contracts/site';
@@ -38,13 +40,12 @@ type Command =
   | { kind: 'list' }
   | { kind: 'rotate' | 'revoke'; id: string };
 
-const GROUP = /^[a-z][a-z0-9_]*$/;
 const ID = /^[0-9a-f]{12}$/;
 
 /** A group as the site knows it: a workspace folder is read as its group's federation name. */
 function groupName(value: string): string {
   const name = SITE_REMOTES.find((r) => r.folder === value)?.name ?? value;
-  if (!GROUP.test(name)) {
+  if (!isGroupName(name)) {
     throw new SettingsError(
       `--group takes a group's federation name such as data or public_health, not "${value}"`,
     );
@@ -100,15 +101,8 @@ export function parseCommand(argv: string[]): Command {
   return { kind: kind as 'rotate' | 'revoke', id };
 }
 
-interface TokenAnswer {
-  token?: string;
-  id: string;
-  groups: string[];
-  credential: string;
-  createdAt: string;
-  rotatedAt?: string;
-  revokedAt?: string;
-}
+/** A token as the API lists it, or as it was just made or rotated (with its secret, this once). */
+type TokenAnswer = TokenRecord & Partial<Pick<IssuedTokenAnswer, 'token'>>;
 
 async function call(
   api: string,

@@ -3,7 +3,7 @@
  * mail-service/migrations/, applied with the runner the site server uses too (@site/postgres).
  */
 import path from 'node:path';
-import { DatabaseError, Pool, types, type CustomTypesConfig } from 'pg';
+import { Pool, types, type CustomTypesConfig } from 'pg';
 import { migrate as migrateWith } from '@site/postgres';
 import { SERVICE_DIR } from './config';
 
@@ -66,17 +66,4 @@ export function migrate(pool: Pool, dir = MIGRATIONS_DIR): Promise<string[]> {
   });
 }
 
-/**
- * Whether an error says the database could not be reached (rather than that it refused a
- * statement): a connection error, a server shutting down or out of resources, or no answer.
- */
-export function isUnreachable(error: unknown): boolean {
-  if (error instanceof DatabaseError) return /^(08|57P|53)/.test(error.code ?? '');
-  const code = (error as { code?: unknown } | null)?.code;
-  return (
-    (typeof code === 'string' &&
-      /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND)$/.test(code)) ||
-    (error instanceof Error &&
-      /Connection terminated|timeout exceeded when trying to connect/i.test(error.message))
-  );
-}
+export { isUnreachable } from '@site/postgres';

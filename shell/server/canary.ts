@@ -74,7 +74,7 @@ export class CanaryViews {
     const key = `${base.version}|${shown.map((c) => c.remote.name).join(',')}`;
     let made = this.made.get(key);
     if (!made) {
-      const json = JSON.parse(base.text) as Record<string, unknown>;
+      const json: Record<string, unknown> = { ...base.json };
       const raws = (json.canaries ?? []) as Record<string, unknown>[];
       delete json.canaries;
       json.remotes = (json.remotes as Record<string, unknown>[]).map((r) => {

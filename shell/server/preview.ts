@@ -9,6 +9,7 @@
  * `Cache-Control: private, no-store`, `X-Robots-Tag: noindex` and a bar that says so. A token that
  * is forged, altered or expired counts for nothing: the visitor sees the live site.
  */
+import { isGroupName } from '@site/contracts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import type { RouteTable } from '@site/contracts';
@@ -23,7 +24,6 @@ export const PREVIEW_PATH = '/_preview';
 export const MAX_PREVIEWS = 4;
 /** How long a preview link works unless the deploy asks for another time. */
 export const DEFAULT_PREVIEW_SECONDS = 24 * 60 * 60;
-export const MAX_PREVIEW_SECONDS = 7 * 24 * 60 * 60;
 
 export interface PreviewClaims {
   remote: string;
@@ -40,7 +40,7 @@ const isClaims = (value: unknown): value is PreviewClaims => {
     typeof v === 'object' &&
     v !== null &&
     typeof v.remote === 'string' &&
-    /^[a-z][a-z0-9_]{0,63}$/.test(v.remote) &&
+    isGroupName(v.remote) &&
     typeof v.version === 'string' &&
     v.version.length <= 100 &&
     typeof v.entry === 'string' &&
@@ -156,7 +156,7 @@ export class PreviewManifests {
     base: LiveManifest,
     previews: readonly PreviewClaims[],
   ): Promise<LiveManifest> {
-    let json = JSON.parse(base.text) as Record<string, unknown>;
+    let json: Record<string, unknown> = { ...base.json };
     for (const claims of previews) {
       const table = (await fetchRemoteJson(
         new URL('routes.json', claims.entry).href,

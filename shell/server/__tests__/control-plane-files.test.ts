@@ -49,7 +49,11 @@ describe('the control plane in files (one site server)', () => {
 
   test('a hand edit of remotes.json is what the store serves next', async () => {
     const dir = deployDirWith(manifestJson('1.0.0'));
-    const store = new FileControlPlane(dir, lineLogger(() => undefined), 50);
+    const store = new FileControlPlane(
+      dir,
+      lineLogger(() => undefined),
+      50,
+    );
     try {
       await store.start();
       expect(await store.history()).toEqual([]);

@@ -15,6 +15,11 @@ export interface LiveManifest {
   /** Content hash: every page composed from this manifest is cached under it. */
   version: string;
   text: string;
+  /**
+   * The manifest's JSON, parsed once per version and frozen: a change copies what it changes
+   * (the top-level keys) and never parses the text again.
+   */
+  json: Readonly<Record<string, unknown>>;
   /** The manifest as JSON that is safe inside a page's script element. */
   embedded: string;
   manifest: DeploymentManifest;
@@ -62,6 +67,7 @@ const EMPTY_TEXT = '{"schemaVersion":1,"generatedAt":"","remotes":[]}';
 export const EMPTY: LiveManifest = {
   version: NO_VERSION,
   text: EMPTY_TEXT,
+  json: deepFreeze(JSON.parse(EMPTY_TEXT) as Record<string, unknown>),
   embedded: EMPTY_TEXT,
   manifest: { schemaVersion: 1, generatedAt: '', remotes: [] },
   paths: new Set(),
@@ -82,6 +88,15 @@ export class ControlPlaneUnavailableError extends Error {
   override name = 'ControlPlaneUnavailableError';
 }
 
+/** Freezes parsed JSON all the way down, so no reader can change what every other one reads. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
 /** JSON that is safe inside a script element. */
 export const scriptJson = (value: unknown): string =>
   JSON.stringify(value)
@@ -99,6 +114,8 @@ export function live(text: string): LiveManifest {
   return {
     version: createHash('sha256').update(text).digest('hex').slice(0, 12),
     text,
+    // readManifest refused anything but an object.
+    json: deepFreeze(json as Record<string, unknown>),
     // As it is: the browser reads it with the same parser, setting aside the same entries.
     embedded: scriptJson(json),
     manifest,

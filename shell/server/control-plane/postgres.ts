@@ -1,8 +1,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { types } from 'node:util';
-import pg, { DatabaseError, type Pool, type PoolClient } from 'pg';
-import { listen, type Listener } from '@site/postgres';
+import pg, { type Pool, type PoolClient } from 'pg';
+import {
+  isUnreachable as unreachable,
+  listen,
+  reasonOf,
+  redactUrl,
+  type Listener,
+} from '@site/postgres';
 import { liveVersion, type HistoryEntry } from '../deploy/history';
 import {
   ControlPlaneUnavailableError,
@@ -16,6 +21,7 @@ import {
   type LiveManifest,
 } from './index';
 import { migrate } from './migrate';
+import { insertHistory, readHistory } from './postgres-history';
 import type { Logger } from '../logger';
 import { PostgresTokenStore } from './tokens-postgres';
 
@@ -35,38 +41,9 @@ export interface PostgresControlPlaneOptions {
   startTimeoutMs?: number;
 }
 
-/** The URL without its password, for messages. */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.href;
-  } catch {
-    return 'the configured URL';
-  }
-}
-
-/** Whether an error says the database could not be reached, rather than refusing a statement. */
-function isUnreachable(error: unknown): boolean {
-  if (error instanceof ControlPlaneUnavailableError) return true;
-  if (error instanceof DatabaseError) {
-    // Connection exceptions, an operator intervention (shutdown, recovery), insufficient resources.
-    return /^(08|57P|53)/.test(error.code ?? '');
-  }
-  // Socket errors, time-outs and "Connection terminated": no answer from the database at all.
-  return isError(error);
-}
-
-/** An Error, also one made in another realm (Node's own modules seen from a VM context). */
-const isError = (error: unknown): error is Error =>
-  error instanceof Error || types.isNativeError(error);
-
-function reasonOf(error: unknown): string {
-  if (!isError(error)) return String(error);
-  const code = (error as { code?: unknown }).code;
-  // Node's AggregateError for a refused connection has no message, only a code.
-  return error.message || (typeof code === 'string' ? code : error.name);
-}
+/** Whether the error is the database out of reach, this control plane's own such error included. */
+const isUnreachable = (error: unknown): boolean =>
+  error instanceof ControlPlaneUnavailableError || unreachable(error);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -74,19 +51,6 @@ interface LiveRow {
   seq: string;
   version: string | null;
   body: string | null;
-}
-
-interface HistoryRow {
-  at: Date;
-  by_name: string;
-  action: HistoryEntry['action'];
-  remote: string;
-  from_version: HistoryEntry['from'];
-  to_version: HistoryEntry['to'];
-  reason: string;
-  manifest_version: string;
-  release_id: string | null;
-  credential: string | null;
 }
 
 /**
@@ -134,7 +98,7 @@ export class PostgresControlPlane implements ControlPlane {
     // An idle connection the server closed: the next query makes a new one.
     this.pool.on('error', () => undefined);
     this.tokens = new PostgresTokenStore(this.pool, (error, what) => {
-      if (!isUnreachable(error)) return isError(error) ? error : new Error(String(error));
+      if (!isUnreachable(error)) return error instanceof Error ? error : new Error(String(error));
       return new ControlPlaneUnavailableError(
         `the control-plane database is unreachable: ${reasonOf(error)}; ${what}`,
       );
@@ -214,34 +178,14 @@ export class PostgresControlPlane implements ControlPlane {
   }
 
   async history(remote?: string): Promise<HistoryEntry[]> {
-    let rows: HistoryRow[];
     try {
-      ({ rows } = await this.pool.query<HistoryRow>(
-        `SELECT at, by_name, action, remote, from_version, to_version, reason, manifest_version,
-                release_id, credential
-           FROM manifest_history
-          WHERE $1::text IS NULL OR remote = $1
-          ORDER BY id`,
-        [remote ?? null],
-      ));
+      return await readHistory(this.pool, remote);
     } catch (error) {
       if (!isUnreachable(error)) throw error;
       throw new ControlPlaneUnavailableError(
         `the control-plane database is unreachable: ${reasonOf(error)}; the history cannot be read`,
       );
     }
-    return rows.map((r) => ({
-      at: r.at.toISOString(),
-      by: r.by_name,
-      action: r.action,
-      remote: r.remote,
-      from: r.from_version,
-      to: r.to_version,
-      reason: r.reason,
-      manifestVersion: r.manifest_version,
-      ...(r.release_id ? { release: r.release_id } : {}),
-      ...(r.credential ? { credential: r.credential } : {}),
-    }));
   }
 
   /**
@@ -277,26 +221,7 @@ export class PostgresControlPlane implements ControlPlane {
          ON CONFLICT (version) DO NOTHING`,
         [next.version, text],
       );
-      for (const entry of entries) {
-        await client.query(
-          `INSERT INTO manifest_history
-             (at, by_name, action, remote, from_version, to_version, reason, manifest_version,
-              release_id, credential)
-           VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10)`,
-          [
-            entry.at,
-            entry.by,
-            entry.action,
-            entry.remote,
-            entry.from === null ? null : JSON.stringify(entry.from),
-            JSON.stringify(entry.to),
-            entry.reason,
-            next.version,
-            entry.release ?? null,
-            entry.credential ?? null,
-          ],
-        );
-      }
+      await insertHistory(client, entries, next.version);
       const moved = await client.query<{ seq: string }>(
         `UPDATE live_manifest SET version = $1, seq = seq + 1, changed_at = now()
           WHERE id RETURNING seq`,

@@ -40,11 +40,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ControlPlaneUnavailableError, type LiveManifest } from '../control-plane';
 import type { RemoteDeployment } from '@site/contracts';
-import { MAX_CANARY_PERCENT } from '../canary-entries';
-import { MAX_PREVIEW_SECONDS } from '../preview';
 import {
   RevokedTokenError,
-  TOKEN_ID,
   groupLabel,
   type GroupToken,
   type IssuedToken,
@@ -52,130 +49,25 @@ import {
 } from '../control-plane/tokens';
 import { OPERATOR, type Credential, type Deployer } from './deployer';
 import { RefusedError } from './patch';
+import {
+  MAX_BODY,
+  NAME,
+  RELEASE_ID,
+  TOKEN_PARAMS,
+  deployBody,
+  releaseBody,
+  releaseRollbackBody,
+  rollbackBody,
+  tokenBody,
+  type DeployBody,
+  type ReleaseBody,
+  type ReleaseRollbackBody,
+  type RollbackBody,
+  type TokenBody,
+} from '@site/contracts/deploy-api';
 import type { Logger } from '../logger';
 
-const MAX_BODY = 16 * 1024;
-
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
-
-/** A line of text: no control characters. */
-const line = (maxLength: number) =>
-  ({ type: 'string', minLength: 1, maxLength, pattern: '^[^\\u0000-\\u001f\\u007f]*$' }) as const;
-
-const NAME = { type: 'string', pattern: '^[a-z][a-z0-9_]*$', maxLength: 64 } as const;
-
-const deployBody = {
-  type: 'object',
-  required: ['base', 'entry', 'version'],
-  additionalProperties: false,
-  properties: {
-    base: line(100),
-    entry: line(2000),
-    version: line(100),
-    serverIntegrity: line(100),
-    reason: { ...line(500), minLength: 0 },
-    by: line(100),
-    preview: { type: 'boolean' },
-    previewSeconds: { type: 'integer', minimum: 1, maximum: MAX_PREVIEW_SECONDS },
-    canary: { type: 'integer', minimum: 1, maximum: MAX_CANARY_PERCENT },
-  },
-} as const;
-
-const rollbackBody = {
-  type: 'object',
-  required: ['base'],
-  additionalProperties: false,
-  properties: {
-    base: line(100),
-    to: line(100),
-    reason: { ...line(500), minLength: 0 },
-    by: line(100),
-  },
-} as const;
-
-/** The most groups one release may change: every group of the site, with room to grow. */
-const MAX_RELEASE = 16;
-
-const releaseBody = {
-  type: 'object',
-  required: ['base', 'entries'],
-  additionalProperties: false,
-  properties: {
-    base: line(100),
-    entries: {
-      type: 'array',
-      minItems: 1,
-      maxItems: MAX_RELEASE,
-      items: {
-        type: 'object',
-        required: ['name', 'entry', 'version'],
-        additionalProperties: false,
-        properties: {
-          name: NAME,
-          entry: line(2000),
-          version: line(100),
-          serverIntegrity: line(100),
-        },
-      },
-    },
-    reason: { ...line(500), minLength: 0 },
-    by: line(100),
-  },
-} as const;
-
-const releaseRollbackBody = {
-  type: 'object',
-  required: ['base'],
-  additionalProperties: false,
-  properties: { base: line(100), reason: { ...line(500), minLength: 0 }, by: line(100) },
-} as const;
-
-const RELEASE_ID = { type: 'string', pattern: '^r-[0-9a-f]{12}$' } as const;
-
-const tokenBody = {
-  type: 'object',
-  required: ['groups'],
-  additionalProperties: false,
-  properties: {
-    groups: {
-      type: 'array',
-      minItems: 1,
-      maxItems: MAX_RELEASE,
-      uniqueItems: true,
-      items: NAME,
-    },
-  },
-} as const;
-
-const TOKEN_PARAMS = {
-  type: 'object',
-  properties: { id: { type: 'string', pattern: TOKEN_ID.source } },
-} as const;
-
-interface ReleaseBody {
-  base: string;
-  entries: { name: string; entry: string; version: string; serverIntegrity?: string }[];
-  reason?: string;
-  by?: string;
-}
-
-interface DeployBody {
-  base: string;
-  entry: string;
-  version: string;
-  serverIntegrity?: string;
-  reason?: string;
-  by?: string;
-  preview?: boolean;
-  previewSeconds?: number;
-  canary?: number;
-}
-interface RollbackBody {
-  base: string;
-  to?: string;
-  reason?: string;
-  by?: string;
-}
 
 /** A refusal as every client of the API reads it. */
 function refuse(reply: FastifyReply, status: number, error: string, message: string) {
@@ -327,7 +219,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     const live = await options.current();
     return reply
       .header('cache-control', 'no-store')
-      .send({ version: live.version, manifest: JSON.parse(live.text) as unknown });
+      .send({ version: live.version, manifest: live.json });
   });
 
   app.get<{ Querystring: { remote?: string } }>(
@@ -434,7 +326,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     },
   );
 
-  app.post<{ Params: { id: string }; Body: { base: string; reason?: string; by?: string } }>(
+  app.post<{ Params: { id: string }; Body: ReleaseRollbackBody }>(
     '/releases/:id/rollback',
     {
       bodyLimit: MAX_BODY,
@@ -461,7 +353,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     return reply.header('cache-control', 'no-store').send({ tokens: tokens.map(shown) });
   });
 
-  app.post<{ Body: { groups: string[] } }>(
+  app.post<{ Body: TokenBody }>(
     '/tokens',
     { bodyLimit: MAX_BODY, schema: { body: tokenBody } },
     async (request, reply) => {

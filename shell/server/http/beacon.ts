@@ -6,6 +6,7 @@
  * is not live is counted as "unknown" (never a new label), and each client address has a budget
  * per minute. Every refusal is a 4xx with its reason in plain text; nothing here answers 500.
  */
+import { GROUP_NAME_PATTERN } from '@site/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { BEACON_KINDS, type BeaconKind } from '../metrics';
@@ -24,7 +25,7 @@ const beaconBody = {
   additionalProperties: false,
   properties: {
     kind: { type: 'string', enum: BEACON_KINDS },
-    group: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*$' },
+    group: { type: 'string', pattern: GROUP_NAME_PATTERN },
     version: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[\\x21-\\x7e]+$' },
     message: { type: 'string', maxLength: 1000 },
   },

@@ -7,94 +7,21 @@
  * failure leaves behind in a process is not kept). Nothing a process says is taken on its word:
  * a reply counts for the render this pool sent that process, and for this pool's group.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { setPriority } from 'node:os';
-import path from 'node:path';
-import type { Socket } from 'node:net';
-import { readLines } from './lines';
-import { permissionArgs } from './permissions';
+import { parseWorkerLine, type FromWorker, type PartReply, type RenderJob } from './protocol';
 import {
-  parseWorkerLine,
-  type FromWorker,
-  type PartReply,
-  type RenderJob,
-  type WorkerData,
-} from './protocol';
-import type { RenderWall } from './launcher';
-import type { Logger } from '../logger';
-import { workerScript } from './worker-script';
+  RenderProcessError,
+  RenderTimeoutError,
+  holdHandles,
+  lastWords,
+  overMemory,
+  spawnWorker,
+  type Pending,
+  type RenderPoolOptions,
+  type Worker,
+} from './process';
 
-/** A render that ran past its time limit. */
-export class RenderTimeoutError extends Error {
-  override name = 'RenderTimeoutError';
-}
+export { RenderProcessError, RenderTimeoutError, type RenderPoolOptions } from './process';
 
-/** A render process that broke a bound (reply size, memory) or stopped mid-render. */
-export class RenderProcessError extends Error {
-  override name = 'RenderProcessError';
-}
-
-export interface GroupCode {
-  name: string;
-  version: string;
-  /** Where the build came from, for its stack traces. */
-  url: string;
-  /** The group's Node build, its pin already checked. */
-  code(): Promise<string>;
-}
-
-export interface RenderPoolOptions {
-  /** For the log: `shell`, or `<group>@<version>`. */
-  name: string;
-  /** A folder with the shell's Node build (`render.js`), readable by the render processes' user. */
-  bundleDir: string;
-  /** Absent: the shell's processes. */
-  group?: GroupCode;
-  /** At most this many processes. */
-  size: number;
-  /** Processes kept while idle; the others stop after `idleMs` without a render. */
-  keep: number;
-  idleMs: number;
-  /** Time limit of one render, from when its process starts it. */
-  timeoutMs: number;
-  /** The longest reply a process may send (a page's markup and its envelope). */
-  maxReplyBytes: number;
-  /** Memory a process may hold (resident); its JavaScript heap gets three quarters of it. */
-  memoryMb: number;
-  wall: RenderWall;
-  /** Scheduling priority of the processes (`nice`: 0 normal, 19 lowest). */
-  niceness?: number;
-  /** How long a process may take to be ready (10 s). */
-  startTimeoutMs?: number;
-  log: Logger;
-}
-
-interface Pending {
-  job: RenderJob;
-  resolve: (reply: PartReply) => void;
-  reject: (error: Error) => void;
-  /** Processes it was sent to: a render its process lost before starting gets one more. */
-  tries: number;
-}
-
-interface Worker {
-  child: ChildProcess;
-  channel: Socket;
-  state: 'starting' | 'ready' | 'busy' | 'gone';
-  pending?: Pending;
-  started: boolean;
-  timer?: NodeJS.Timeout;
-  idleTimer?: NodeJS.Timeout;
-  startTimer?: NodeJS.Timeout;
-  stderr: string;
-  /** Set when the pool ends it: why, for the renders it held. */
-  ending?: Error;
-  /** Ended because it was idle, not because anything went wrong. */
-  idleStop?: boolean;
-}
-
-const STDERR_KEEP = 4000;
 const START_TIMEOUT_MS = 10_000;
 const MAX_BACKOFF_MS = 5000;
 const WATCH_MS = 1000;
@@ -105,33 +32,6 @@ const backoff = (losses: number): number =>
 
 const message = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
-
-/**
- * What a process's stderr says of its end, in one line: V8's fatal error (its heap limit), else the
- * error a stack trace names, else its last line.
- */
-function lastWords(stderr: string): string {
-  const lines = stderr
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
-  const line =
-    lines.find((l) => l.startsWith('FATAL ERROR')) ??
-    lines.find((l) => /^\w*(Error|Exception)\b/.test(l)) ??
-    lines.at(-1) ??
-    '';
-  return line.length > 500 ? `${line.slice(0, 500)}…` : line;
-}
-
-/** Resident memory of a process in MB (Linux), or undefined. */
-function residentMb(pid: number): number | undefined {
-  try {
-    const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? undefined : Number(kb) / 1024;
-  } catch {
-    return undefined;
-  }
-}
 
 export class RenderPool {
   private readonly workers = new Set<Worker>();
@@ -223,68 +123,33 @@ export class RenderPool {
 
   private async startWorker(): Promise<void> {
     const { options } = this;
-    const heapMb = Math.max(32, Math.floor(options.memoryMb * 0.75));
-    const data: WorkerData = {
-      renderBundle: path.join(options.bundleDir, 'render.js'),
-      ...(options.group
-        ? { group: { name: options.group.name, version: options.group.version } }
-        : {}),
-    };
-    let script: string;
+    let worker: Worker;
     try {
-      script = await workerScript();
+      worker = await spawnWorker(options, {
+        line: (line) => {
+          const msg = parseWorkerLine(line);
+          if (msg) this.handle(worker, msg);
+        },
+        overflow: (bytes) =>
+          void this.end(
+            worker,
+            new RenderProcessError(
+              `its reply is over ${options.maxReplyBytes} bytes (at least ${bytes}): a page that large is not served`,
+            ),
+          ),
+      });
     } catch (error) {
       this.startFailed(
         new Error(`the render process's code could not be compiled: ${message(error)}`),
       );
       return;
     }
-    if (this.closed) return;
-    const args = [
-      ...options.wall.prefix,
-      ...permissionArgs([options.bundleDir]),
-      '--disallow-code-generation-from-strings',
-      `--max-old-space-size=${heapMb}`,
-      '-e',
-      script,
-      JSON.stringify(data),
-    ];
-    const child = spawn(options.wall.command, args, {
-      cwd: options.bundleDir,
-      // Nothing of the site server's environment: no token, no setting a team's code could read.
-      env: { NODE_ENV: 'production' },
-      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-    });
-    const channel = child.stdio[3] as Socket;
-    const worker: Worker = { child, channel, state: 'starting', started: false, stderr: '' };
-    this.workers.add(worker);
-    if (options.niceness && child.pid !== undefined) {
-      try {
-        setPriority(child.pid, options.niceness);
-      } catch {
-        // Not allowed here: the process runs at the site server's priority.
-      }
+    if (this.closed) {
+      worker.child.kill('SIGKILL');
+      return;
     }
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      worker.stderr = (worker.stderr + chunk).slice(-STDERR_KEEP);
-    });
-    readLines(
-      channel,
-      options.maxReplyBytes,
-      (line) => {
-        const msg = parseWorkerLine(line);
-        if (msg) this.handle(worker, msg);
-      },
-      (bytes) =>
-        void this.end(
-          worker,
-          new RenderProcessError(
-            `its reply is over ${options.maxReplyBytes} bytes (at least ${bytes}): a page that large is not served`,
-          ),
-        ),
-    );
-    channel.on('error', () => undefined);
+    this.workers.add(worker);
+    const { child } = worker;
     child.on('error', (error) => {
       if (worker.state !== 'gone')
         void this.end(worker, new Error(`could not be started: ${error.message}`));
@@ -440,13 +305,7 @@ export class RenderPool {
     }
     const done = this.exited(worker);
     // An idle process is not holding the site server's process open: waiting for its end must.
-    for (const handle of [
-      worker.child,
-      worker.channel,
-      worker.child.stderr as unknown as Socket | null,
-    ]) {
-      handle?.ref();
-    }
+    holdHandles(worker, true);
     worker.child.kill('SIGKILL');
     return done;
   }
@@ -508,17 +367,8 @@ export class RenderPool {
 
   private checkMemory(): void {
     for (const worker of this.workers) {
-      const pid = worker.child.pid;
-      if (pid === undefined || worker.state === 'gone') continue;
-      const mb = residentMb(pid);
-      if (mb !== undefined && mb > this.options.memoryMb) {
-        void this.end(
-          worker,
-          new RenderProcessError(
-            `held ${Math.round(mb)} MB, over its limit of ${this.options.memoryMb} MB`,
-          ),
-        );
-      }
+      const over = overMemory(worker, this.options.memoryMb);
+      if (over) void this.end(worker, over);
     }
   }
 
@@ -535,16 +385,6 @@ export class RenderPool {
       clearInterval(this.keepAlive);
       this.keepAlive = undefined;
     }
-    for (const worker of this.workers) {
-      const handles = [
-        worker.child,
-        worker.channel,
-        worker.child.stderr as unknown as Socket | null,
-      ];
-      for (const h of handles) {
-        if (busy) h?.ref();
-        else h?.unref();
-      }
-    }
+    for (const worker of this.workers) holdHandles(worker, busy);
   }
 }
