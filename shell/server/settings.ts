@@ -116,7 +116,8 @@ const origin = (example: string) =>
   });
 
 const host = z.string().refine(isListenHost, {
-  error: (issue) => `"${String(issue.input)}" is not an address to listen on (${LISTEN_HOST_FORMS})`,
+  error: (issue) =>
+    `"${String(issue.input)}" is not an address to listen on (${LISTEN_HOST_FORMS})`,
 });
 
 const folder = z.string().transform((value) => path.resolve(value));

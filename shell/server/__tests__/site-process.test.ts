@@ -37,7 +37,9 @@ beforeAll(async () => {
   writeFileSync(path.join(deployDir, 'remotes.json'), '{"schemaVersion":1,"remotes":[]}\n');
   // Once, so that tsx's compile of the server's sources (cold after a change) is not counted
   // against the first case's time.
-  await (await site({ PORT: 'not-a-port' })).exited;
+  await (
+    await site({ PORT: 'not-a-port' })
+  ).exited;
 }, 120_000);
 
 afterAll(async () => {
