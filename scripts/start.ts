@@ -64,24 +64,6 @@ function run(title: string, command: string, args: string[]): void {
   }
 }
 
-for (const { folder } of SITE_REMOTES) {
-  if (
-    rebuild ||
-    // A version folder is whole once its build record is written (after both of its builds).
-    !existsSync(path.join(root, folder, 'dist', version(folder), 'build.json'))
-  ) {
-    console.log(`building ${folder}…`);
-    run(`the build of ${folder}`, 'npm', ['run', 'build', '-w', folder]);
-  }
-}
-const shellBuilt = ['server/render.js', 'public/index.html'].every((file) =>
-  existsSync(path.join(root, 'shell', 'dist', file)),
-);
-if (rebuild || !shellBuilt) {
-  console.log('building shell…');
-  run('the build of shell', 'npm', ['run', 'build', '-w', 'shell']);
-}
-
 /**
  * The first run's deploy folder (DEPLOY_DIR, else deploy/): made here, one level deep, so that a
  * mistyped DEPLOY_DIR is named instead of made (the site server itself never makes it).
@@ -106,10 +88,30 @@ function deployFolder(manifest: string): void {
   );
 }
 
-// The live manifest belongs to the site: deploys change it through the deploy API, and a restart
-// keeps it. It is written from the local builds only when there is none yet, or when asked.
+// Before anything is built: a DEPLOY_DIR that cannot be used is named at once.
 const manifestFile = liveManifestFile();
 deployFolder(manifestFile);
+
+for (const { folder } of SITE_REMOTES) {
+  if (
+    rebuild ||
+    // A version folder is whole once its build record is written (after both of its builds).
+    !existsSync(path.join(root, folder, 'dist', version(folder), 'build.json'))
+  ) {
+    console.log(`building ${folder}…`);
+    run(`the build of ${folder}`, 'npm', ['run', 'build', '-w', folder]);
+  }
+}
+const shellBuilt = ['server/render.js', 'public/index.html'].every((file) =>
+  existsSync(path.join(root, 'shell', 'dist', file)),
+);
+if (rebuild || !shellBuilt) {
+  console.log('building shell…');
+  run('the build of shell', 'npm', ['run', 'build', '-w', 'shell']);
+}
+
+// The live manifest belongs to the site: deploys change it through the deploy API, and a restart
+// keeps it. It is written from the local builds only when there is none yet, or when asked.
 if (rebuild || process.argv.includes('--fresh-manifest') || !existsSync(manifestFile)) {
   run('writing the manifest', process.execPath, [
     ...tsx,
