@@ -3,7 +3,7 @@ import { useLocation } from 'react-router';
 import { AboutArt, ContactArt, HeroArtContext, HomeArt } from '@site/ui';
 import { type DeploymentManifest } from '@site/contracts';
 import { shellRoutes } from '../content/shell-routes';
-import { markAdopted, pageLoading, type MatchRoute } from '../page-ref';
+import { markAdopted, pageLoading, type MatchRoute, type ServerPage } from '../page-ref';
 import { useAnimateOnScroll } from '../hooks/use-animate-on-scroll';
 import { useDocumentMeta } from '../hooks/use-document-meta';
 import { useFocusOnNavigate } from '../hooks/use-focus-on-navigate';
@@ -25,7 +25,16 @@ const heroArt: Readonly<Record<string, ComponentType>> = {
 };
 
 /** The frame around every page: skip link, navbar, the page, footer; and the per-page duties. */
-export function Layout({ manifest, routes }: { manifest: DeploymentManifest; routes: MatchRoute }) {
+export function Layout({
+  manifest,
+  routes,
+  serverPage,
+}: {
+  manifest: DeploymentManifest;
+  routes: MatchRoute;
+  /** The page the server sent, kept on screen while its code is missing (the browser only). */
+  serverPage?: ServerPage;
+}) {
   const { pathname } = useLocation();
   const route = routes(pathname);
   const groups = useMemo(() => navGroups(manifest), [manifest]);
@@ -49,15 +58,11 @@ export function Layout({ manifest, routes }: { manifest: DeploymentManifest; rou
       </a>
       <Navbar groups={groups} />
       <div className={loading ? 'route-progress is-active' : 'route-progress'} aria-hidden="true" />
-      <main id="main" tabIndex={-1}>
-        {/* No Suspense boundary: navigations are transitions, so while a page's code loads the page
-            on screen stays, and on the server a page that throws fails the render (503). */}
-        <NavGroupsContext value={groups}>
-          <HeroArtContext value={heroArt[route.meta.path]}>
-            <PageSlot page={route.page} />
-          </HeroArtContext>
-        </NavGroupsContext>
-      </main>
+      <NavGroupsContext value={groups}>
+        <HeroArtContext value={heroArt[route.meta.path]}>
+          <PageSlot page={route.page} serverPage={serverPage} />
+        </HeroArtContext>
+      </NavGroupsContext>
       <Footer groups={groups} />
     </>
   );
