@@ -4,7 +4,6 @@ export * from './approach';
 export * from './text';
 export * from './share-card';
 export { useReducedMotion, prefersReducedMotion } from './hooks/use-reduced-motion';
-export { useInView } from './hooks/use-in-view';
 export { Accordion, type AccordionProps } from './components/Accordion';
 export { AnimatedCounter, type AnimatedCounterProps } from './components/AnimatedCounter';
 export { ApproachSteps } from './components/ApproachSteps';

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { company } from '@site/ui';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { TechnologyLogos, monogram } from '../components/TechnologyLogos';
 import { homeContent } from '../content/home';
+import HomePage from '../pages/HomePage';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 
@@ -37,6 +38,48 @@ describe('figures about the company’s age', () => {
       fs.readFileSync(file, 'utf8').includes(String(company.foundingYear)),
     );
     expect(spelled.map((file) => path.relative(REPO, file))).toEqual([]);
+  });
+});
+
+describe('the home page’s track record', () => {
+  beforeEach(() => {
+    window.matchMedia = ((query: string) => ({
+      matches: false,
+      media: query,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    })) as unknown as typeof window.matchMedia;
+  });
+
+  it('shows the founding year as it is, never counting: only the years in business count up', () => {
+    // Every counter sits just under the screen, where a counter is set to zero before it counts.
+    const callbacks: IntersectionObserverCallback[] = [];
+    window.IntersectionObserver = class {
+      constructor(callback: IntersectionObserverCallback) {
+        callbacks.push(callback);
+      }
+      observe() {}
+      disconnect() {}
+    } as unknown as typeof IntersectionObserver;
+    render(
+      <MemoryRouter>
+        <HomePage />
+      </MemoryRouter>,
+    );
+    const below = { isIntersecting: true, boundingClientRect: { top: window.innerHeight + 10 } };
+    act(() =>
+      callbacks.forEach((cb) =>
+        cb([below as unknown as IntersectionObserverEntry], {} as IntersectionObserver),
+      ),
+    );
+    const figures = screen.getByRole('heading', { name: homeContent.figures.heading });
+    const band = figures.closest('section') as HTMLElement;
+    expect(within(band).getByText(String(company.foundingYear))).toBeVisible();
+    expect(
+      within(band)
+        .getAllByTestId('counter-value')
+        .map((c) => c.textContent),
+    ).toEqual(['0+']);
   });
 });
 

@@ -43,7 +43,12 @@ export default function HomePage() {
       </Section>
       <Section {...titles(c.figures)} tone="muted">
         <div className="counter-grid">
-          <AnimatedCounter target={company.foundingYear} label={c.figures.founded} speed={2500} />
+          {/* A year is a date, not a quantity: counting up to it would show a visitor years that
+              never were, so it is set as it is. The years since then count up. */}
+          <div className="counter">
+            <p className="counter__value">{company.foundingYear}</p>
+            <p className="counter__label">{c.figures.founded}</p>
+          </div>
           <AnimatedCounter
             target={yearsSinceFounding()}
             label={c.figures.years}
