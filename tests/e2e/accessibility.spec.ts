@@ -143,7 +143,9 @@ test.describe('keyboard', () => {
     await page.keyboard.press('Enter');
     await expect(services).toHaveAttribute('aria-expanded', 'true');
     await page.keyboard.press('ArrowDown');
-    await expect(nav.getByRole('link', { name: 'Software Development' })).toBeFocused();
+    await expect(nav.getByRole('link', { name: 'All services' })).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(nav.getByRole('link', { name: 'Custom Development' })).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(services).toHaveAttribute('aria-expanded', 'false');
     await expect(services).toBeFocused();

@@ -72,7 +72,7 @@ describe('the home page’s track record', () => {
         cb([below as unknown as IntersectionObserverEntry], {} as IntersectionObserver),
       ),
     );
-    const figures = screen.getByRole('heading', { name: homeContent.figures.heading });
+    const figures = screen.getByRole('heading', { name: homeContent.intro.heading });
     const band = figures.closest('section') as HTMLElement;
     expect(within(band).getByText(String(company.foundingYear))).toBeVisible();
     expect(

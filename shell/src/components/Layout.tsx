@@ -1,8 +1,6 @@
-import { useEffect, useMemo, useSyncExternalStore, type ComponentType } from 'react';
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router';
-import { AboutArt, ContactArt, HeroArtContext, HomeArt } from '@site/ui';
 import { type DeploymentManifest } from '@site/contracts';
-import { shellRoutes } from '../content/shell-routes';
 import { markAdopted, pageLoading, type MatchRoute, type ServerPage } from '../page-ref';
 import { useAnimateOnScroll } from '../hooks/use-animate-on-scroll';
 import { useDocumentMeta } from '../hooks/use-document-meta';
@@ -16,13 +14,6 @@ import { Navbar } from './Navbar';
 import { PageSlot } from './PageSlot';
 
 const serverSnapshot = () => false;
-
-/** The hero pictures of the shell's own pages; the remotes' pages bring their group's. */
-const heroArt: Readonly<Record<string, ComponentType>> = {
-  [shellRoutes.home.path]: HomeArt,
-  [shellRoutes.about.path]: AboutArt,
-  [shellRoutes.contact.path]: ContactArt,
-};
 
 /** The frame around every page: skip link, navbar, the page, footer; and the per-page duties. */
 export function Layout({
@@ -59,9 +50,7 @@ export function Layout({
       <Navbar groups={groups} />
       <div className={loading ? 'route-progress is-active' : 'route-progress'} aria-hidden="true" />
       <NavGroupsContext value={groups}>
-        <HeroArtContext value={heroArt[route.meta.path]}>
-          <PageSlot page={route.page} serverPage={serverPage} />
-        </HeroArtContext>
+        <PageSlot page={route.page} serverPage={serverPage} />
       </NavGroupsContext>
       <Footer groups={groups} />
     </>

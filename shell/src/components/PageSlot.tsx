@@ -58,15 +58,27 @@ function Main({ children, html }: { children?: ReactNode; html?: string }) {
 const subscribeNever = () => () => {};
 
 /**
- * False while React adopts the server's HTML, true after: what the server could not know (that
- * this browser cannot load the page's code) is shown only once the page is the client's.
+ * The quiet notice over a kept page, once React has adopted the server's HTML: what the server
+ * could not know (that this browser cannot load the page's code) is shown only then, so adoption
+ * matches the HTML. A component of its own, so that the switch re-renders only it, never the page
+ * (a page still adopting a part of itself must not be updated before it is done).
  */
-const useAdopted = () =>
-  useSyncExternalStore(
+function KeptNotice({
+  show,
+  retrying,
+  onRetry,
+}: {
+  show: boolean;
+  retrying: boolean;
+  onRetry: () => void;
+}) {
+  const adopted = useSyncExternalStore(
     subscribeNever,
     () => true,
     () => false,
   );
+  return adopted && show ? <PartsUnavailable retrying={retrying} onRetry={onRetry} /> : null;
+}
 
 function LazySlot({
   page,
@@ -81,7 +93,6 @@ function LazySlot({
   const [retrying, startRetry] = useTransition();
   const [, setLoaded] = useState(0);
   const [retries, setRetries] = useState(0);
-  const adopted = useAdopted();
   const settled = page.result(navigation);
   const keep = kept !== undefined && !settled?.ok;
 
@@ -118,7 +129,7 @@ function LazySlot({
     const trying = retrying || (!failed && retries > 0);
     return (
       <>
-        {adopted && (failed || trying) && <PartsUnavailable retrying={trying} onRetry={retry} />}
+        <KeptNotice show={failed || trying} retrying={trying} onRetry={retry} />
         <Main html={kept} />
       </>
     );
