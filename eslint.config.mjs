@@ -9,10 +9,11 @@ import { readFileSync } from 'node:fs';
 /**
  * Import boundaries, enforced here rather than written in a wiki:
  * the packages under `shared/` import no app, and among themselves run one way: `@site/contracts`
- * imports nothing of ours, `@site/ui` only the contracts, `@site/build` the UI and the contracts;
+ * and `@site/postgres` import nothing of ours, `@site/ui` only the contracts, `@site/build` the UI
+ * and the contracts;
  * a remote imports only those packages and its own files; the shell reaches a remote only through
- * the federated contract (never by import); the mail-service imports only the contact schema and
- * the company facts; no app loads `@site/build` at run time (only its build and test files do).
+ * the federated contract (never by import); the mail-service imports only the contact schema,
+ * the company facts and the PostgreSQL helpers; no app loads `@site/build` at run time (only its build and test files do).
  */
 /** The page groups' workspace folders: the groups in the site table. */
 const GROUPS = /** @type {{ remotes: { folder: string }[] }} */ (
@@ -127,6 +128,10 @@ export default tseslint.config(
     extra: [...sharedPackage('ui'), 'react', 'react-dom', 'react-dom/*'],
   }),
   ...boundary(['shared/ui/**'], 'shared', { extra: sharedPackage('build') }),
+  // The PostgreSQL helpers (migrations, LISTEN) of the site server and the mail-service: pg only.
+  ...boundary(['shared/postgres/**'], 'shared', {
+    extra: [...sharedPackage('contracts'), ...sharedPackage('ui'), ...sharedPackage('build')],
+  }),
   ...boundary(['shared/ui/jest.config.cjs'], 'shared'),
   ...boundary(['shared/build/**'], 'shared'),
   // A remote reaches the router through @site/ui, so the browser holds one copy (federation.cjs).
@@ -173,12 +178,13 @@ export default tseslint.config(
       ],
     },
   },
-  // The mail-service takes only the contact schema, TRUST_PROXY's forms and the company facts from
-  // our packages (and, in its tests, the embedded PostgreSQL), and nothing of the browser's.
+  // The mail-service takes only the contact schema, TRUST_PROXY's forms, the company facts and the
+  // PostgreSQL helpers from our packages (and, in its tests, the embedded PostgreSQL), and nothing
+  // of the browser's.
   ...boundary(['mail-service/**'], 'mail-service', {
     extra: ['react', 'react-*', 'react/*'],
     regex:
-      '^@site/(?!contracts/contact(/limits)?$|contracts/trust-proxy$|ui/company$|build/testing/postgres$)',
+      '^@site/(?!contracts/contact(/limits)?$|contracts/trust-proxy$|ui/company$|postgres$|build/testing/postgres$)',
     runtime: true,
   }),
   // The run scripts (build, start, deploy, bench) and the apps meet only through the packages

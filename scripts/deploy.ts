@@ -17,10 +17,12 @@ import { sha256Integrity } from '@site/contracts/integrity';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { sourcesDigest } from '@site/build/webpack/build-record';
 import {
+  LOCAL_TOKENS,
   SettingsError,
   USAGE,
   httpUrl,
   isSemver,
+  localToken,
   parseDeployArgs,
   type DeployArgs,
 } from './lib/deploy-settings';
@@ -146,15 +148,6 @@ function settings(args: DeployArgs, workspace = process.cwd()) {
   const originVar = `REMOTE_${name.toUpperCase()}_URL`;
   const origin = httpUrl(originVar, process.env[originVar] ?? `http://localhost:${port ?? 3010}`);
   const api = httpUrl('DEPLOY_API', process.env.DEPLOY_API ?? 'http://localhost:3000');
-  const tokenFile = path.join(root, 'deploy', '.deploy-token');
-  const token =
-    process.env.DEPLOY_TOKEN ??
-    (existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : undefined);
-  if (!token) {
-    throw new SettingsError(
-      `no DEPLOY_TOKEN, and no ${path.relative(process.cwd(), tokenFile)} (npm start writes one)`,
-    );
-  }
   return {
     args,
     workspace,
@@ -162,7 +155,6 @@ function settings(args: DeployArgs, workspace = process.cwd()) {
     name,
     origin,
     api,
-    token,
     by: process.env.DEPLOY_BY || os.userInfo().username,
     upload: process.env.DEPLOY_UPLOAD,
   } as const;
@@ -256,6 +248,7 @@ function printRelease(verb: string, done: ReleaseAnswer): void {
  * would be (built if needed, checked as fixed, uploaded), then all are published in one call.
  */
 async function release(s: Settings, others: string[]): Promise<void> {
+  const token = releaseToken();
   const all = [s];
   for (const folder of others) {
     let other: Settings;
@@ -285,13 +278,13 @@ async function release(s: Settings, others: string[]): Promise<void> {
       serverIntegrity,
     });
   }
-  const { version: base } = await call(s.api, s.token, 'GET', '/_deploy/manifest');
+  const { version: base } = await call(s.api, token, 'GET', '/_deploy/manifest');
   console.log(
     `publishing ${entries.map((e) => `${e.name} ${e.version}`).join(', ')} as one release through ${s.api}: the site checks every group, then makes all of them live or none…`,
   );
   let done: ReleaseAnswer;
   try {
-    done = await call(s.api, s.token, 'POST', '/_deploy/releases', {
+    done = await call(s.api, token, 'POST', '/_deploy/releases', {
       base,
       entries,
       by: s.by,
@@ -306,11 +299,27 @@ async function release(s: Settings, others: string[]): Promise<void> {
   printRelease('released', done);
 }
 
+/**
+ * A release changes several groups, so it needs a token valid for every one of them: DEPLOY_TOKEN
+ * (the operator makes one: npm run deploy-token -- --group a --group b), else, on a checkout
+ * running its own site, the operator token npm start made.
+ */
+function releaseToken(): string {
+  const token = process.env.DEPLOY_TOKEN ?? localToken(root, LOCAL_TOKENS.operator);
+  if (!token) {
+    fail(
+      `a release of several groups needs a token valid for each of them: set DEPLOY_TOKEN (the site's operator makes one: npm run deploy-token -- --group <name> --group <other>); there is no ${LOCAL_TOKENS.operator} either`,
+    );
+  }
+  return token;
+}
+
 async function rollbackRelease(s: Settings, id: string): Promise<void> {
-  const { version: base } = await call(s.api, s.token, 'GET', '/_deploy/manifest');
+  const token = releaseToken();
+  const { version: base } = await call(s.api, token, 'GET', '/_deploy/manifest');
   let done: ReleaseAnswer;
   try {
-    done = await call(s.api, s.token, 'POST', `/_deploy/releases/${id}/rollback`, {
+    done = await call(s.api, token, 'POST', `/_deploy/releases/${id}/rollback`, {
       base,
       by: s.by,
       ...(s.args.reason ? { reason: s.args.reason } : {}),
@@ -338,11 +347,20 @@ async function main(): Promise<void> {
     console.error(`deploy: ${error.message} (see --help)`);
     process.exit(2);
   }
-  const { args, name, pkg, api, token, by } = s;
+  const { args, name, pkg, api, by } = s;
   const reason = args.reason;
 
   if (args.rollback && args.release) return rollbackRelease(s, args.release);
   if (args.with.length) return release(s, args.with);
+
+  // The group's own token: it can change this group and no other.
+  const token = process.env.DEPLOY_TOKEN ?? localToken(root, LOCAL_TOKENS.group(name));
+  if (!token) {
+    console.error(
+      `deploy: no DEPLOY_TOKEN, and no ${LOCAL_TOKENS.group(name)} (npm start writes one per group; for another site, its operator makes ${name}'s: npm run deploy-token -- --group ${name}) (see --help)`,
+    );
+    process.exit(2);
+  }
 
   let done: Answer;
   if (args.rollback) {

@@ -247,11 +247,17 @@ async function main(): Promise<void> {
       'Next steps:',
       '  npm install                        link the new workspace',
       `  npm test -w ${group.folder}`.padEnd(37) + ' its contract and page tests',
-      `  npm start                          builds it and serves it on port ${group.port}`,
+      `  npm start                          builds it, serves it on port ${group.port} and makes its`,
+      `                                     deploy token (deploy/.group-tokens/${group.federationName})`,
       `  npm run deploy -w ${group.folder}`.padEnd(37) +
         ' (another terminal) makes it live on the local site',
       `  open http://localhost:3000${group.prefix}`,
       `  then edit ${group.folder}/src/routes.json and src/content/: your pages and words`,
+      '',
+      "Production: the team deploys with a token that can change only this group. The site's",
+      'operator makes it and hands it over as the CI secret DEPLOY_TOKEN:',
+      `  DEPLOY_API=https://<site> DEPLOY_TOKEN=<operator token> npm run deploy-token -- --group ${group.federationName}`,
+      '(docs/deployment.md, "The deploy API, and who holds the tokens")',
     ].join('\n'),
   );
 }

@@ -16,11 +16,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SHELL_PORT, SITE_REMOTES } from '@site/contracts/site';
 import { startPostgres } from '@site/build/testing/postgres';
 import { writeBalancerConfig, findNginx } from './lib/cluster';
+import { LOCAL_TOKENS, localToken } from './lib/deploy-settings';
 import { DOT_ENV, loadDotEnv } from './lib/dot-env';
 import { runTogether, type ProcessSpec } from './lib/processes';
 import { liveManifestFile } from './manifest';
@@ -90,8 +91,8 @@ if (rebuild || process.argv.includes('--fresh-manifest') || !existsSync(manifest
   }
 }
 
-// The deploy API needs a token: DEPLOY_TOKEN, else one made once for this checkout.
-const tokenFile = path.join(root, 'deploy', '.deploy-token');
+// The deploy API needs the operator's token: DEPLOY_TOKEN, else one made once for this checkout.
+const tokenFile = path.join(root, LOCAL_TOKENS.operator);
 let deployToken = process.env.DEPLOY_TOKEN;
 if (!deployToken) {
   if (!existsSync(tokenFile)) {
@@ -99,8 +100,65 @@ if (!deployToken) {
     writeFileSync(tokenFile, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
   }
   deployToken = readFileSync(tokenFile, 'utf8').trim();
+  console.log(`deploy API operator token: ${LOCAL_TOKENS.operator} (npm run deploy-token uses it)`);
+}
+
+/**
+ * Each group deploys with a token of its own, which can change only that group: made once for the
+ * checkout through the site's deploy API (so the site keeps only its digest, in the deploy folder
+ * or in PostgreSQL) and kept in deploy/.group-tokens/<group>, where `npm run deploy -w <group>`
+ * finds it. A kept token the site no longer accepts (its store was wiped, or it was revoked) is
+ * replaced.
+ */
+async function groupTokens(site: string, operator: string): Promise<void> {
+  const call = (token: string, method: string, route: string, body?: unknown) =>
+    fetch(`${site}/_deploy${route}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  // The site answers once its render processes are warm.
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    const status = await call(operator, 'GET', '/manifest').then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) break;
+    if (status === 401 || Date.now() > deadline) {
+      console.warn(
+        `deploy tokens: the site's deploy API ${status === 401 ? 'refused the operator token' : 'did not answer'}; no group tokens made (npm start again makes them)`,
+      );
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const made: string[] = [];
+  for (const { name } of SITE_REMOTES) {
+    const file = path.join(root, LOCAL_TOKENS.group(name));
+    const kept = localToken(root, LOCAL_TOKENS.group(name));
+    if (kept && (await call(kept, 'GET', '/manifest')).status === 200) continue;
+    const answer = await call(operator, 'POST', '/tokens', { groups: [name] });
+    if (answer.status !== 201) {
+      console.warn(`deploy tokens: the site refused a token for ${name} (HTTP ${answer.status})`);
+      continue;
+    }
+    const { token } = (await answer.json()) as { token: string };
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    rmSync(file, { force: true });
+    writeFileSync(
+      file,
+      `${token}
+`,
+      { mode: 0o600 },
+    );
+    made.push(name);
+  }
   console.log(
-    `deploy API token: ${path.relative(root, tokenFile)} (npm run deploy -w <group> uses it)`,
+    `deploy tokens: ${LOCAL_TOKENS.group('<group>')}, one per group${made.length ? ` (made now: ${made.join(', ')})` : ''}; npm run deploy -w <group> uses its own`,
   );
 }
 const remoteOrigins = SITE_REMOTES.map(({ name, port }) => {
@@ -212,6 +270,9 @@ async function main(): Promise<void> {
   runTogether([...specs, ...remoteSpecs]);
   console.log(
     `\nThe site is at http://localhost:${port}/${replicas ? ` (${replicas} site servers behind nginx)` : ''} (Ctrl-C stops everything)\n`,
+  );
+  await groupTokens(`http://localhost:${port}`, deployToken!).catch((error: unknown) =>
+    console.warn(`deploy tokens: not made (${String(error)}); npm start again makes them`),
   );
 }
 

@@ -45,10 +45,10 @@ if (kind === 'bare') {
   app = service.app;
   // The parent asks for the delivered count during the load, to measure delivery under it.
   process.on('message', (m) => {
-    if (m === 'counts') process.send?.({ live: service.outbox.counts() });
+    if (m === 'counts') void service.outbox.counts().then((live) => process.send?.({ live }));
   });
   stop = async () => {
-    const counts = service.outbox.counts();
+    const counts = await service.outbox.counts();
     await service.stop();
     return counts;
   };

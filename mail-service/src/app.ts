@@ -18,9 +18,12 @@ import { readBody, requireJson } from './middleware/json-body';
 import { clientKey, rateLimiter } from './middleware/rate-limit';
 import { requestLog } from './middleware/request-log';
 import type { OutboxStore } from './outbox/store';
+import { RELEASE_PATH } from './delivery/digest';
+import type { ServerSecret } from './secret';
 import { issueCsrfToken } from './routes/csrf';
 import { issueFormToken } from './routes/form-token';
 import { health, readiness } from './routes/health';
+import { heldPage, releaseHeld } from './routes/held';
 import { metricsEndpoint } from './routes/metrics';
 import { storeMessage, validateMessage } from './routes/sendmail';
 
@@ -42,6 +45,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** The time trap's tokens (issued by GET /api/form-token, checked on POST /api/sendmail). */
   formTokens: FormTokens;
+  /** Signs and checks the release links of held messages. */
+  secret: ServerSecret;
   /** Where rate-limit counters live: in memory unless instances share a store (Redis, say). */
   rateLimitStore?: Store;
   now?: () => number;
@@ -72,6 +77,13 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.use(corsFor(config.allowedOrigins));
+  // A held message's release link, from the digest e-mail: its signature is its authority, so
+  // it comes before the CSRF checks a plain HTML form cannot pass (see routes/held.ts).
+  const held = { outbox, secret: deps.secret, delivery, logger };
+  const heldPath = `${RELEASE_PATH}/:id/:signature`;
+  app.get(heldPath, heldPage(held));
+  app.post(heldPath, releaseHeld(held));
+  app.all(heldPath, methodNotAllowed('GET, POST'));
   const csrf = csrfProtection(config.allowedOrigins);
   app.use((req, res, next) => (UNSAFE_METHODS.has(req.method) ? csrf(req, res, next) : next()));
 
@@ -79,7 +91,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/api/ready', readiness({ config, outbox, delivery, now }));
   app.get('/api/metrics', metricsEndpoint({ config, metrics }));
   app.get('/api/csrf', issueCsrfToken);
-  app.get('/api/form-token', issueFormToken(formTokens, logger));
+  app.get('/api/form-token', issueFormToken(formTokens, logger, outbox.kind));
   app.post(
     '/api/sendmail',
     requireJson,

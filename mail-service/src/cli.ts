@@ -28,8 +28,8 @@ const USAGE = `usage: npm run outbox -w mail-service -- <command>
   purge <id>...                   delete messages for good
   purge --state <state> [--older-than days]
   retention                       apply the retention policy now (RETENTION_DAYS, SPAM_RETENTION_DAYS)
-  spam [--limit n] [--content]    messages judged spam, newest first, with the reasons
-  release <id>...                 a false positive: spam -> queued, delivered by the running service
+  spam [--limit n] [--content]    messages held as spam, newest first, with the reasons
+  release <id>...                 a false positive: held -> queued, delivered by the running service
   export --email <address>        every stored message from the address (any case), as JSON
   erase --email <address>         delete every stored copy of the address's messages (the outbox,
                                   its WAL, the .eml files in MAILBOX_DIR) and record the erasure
@@ -93,10 +93,17 @@ async function removeMailboxFiles(dir: string, ids: string[]): Promise<number> {
   const wanted = new Set(ids);
   const idOf = (name: string) =>
     /-([0-9a-f-]{36})\.eml$/.exec(name)?.[1] ?? /^\.([0-9a-f-]{36})\.\d+\.tmp$/.exec(name)?.[1];
+  // A digest of held messages lists several people's: it goes when it lists one of these.
+  const listsOne = async (name: string) => {
+    if (!/-digest-[0-9a-f-]{36}\.eml$/.test(name)) return false;
+    const text = await fs.readFile(path.join(dir, name), 'latin1');
+    const listed = /^X-Held-Messages:((?:.*\r?\n[ \t])*.*)$/im.exec(text)?.[1] ?? '';
+    return listed.split(/\s+/).some((id) => wanted.has(id));
+  };
   let removed = 0;
   for (const name of names) {
     const id = idOf(name);
-    if (id === undefined || !wanted.has(id)) continue;
+    if ((id === undefined || !wanted.has(id)) && !(await listsOne(name))) continue;
     await fs.rm(path.join(dir, name), { force: true });
     removed += 1;
   }

@@ -52,6 +52,8 @@ export interface Config {
   formMinFillMs: number;
   /** A message whose text holds more links than this is spam. */
   spamMaxLinks: number;
+  /** With DATABASE_URL: how long a claimed message is this instance's without renewal. */
+  claimLeaseMs: number;
   logLevel: LogLevel;
   shutdownTimeoutMs: number;
 }
@@ -80,6 +82,7 @@ export const DEFAULTS = {
   SPAM_RETENTION_DAYS: '7',
   FORM_MIN_FILL_MS: '3000',
   SPAM_MAX_LINKS: '5',
+  CLAIM_LEASE_MS: '10000',
   LOG_LEVEL: 'info',
   SHUTDOWN_TIMEOUT_MS: '7000',
 } as const;
@@ -225,6 +228,7 @@ const envSchema = z.object({
     .optional(),
   FORM_MIN_FILL_MS: int(0, 600_000).default(Number(DEFAULTS.FORM_MIN_FILL_MS)),
   SPAM_MAX_LINKS: int(0, 1000).default(Number(DEFAULTS.SPAM_MAX_LINKS)),
+  CLAIM_LEASE_MS: int(300, 600_000).default(Number(DEFAULTS.CLAIM_LEASE_MS)),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` })
     .default(DEFAULTS.LOG_LEVEL),
@@ -286,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     formTokenSecret: e.FORM_TOKEN_SECRET,
     formMinFillMs: e.FORM_MIN_FILL_MS,
     spamMaxLinks: e.SPAM_MAX_LINKS,
+    claimLeaseMs: e.CLAIM_LEASE_MS,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };

@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import type { Config } from './config';
 import type { OutboxStore } from './outbox/store';
 
-export type SecretUse = 'form-token' | 'erasure-audit';
+export type SecretUse = 'form-token' | 'erasure-audit' | 'held-release';
 
 export interface ServerSecret {
   /** The key for one use; rejects while the store cannot be read (tried again next time). */

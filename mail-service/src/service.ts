@@ -7,6 +7,7 @@ import type { Courier } from './delivery/courier';
 import { cleanMailboxTemp, createMailboxCourier } from './delivery/mailbox-courier';
 import { createSmtpCourier, type SmtpTimeouts } from './delivery/smtp-courier';
 import { DeliveryWorker, type DeliveryStatus } from './delivery/worker';
+import { DIGEST_CHECK_MS, sendDigestIfDue } from './delivery/digest';
 import { FormTokens } from './form-token';
 import { createMetrics, type Metrics } from './metrics';
 import { PostgresRateLimitStore } from './middleware/postgres-rate-limit-store';
@@ -28,8 +29,12 @@ export interface ServiceDeps {
   inFlowDelayMs?: number;
   /** How often retention runs (it also runs at start). */
   retentionEveryMs?: number;
-  /** With DATABASE_URL: how long a claimed message is held for this instance without renewal. */
+  /** With DATABASE_URL: CLAIM_LEASE_MS, for a test that needs it shorter than its minimum. */
   leaseMs?: number;
+  /** The digest of held messages at most this often (a day). */
+  digestEveryMs?: number;
+  /** How often a digest is checked for (an hour; it also is at start). */
+  digestCheckMs?: number;
 }
 
 export interface Service {
@@ -46,6 +51,8 @@ export interface Service {
   stop(): Promise<void>;
   /** Applies the retention policy now. */
   applyRetention(): Promise<{ redacted: number; deleted: number }>;
+  /** Sends the digest of held messages if one is due; resolves with how many it listed. */
+  sendDigest(): Promise<number>;
 }
 
 const DAY_MS = 86_400_000;
@@ -60,7 +67,7 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
   const now = deps.now ?? Date.now;
   const { outbox, postgres } = openOutbox(config, {
     now,
-    ...(deps.leaseMs !== undefined ? { leaseMs: deps.leaseMs } : {}),
+    leaseMs: deps.leaseMs ?? config.claimLeaseMs,
   });
   // Instances sharing a database share the allowance too, unless a store is given.
   const sharedLimits =
@@ -91,6 +98,20 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
     ...(deps.inFlowDelayMs !== undefined ? { inFlowDelayMs: deps.inFlowDelayMs } : {}),
   });
   status.of = () => worker.status();
+  const secret = serverSecret(config, outbox);
+  const sendDigest = () =>
+    sendDigestIfDue({
+      outbox,
+      courier,
+      config,
+      secret,
+      logger,
+      now,
+      ...(deps.digestEveryMs !== undefined ? { everyMs: deps.digestEveryMs } : {}),
+    }).catch((error: unknown) => {
+      logger.error({ err: String(error) }, 'the digest of held messages could not be checked');
+      return 0;
+    });
   const app = createApp({
     config,
     outbox,
@@ -98,7 +119,8 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
     logger,
     metrics,
     now,
-    formTokens: new FormTokens(serverSecret(config, outbox), now),
+    formTokens: new FormTokens(secret, now),
+    secret,
     ...(rateLimitStore ? { rateLimitStore } : {}),
   });
 
@@ -113,6 +135,7 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
     return result;
   };
   let retentionTimer: NodeJS.Timeout | undefined;
+  let digestTimer: NodeJS.Timeout | undefined;
   let stopped = false;
 
   return {
@@ -124,6 +147,7 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
     metrics,
     logger,
     applyRetention,
+    sendDigest,
     async start() {
       const retention = () =>
         applyRetention().catch((error: unknown) => {
@@ -143,10 +167,14 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
       if (stopped) return;
       worker.start();
       void worker.verify();
+      // The last digest's time is in the store, so a restart does not reset the day.
+      digestTimer = setInterval(() => void sendDigest(), deps.digestCheckMs ?? DIGEST_CHECK_MS);
+      digestTimer.unref();
     },
     async stop() {
       stopped = true;
       if (retentionTimer) clearInterval(retentionTimer);
+      if (digestTimer) clearInterval(digestTimer);
       await worker.stop();
       courier.close();
       sharedLimits?.shutdown();

@@ -120,6 +120,9 @@ describe('npm run new-group writes', () => {
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('npm run deploy -w mfe-cyber-security');
+    // How the new team gets its token: locally from npm start, in production from the operator.
+    expect(result.stdout).toContain('deploy token (deploy/.group-tokens/cyber_security)');
+    expect(result.stdout).toContain('npm run deploy-token -- --group cyber_security');
 
     const site = JSON.parse(readFileSync(path.join(root, SITE_FILE), 'utf8')) as {
       remotes: unknown[];

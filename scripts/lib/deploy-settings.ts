@@ -2,6 +2,8 @@
  * The settings of a team's deploy and rollback (scripts/deploy.ts), read from its command line and
  * its environment, each checked before anything is built, uploaded or published.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 export const USAGE = `usage: npm run deploy -w mfe-<group> [-- --reason "<why>"] [-- --rebuild]
@@ -35,7 +37,11 @@ now, or a version the origin already holds with other contents, is refused; bump
   DEPLOY_UPLOAD     a command that uploads the version folder (given as its last argument) to that
                     origin, e.g. a bucket sync; unset: the folder must already be served there
   DEPLOY_API        the site, an http(s) URL (default http://localhost:3000)
-  DEPLOY_TOKEN      the deploy token (default: the one npm start wrote to deploy/.deploy-token)
+  DEPLOY_TOKEN      the group's deploy token, which can change only its own group (the site's
+                    operator makes it: npm run deploy-token -- --group <name>); a release (--with)
+                    needs one for every group it names. Default: the group's token npm start
+                    wrote to deploy/.group-tokens/<name>; for a release, the checkout's operator
+                    token deploy/.deploy-token
   DEPLOY_BY         who deploys (default: the user name)`;
 
 /** A setting that cannot be used; the command exits 2 with the message and a pointer to --help. */
@@ -212,4 +218,20 @@ export function httpUrl(name: string, value: string): string {
     );
   }
   return url.href.replace(/\/+$/, '');
+}
+
+/**
+ * The tokens `npm start` keeps for a checkout, under the repository's root: the site's operator
+ * token, and one token per group that can change only that group.
+ */
+export const LOCAL_TOKENS = {
+  operator: path.join('deploy', '.deploy-token'),
+  group: (name: string): string => path.join('deploy', '.group-tokens', name),
+};
+
+/** A token kept in a file of the checkout, if there is one. */
+export function localToken(root: string, file: string): string | undefined {
+  const full = path.join(root, file);
+  if (!existsSync(full)) return undefined;
+  return readFileSync(full, 'utf8').trim() || undefined;
 }

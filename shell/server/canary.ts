@@ -13,6 +13,7 @@ import { randomInt } from 'node:crypto';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import { isbot } from 'isbot';
 import { live, manifestText, type LiveManifest } from './control-plane';
+import type { Logger } from './logger';
 
 export const COHORT_COOKIE = 'site_cohort';
 /** A visit: the cohort is kept for a day. */
@@ -73,7 +74,7 @@ export class CanaryViews {
     const key = `${base.version}|${shown.map((c) => c.remote.name).join(',')}`;
     let made = this.made.get(key);
     if (!made) {
-      const json = JSON.parse(base.text) as Record<string, unknown>;
+      const json: Record<string, unknown> = { ...base.json };
       const raws = (json.canaries ?? []) as Record<string, unknown>[];
       delete json.canaries;
       json.remotes = (json.remotes as Record<string, unknown>[]).map((r) => {
@@ -96,7 +97,7 @@ export interface CanaryWatchOptions {
   rollBack(group: string, version: string, reason: string): Promise<unknown>;
   errorThreshold: number;
   windowSeconds: number;
-  log(message: string): void;
+  log: Logger;
   intervalMs?: number;
 }
 
@@ -134,10 +135,12 @@ export class CanaryWatch {
         const reason = `automatic rollback: ${errors} errors in ${windowSeconds} s`;
         try {
           await this.options.rollBack(name, version, reason);
-          this.options.log(`site: canary ${name} ${version} rolled back (${reason})`);
+          this.options.log.warn(`site: canary ${name} ${version} rolled back (${reason})`);
         } catch (error) {
           // Another replica was first, or the control plane is away: the next check sees.
-          this.options.log(`site: canary ${name} ${version} not rolled back yet: ${String(error)}`);
+          this.options.log.warn(
+            `site: canary ${name} ${version} not rolled back yet: ${String(error)}`,
+          );
         }
       }
     } finally {

@@ -2,7 +2,21 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { scriptJson } from './manifest-store';
-import type { RenderReply } from './render-types';
+
+/** What goes into the template for one page. */
+export interface PageParts {
+  /** The page's head tags. */
+  head: string;
+  /** The markup inside `#root`. */
+  html: string;
+  /** A remote's scripts the page will load, to preload. */
+  scripts: string[];
+  status: number;
+  /** The page's path as its route names it. */
+  path: string;
+  /** Whether a remote owns the page (its scripts need the federation runtime). */
+  remote: boolean;
+}
 
 /** The shell's built page template, prepared once per shell build. */
 export interface ShellTemplate {
@@ -113,12 +127,12 @@ const START_SCRIPTS = `function (scripts, preload) {
 }`.replace(/\n\s*/g, ' ');
 
 /** The shell's chunks a page needs beyond the shell's entry: its lazy page, or the federation runtime. */
-function shellChunksFor(template: ShellTemplate, reply: RenderReply): string[] {
-  const group = reply.remote
+function shellChunksFor(template: ShellTemplate, page: PageParts): string[] {
+  const group = page.remote
     ? 'federation'
-    : reply.status === 404
+    : page.status === 404
       ? 'page-not-found'
-      : `page-${reply.meta.path.slice(1) || 'home'}`;
+      : `page-${page.path.slice(1) || 'home'}`;
   return (template.chunks[group] ?? []).filter((f) => f.endsWith('.js')).map((f) => `/${f}`);
 }
 
@@ -128,16 +142,16 @@ function shellChunksFor(template: ShellTemplate, reply: RenderReply): string[] {
  */
 export function composePage(
   template: ShellTemplate,
-  reply: RenderReply,
+  page: PageParts,
   /** The manifest, as JSON safe inside a script element. */
   manifest: string,
 ): string {
-  const preload = [...shellChunksFor(template, reply), ...reply.scripts];
+  const preload = [...shellChunksFor(template, page), ...page.scripts];
   const loader = `<script>(${START_SCRIPTS})(${scriptJson(template.scripts)},${scriptJson(preload)})</script>`;
   const end = template.after.lastIndexOf('</body>');
   const after =
     end === -1
       ? `${template.after}<script type="application/json" id="site-manifest">${manifest}</script>${loader}`
       : `${template.after.slice(0, end)}<script type="application/json" id="site-manifest">${manifest}</script>${loader}${template.after.slice(end)}`;
-  return `${template.before}${reply.head}${template.between}${reply.html}${after}`;
+  return `${template.before}${page.head}${template.between}${page.html}${after}`;
 }

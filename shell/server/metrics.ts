@@ -6,8 +6,9 @@
  * class, or a group and version that were live in the manifest. A label built from what a client
  * sends would let anyone grow the server's memory and every scrape without bound.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import bearerAuth from '@fastify/bearer-auth';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { LiveManifest } from './control-plane';
 
@@ -292,8 +293,6 @@ export class SiteMetrics {
   }
 }
 
-const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
-
 /** The kind of a request, from its route (never its path) and, for pages and files, its answer. */
 function routeKind(request: FastifyRequest, reply: FastifyReply): RouteKind {
   const route = request.routeOptions.url ?? '';
@@ -322,39 +321,65 @@ function deployOutcome(status: number): DeployOutcome {
 }
 
 /**
- * Counts every answer (registered before the routes, so it sees them all, the deploy API's
- * included) and serves `GET /_metrics`: off (404) without a token, 401 without the right one.
+ * The site's metrics: `app.metrics` for every part that counts something, every answer counted
+ * (the hook is global, so it sees every route, the deploy API's included), and `GET /_metrics`:
+ * off (404) without a token, 401 without the right one (@fastify/bearer-auth, which compares in
+ * constant time).
  */
-export function metricsRoutes(
-  app: FastifyInstance,
-  metrics: SiteMetrics,
-  token: string | undefined,
-): void {
-  app.addHook('onResponse', async (request, reply) => {
-    metrics.request(routeKind(request, reply), reply.statusCode);
-    const route =
-      request.method === 'GET' ? undefined : DEPLOY_ROUTES[request.routeOptions.url ?? ''];
-    // A deploy call with `preview` checks the version and signs a link; nothing goes live. (A call
-    // refused for its token is never read, so it counts as the route's action.)
-    const preview = (request.body as { preview?: unknown } | undefined)?.preview === true;
-    const action = route === 'deploy' && preview ? 'preview' : route;
-    if (action) metrics.deploy(action, deployOutcome(reply.statusCode));
-  });
+export const metricsPlugin = fp<{ token?: string | undefined; processMetrics?: boolean }>(
+  async (app, options) => {
+    const metrics = new SiteMetrics({
+      live: () => app.live(),
+      // The page cache is made later (it counts its look-ups here): until then it holds nothing.
+      cacheSize: () => app.pages?.cacheSize() ?? { entries: 0, bytes: 0 },
+      ...(options.processMetrics === undefined ? {} : { processMetrics: options.processMetrics }),
+    });
+    app.decorate('metrics', metrics);
+    app.addHook('onResponse', async (request, reply) => {
+      metrics.request(routeKind(request, reply), reply.statusCode);
+      const route =
+        request.method === 'GET' ? undefined : DEPLOY_ROUTES[request.routeOptions.url ?? ''];
+      // A deploy call with `preview` checks the version and signs a link; nothing goes live. (A call
+      // refused for its token is never read, so it counts as the route's action.)
+      const preview = (request.body as { preview?: unknown } | undefined)?.preview === true;
+      const action = route === 'deploy' && preview ? 'preview' : route;
+      if (action) metrics.deploy(action, deployOutcome(reply.statusCode));
+    });
 
-  const tokenDigest = token ? digest(token) : undefined;
-  app.get('/_metrics', async (request, reply) => {
-    reply.header('cache-control', 'no-store').type('text/plain; charset=utf-8');
-    if (!tokenDigest) {
-      return reply.code(404).send('The metrics are off: they need METRICS_TOKEN.\n');
-    }
-    const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
-    // Digests of equal length, compared in constant time: the answer's timing tells nothing.
-    if (!given || !timingSafeEqual(digest(given), tokenDigest)) {
-      return reply
-        .code(401)
-        .header('www-authenticate', 'Bearer')
-        .send('The metrics need a valid token (Authorization: Bearer <METRICS_TOKEN>).\n');
-    }
-    return reply.type(metrics.contentType).send(await metrics.metrics());
-  });
+    const { token } = options;
+    await app.register(async (scrape) => {
+      if (!token) {
+        scrape.get('/_metrics', (_request, reply) =>
+          reply
+            .code(404)
+            .header('cache-control', 'no-store')
+            .type('text/plain; charset=utf-8')
+            .send('The metrics are off: they need METRICS_TOKEN.\n'),
+        );
+        return;
+      }
+      await scrape.register(bearerAuth, {
+        keys: [token],
+        errorResponse: () => ({
+          error: 'The metrics need a valid token (Authorization: Bearer <METRICS_TOKEN>).',
+        }),
+        verifyErrorLogLevel: 'warn',
+      });
+      scrape.addHook('onSend', async (_request, reply, payload) => {
+        reply.header('cache-control', 'no-store');
+        if (reply.statusCode === 401) reply.header('www-authenticate', 'Bearer');
+        return payload;
+      });
+      scrape.get('/_metrics', async (_request, reply) =>
+        reply.type(metrics.contentType).send(await metrics.metrics()),
+      );
+    });
+  },
+  { name: 'metrics', dependencies: ['control-plane'] },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: SiteMetrics;
+  }
 }

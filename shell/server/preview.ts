@@ -9,6 +9,7 @@
  * `Cache-Control: private, no-store`, `X-Robots-Tag: noindex` and a bar that says so. A token that
  * is forged, altered or expired counts for nothing: the visitor sees the live site.
  */
+import { isGroupName } from '@site/contracts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import type { RouteTable } from '@site/contracts';
@@ -40,7 +41,7 @@ const isClaims = (value: unknown): value is PreviewClaims => {
     typeof v === 'object' &&
     v !== null &&
     typeof v.remote === 'string' &&
-    /^[a-z][a-z0-9_]{0,63}$/.test(v.remote) &&
+    isGroupName(v.remote) &&
     typeof v.version === 'string' &&
     v.version.length <= 100 &&
     typeof v.entry === 'string' &&
@@ -156,7 +157,7 @@ export class PreviewManifests {
     base: LiveManifest,
     previews: readonly PreviewClaims[],
   ): Promise<LiveManifest> {
-    let json = JSON.parse(base.text) as Record<string, unknown>;
+    let json: Record<string, unknown> = { ...base.json };
     for (const claims of previews) {
       const table = (await fetchRemoteJson(
         new URL('routes.json', claims.entry).href,

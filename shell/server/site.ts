@@ -1,96 +1,35 @@
 /**
- * The site server: the shell's deployable. It owns the live deployment manifest (`/remotes.json`),
- * composes every page per request from the shell's layout for that manifest and the owning
- * remote's server render of its current version, serves the shell's files, `sitemap.xml` and
- * `robots.txt` from the live manifest, forwards `/api/*` to the mail-service and, with a token,
- * answers the deploy API (`/_deploy/*`).
+ * The site server, the shell's deployable: one Fastify server made of plugins, each a concern of
+ * its own (plugins/), in the order they depend on one another. It owns the live deployment
+ * manifest, composes every page from its parts (the shell's frame, the owning group's page), serves
+ * the shell's files, the sitemap and robots.txt, forwards `/api/*` to the mail-service, takes the
+ * no-script contact form, counts what it serves, and with a token answers the deploy API.
  *
- * One Fastify server, routes registered per concern (http/, deploy/api.ts); every request is
- * hostile until parsed, and no error leaves a request unanswered: a bad request is a 4xx, a page
- * that cannot be rendered is the 503 notice, and the process stays up.
+ * Every request is hostile until parsed, and no error leaves a request unanswered: a bad request is
+ * a 4xx, a page that cannot be rendered is the 503 notice, and the process stays up.
  */
-import { createHmac } from 'node:crypto';
-import { availableParallelism } from 'node:os';
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import encodeUrl from 'encodeurl';
-import Fastify, {
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
-import type { RemoteDeployment } from '@site/contracts';
-import { REVALIDATE, listenOn } from '@site/serving';
-import { composePage, loadShellTemplate, type ShellTemplate } from './compose';
-import { scriptJson } from './manifest-store';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { listenOn } from '@site/serving';
 import type { LiveManifest } from './control-plane';
-import { openControlPlane } from './control-plane/open';
-import { deployApi } from './deploy/api';
-import { Deployer } from './deploy/deployer';
 import { apiProxy } from './http/api-proxy';
 import { DEFAULT_BEACON_RATE_LIMIT, beaconRoutes } from './http/beacon';
-import { CONTACT_PATH, contactFormRoutes } from './http/contact-form';
-import { pageRoutes, type PageSource } from './http/pages';
-import { sendComposed } from './http/send-body';
-import { SiteMetrics, metricsRoutes, type RenderFailure } from './metrics';
-import { ComposedPage, PageCache } from './page-cache';
-import type { ContactFormState } from '../src/pages/contact/form-state';
-import { fetchRemoteFile, httpOrigin } from './remote-files';
-import {
-  DEFAULT_PREVIEW_SECONDS,
-  PREVIEW_PATH,
-  PreviewManifests,
-  PreviewSigner,
-  previewBar,
-  previewCookie,
-  type PreviewClaims,
-} from './preview';
-import { CANARY_DEFAULTS, CanaryViews, CanaryWatch, placeVisitor } from './canary';
-import { RenderPool, RenderTimeoutError } from './render-pool';
-import type { RenderReply, ShellServerBuild } from './render-types';
-import { robotsTxt, sitemapXml } from './seo-files';
+import { contactFormRoutes } from './http/contact-form';
+import { loggerOptions } from './logger';
+import { metricsPlugin, type SiteMetrics } from './metrics';
+import type { ComposedPage } from './page-cache';
+import controlPlane from './plugins/control-plane';
+import deploy from './plugins/deploy';
+import { handleErrors } from './plugins/errors';
+import pages, { type PageCacheSettings } from './plugins/pages';
+import render, { type RenderSettings } from './plugins/render';
+import { seoRoutes } from './plugins/seo';
+import shellBuild from './plugins/shell-build';
+import { sitePages } from './plugins/site-pages';
+import views, { previewSecretOf } from './plugins/views';
+import { CANARY_DEFAULTS } from './canary';
+import { DEFAULTS, type SiteOptions } from './site-options';
 
-export interface SiteOptions {
-  /** The shell's build: `public/` (what visitors may fetch) and `server/` (its Node build). */
-  shellDist: string;
-  /**
-   * Where the live manifest lives: `<deployDir>/remotes.json`; with a database, what an empty one
-   * starts from.
-   */
-  deployDir: string;
-  /** PostgreSQL shared by replicas for the live manifest and its history; files when absent. */
-  databaseUrl?: string | undefined;
-  /** The mail-service, for `/api/*`. */
-  apiTarget: string;
-  /** The site's public origin, for canonical links, Open Graph URLs and the sitemap. */
-  siteUrl: string;
-  /** Time limit of one page's render, remote code included, counted from the render's start. */
-  renderTimeoutMs?: number;
-  /** Time limit of fetching one of a remote's files. */
-  fetchTimeoutMs?: number;
-  renderWorkers?: number;
-  cache?: { maxEntries?: number; maxBytes?: number; failedTtlMs?: number };
-  /**
-   * The deploy API (`/_deploy/*`); off without a token. Preview links are signed with
-   * `previewSecret` (every replica must share it), by default one derived from the token.
-   */
-  deploy?: { token: string; allowedOrigins: readonly string[]; previewSecret?: string | undefined };
-  /**
-   * The proxies in front of this server whose `X-Forwarded-*` headers count (Fastify's
-   * `trustProxy`: `true`, a hop count, or addresses/subnets/`loopback`).
-   */
-  trustProxy?: false | number | string[];
-  /** When a canary is rolled back by itself: this many errors within the window (seconds). */
-  canary?: { errorThreshold: number; windowSeconds: number };
-  /** `GET /_metrics` answers with this bearer token; off (404) without it. */
-  metricsToken?: string | undefined;
-  /** Reports `POST /_beacon` accepts per client address per minute. */
-  beaconRateLimit?: number;
-  /** Node's process metrics beside the site's (default on). */
-  processMetrics?: boolean;
-  log?: (message: string) => void;
-}
+export { DEFAULTS, type SiteOptions } from './site-options';
 
 export interface Site {
   app: FastifyInstance;
@@ -106,348 +45,15 @@ export interface Site {
   close(): Promise<void>;
 }
 
-/** A previewing browser's answers: for it alone, and never indexed. */
-const PREVIEW_HEADERS = { 'cache-control': 'private, no-store', 'x-robots-tag': 'noindex' };
-
-/** The key under which every unknown path's 404 page is cached: one page, not one per path. */
-const NOT_FOUND_KEY = '404';
-const NOT_FOUND_PATH = '/404';
-
-export const DEFAULTS = {
-  renderTimeoutMs: 3000,
-  fetchTimeoutMs: 2500,
-  cache: { maxEntries: 2000, maxBytes: 64 * 1024 * 1024, failedTtlMs: 5000 },
-};
-
-const MAX_REMOTE_FILE = 20 * 1024 * 1024;
-
 /** A hop count trusts the nearest `n` proxies (Express's meaning, which the settings share). */
 const trustProxy = (value: SiteOptions['trustProxy']) =>
   typeof value === 'number' ? (_address: string, hop: number) => hop < value : (value ?? false);
-const HTML = 'text/html; charset=utf-8';
 
 export async function createSite(options: SiteOptions): Promise<Site> {
-  const log = options.log ?? ((message: string) => console.error(message));
-  const shellDist = path.resolve(options.shellDist);
-  const publicDir = path.join(shellDist, 'public');
-  const shellServerDir = path.join(shellDist, 'server');
-  const siteUrl = options.siteUrl.replace(/\/+$/, '');
-  const fetchTimeoutMs = options.fetchTimeoutMs ?? DEFAULTS.fetchTimeoutMs;
-  // The shell's own Node build (trusted, built with this server): its paths, what it provides,
-  // and the notice it renders when a page cannot be rendered at all.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the shell's Node build is CommonJS
-  const shell = require(path.join(shellServerDir, 'render.js')) as ShellServerBuild;
-  const store = openControlPlane({
-    deployDir: options.deployDir,
-    databaseUrl: options.databaseUrl,
-    log,
-  });
-  await store.start();
-
-  /**
-   * A file of a remote's version folder, for a render process: only from that remote's own origin
-   * (the one its entry was deployed at), never following a redirect.
-   */
-  async function fetchFile(url: string, remote: RemoteDeployment): Promise<string> {
-    const origin = httpOrigin(remote.entry);
-    const file = await fetchRemoteFile(
-      url,
-      new Set(origin ? [origin] : []),
-      `${url.slice(new URL('./', remote.entry).href.length) || url} of ${remote.name}@${remote.version}`,
-      { timeoutMs: fetchTimeoutMs, maxBytes: MAX_REMOTE_FILE },
-    );
-    return file.text();
-  }
-
-  const pool = new RenderPool({
-    shellServerDir,
-    size: options.renderWorkers ?? Math.max(1, Math.min(4, availableParallelism() - 1)),
-    timeoutMs: options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs,
-    fetchFile,
-    log,
-  });
-  const metrics = new SiteMetrics({
-    live: () => store.peek() ?? store.get(),
-    cacheSize: () => ({ entries: cache.size, bytes: cache.bytes }),
-    ...(options.processMetrics === undefined ? {} : { processMetrics: options.processMetrics }),
-  });
-  const cache = new PageCache({
-    ...DEFAULTS.cache,
-    ...options.cache,
-    observe: (hit) => metrics.cacheLookup(hit),
-  });
-  let template: ShellTemplate = await loadShellTemplate(shellDist);
-
-  /** A new shell build in place is noticed within a second, without a request waiting for it. */
-  let templateChecked = Date.now();
-  let templateStamp = (await fs.stat(path.join(shellServerDir, 'chunks.json'))).mtimeMs;
-  function currentTemplate(): ShellTemplate {
-    const now = Date.now();
-    if (now - templateChecked >= 1000) {
-      templateChecked = now;
-      void fs
-        .stat(path.join(shellServerDir, 'chunks.json'))
-        .then(async ({ mtimeMs }) => {
-          if (mtimeMs === templateStamp) return;
-          template = await loadShellTemplate(shellDist);
-          templateStamp = mtimeMs;
-        })
-        .catch(() => {
-          // A shell build in progress: keep the template in use.
-        });
-    }
-    return template;
-  }
-
-  const liveManifest = (): Promise<LiveManifest> | LiveManifest => store.peek() ?? store.get();
-
-  /** The URL of the page's share card: its remote's (in its version folder) or the shell's. */
-  function shareImage(
-    live: LiveManifest,
-    shellTemplate: ShellTemplate,
-    pagePath: string,
-    known: boolean,
-  ): string | null {
-    for (const remote of live.manifest.remotes) {
-      const route = remote.routes.find((r) => r.path === pagePath);
-      if (route) return route.image ? new URL(route.image, remote.entry).href : null;
-    }
-    const card = shellTemplate.cards[known ? pagePath : '*'];
-    return card ? `${siteUrl}/${card}` : null;
-  }
-
-  /**
-   * The "temporarily unavailable" page, rendered here with the shell's own code (no remote code
-   * runs): what a visitor gets when the render processes cannot answer at all.
-   */
-  async function renderNotice(
-    live: LiveManifest,
-    pagePath: string,
-    reason: string,
-  ): Promise<RenderReply> {
-    const result = await shell.renderUnavailable(
-      {
-        manifest: live.manifest,
-        path: pagePath,
-        loadRemote: () => Promise.reject(new Error(reason)),
-      },
-      reason,
-    );
-    return {
-      id: 0,
-      status: 503,
-      html: result.html,
-      head: shell.renderHead(result.meta, siteUrl),
-      meta: result.meta,
-      remote: result.remote ? { name: result.remote.name, version: result.remote.version } : null,
-      scripts: [],
-      failure: reason,
-    };
-  }
-
-  async function render(
-    live: LiveManifest,
-    pagePath: string,
-    image: string | null,
-  ): Promise<RenderReply> {
-    const job = { manifest: live.manifest, path: pagePath, siteUrl, shareImage: image };
-    let reply: RenderReply;
-    let failure: RenderFailure = 'error';
-    try {
-      reply = await pool.render(job);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      if (error instanceof RenderTimeoutError) failure = 'timeout';
-      try {
-        reply = await pool.render({ ...job, unavailable: reason });
-      } catch {
-        reply = await renderNotice(live, pagePath, reason);
-      }
-    }
-    if (reply.failure) metrics.renderFailed(reply.remote, currentTemplate().id, failure);
-    return reply;
-  }
-
-  const isKnown = (live: LiveManifest, urlPath: string): boolean =>
-    shell.shellPaths.includes(urlPath) ||
-    live.paths.has(urlPath) ||
-    live.unavailablePrefixes.some((p) => urlPath.startsWith(`${p}/`));
-
-  async function compose(
-    urlPath: string,
-    known: boolean,
-    shown?: LiveManifest,
-  ): Promise<ComposedPage> {
-    const live = shown ?? (await liveManifest());
-    const shellTemplate = currentTemplate();
-    const pagePath = known ? urlPath : NOT_FOUND_PATH;
-    const key = `${live.version}:${shellTemplate.id}:${known ? urlPath : NOT_FOUND_KEY}`;
-    return cache.get(key, async () => {
-      const started = performance.now();
-      const reply = await render(live, pagePath, shareImage(live, shellTemplate, urlPath, known));
-      metrics.composed(reply.remote, shellTemplate.id, (performance.now() - started) / 1000);
-      if (reply.failure) {
-        const owner = reply.remote ? `${reply.remote.name}@${reply.remote.version}` : 'the shell';
-        log(`site: ${urlPath}: ${owner} could not be rendered: ${reply.failure}`);
-      }
-      const headers: Record<string, string> = reply.status === 503 ? { 'Retry-After': '30' } : {};
-      return new ComposedPage(
-        reply.status,
-        composePage(shellTemplate, reply, live.embedded),
-        headers,
-      );
-    });
-  }
-
-  /**
-   * The contact page with the form in a visitor's state (what they typed, its messages, or sent),
-   * for one answer: rendered here with the shell's own code (no remote code runs on this page),
-   * never cached, with the state in the page for the form's code to start from.
-   */
-  async function composeContact(state: ContactFormState, status: number): Promise<ComposedPage> {
-    const live = await liveManifest();
-    const shellTemplate = currentTemplate();
-    const result = await shell.renderPage({
-      manifest: live.manifest,
-      path: CONTACT_PATH,
-      loadRemote: () => Promise.reject(new Error(`no remote renders ${CONTACT_PATH}`)),
-      contactForm: state,
-    });
-    if (result.status !== 200) {
-      throw new Error(`the contact page could not be rendered: ${result.failure ?? result.status}`);
-    }
-    const meta = { ...result.meta, noindex: true };
-    const image = shareImage(live, shellTemplate, CONTACT_PATH, true);
-    const reply: RenderReply = {
-      id: 0,
-      status,
-      html: result.html,
-      head: shell.renderHead(meta, siteUrl, image ?? undefined),
-      meta,
-      remote: null,
-      scripts: [],
-      failure: null,
-    };
-    const html = composePage(shellTemplate, reply, live.embedded);
-    const stateScript = `<script type="application/json" id="${shell.FORM_STATE_ELEMENT}">${scriptJson(state)}</script>`;
-    const end = html.lastIndexOf('</body>');
-    return new ComposedPage(
-      status,
-      end === -1 ? html + stateScript : html.slice(0, end) + stateScript + html.slice(end),
-    );
-  }
-
-  // Preview links: signed by the deploy API, read from a cookie on every page request.
-  const previewSigner = options.deploy?.token
-    ? new PreviewSigner(
-        options.deploy.previewSecret ??
-          createHmac('sha256', options.deploy.token).update('site preview links').digest('hex'),
-      )
-    : undefined;
-  const previewManifests = new PreviewManifests({
-    allowedOrigins: new Set((options.deploy?.allowedOrigins ?? []).map((o) => new URL(o).origin)),
-    shellPaths: shell.shellPaths,
-    fetchTimeoutMs,
-  });
-  interface PreviewView {
-    live: LiveManifest;
-    claims: PreviewClaims[];
-  }
-  /**
-   * What a request previews: the live manifest with its previewed entries in place, or undefined
-   * for the live site (no cookie, no valid token, or a preview that cannot be put together now).
-   */
-  async function previewOf(request: FastifyRequest): Promise<PreviewView | undefined> {
-    const tokens = previewSigner?.fromCookie(request.headers.cookie) ?? [];
-    if (tokens.length === 0) return undefined;
-    const claims = tokens.map((t) => t.claims);
-    try {
-      return { live: await previewManifests.get(await liveManifest(), claims), claims };
-    } catch (error) {
-      log(`site: a preview could not be put together, the live site is served: ${String(error)}`);
-      return undefined;
-    }
-  }
-
-  /**
-   * A page of a preview: composed for this request alone (never from or into the page cache), with
-   * the bar that says what it shows, kept out of shared caches and search engines.
-   */
-  async function composePreview(
-    view: PreviewView,
-    urlPath: string,
-    known: boolean,
-  ): Promise<ComposedPage> {
-    const shellTemplate = currentTemplate();
-    const pagePath = known ? urlPath : NOT_FOUND_PATH;
-    const reply = await render(
-      view.live,
-      pagePath,
-      shareImage(view.live, shellTemplate, urlPath, known),
-    );
-    const html = composePage(shellTemplate, reply, view.live.embedded);
-    const root = html.search(/<div id="?root"?>/);
-    const bar = previewBar(view.claims);
-    return new ComposedPage(
-      reply.status,
-      root === -1 ? html : html.slice(0, root) + bar + html.slice(root),
-      { ...PREVIEW_HEADERS, ...(reply.status === 503 ? { 'retry-after': '30' } : {}) },
-    );
-  }
-
-  // Canaries: each request's cohort (set by the hook below), and the manifest a cohort sees.
-  const cohorts = new WeakMap<FastifyRequest, number | null>();
-  const canaryViews = new CanaryViews();
-  async function cohortView(request: FastifyRequest): Promise<LiveManifest> {
-    return canaryViews.view(await liveManifest(), cohorts.get(request) ?? null);
-  }
-
-  const pages: PageSource = {
-    async isPage(urlPath, request) {
-      const view = await previewOf(request);
-      return isKnown(view?.live ?? (await cohortView(request)), urlPath);
-    },
-    async page(urlPath, request) {
-      const view = await previewOf(request);
-      if (view) {
-        return isKnown(view.live, urlPath) ? composePreview(view, urlPath, true) : undefined;
-      }
-      const shown = await cohortView(request);
-      return isKnown(shown, urlPath) ? compose(urlPath, true, shown) : undefined;
-    },
-    async notFound(request) {
-      const view = await previewOf(request);
-      return view
-        ? composePreview(view, NOT_FOUND_PATH, false)
-        : compose(NOT_FOUND_PATH, false, await cohortView(request));
-    },
-  };
-
-  async function page(urlPath: string): Promise<ComposedPage> {
-    return isKnown(await liveManifest(), urlPath)
-      ? compose(urlPath, true)
-      : compose(NOT_FOUND_PATH, false);
-  }
-
-  async function paths(): Promise<string[]> {
-    const live = await store.get();
-    return [...shell.shellPaths, ...live.paths];
-  }
-
-  /** Bodies made once per manifest version (the manifest, the sitemap) and sent many times. */
-  const generated = new Map<string, ComposedPage>();
-  function generatedBody(key: string, make: () => string): ComposedPage {
-    let body = generated.get(key);
-    if (!body) {
-      if (generated.size > 16) generated.clear();
-      body = new ComposedPage(200, make());
-      generated.set(key, body);
-    }
-    return body;
-  }
-
   const app = Fastify({
-    logger: false,
+    logger: loggerOptions(options.log),
+    // Requests are counted by the metrics, not logged one by one.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: trustProxy(options.trustProxy),
     // Long enough for any path Node's header limit lets through; the page lookup is exact.
     routerOptions: { maxParamLength: 16 * 1024 },
@@ -455,233 +61,65 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     forceCloseConnections: true,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
   });
+  const fetchTimeoutMs = options.fetchTimeoutMs ?? DEFAULTS.fetchTimeoutMs;
+  const deployToken = options.deploy?.token;
 
-  // Anything thrown while answering: a 4xx stays what it is; anything else is logged and answered
-  // with the notice a page gets when it cannot be rendered, never a bare 500.
-  app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    const status = error.statusCode ?? 500;
-    if (status < 500) {
-      return reply
-        .code(status)
-        .header('cache-control', 'no-store')
-        .type('text/plain; charset=utf-8')
-        .send(`${error.message}\n`);
-    }
-    log(`site: ${request.method} ${request.url}: ${error.stack ?? error.message}`);
-    if (reply.sent || reply.raw.headersSent) return;
-    try {
-      const live = await liveManifest();
-      const notice = await renderNotice(live, '/', 'the site could not answer this request');
-      const body = new ComposedPage(503, composePage(currentTemplate(), notice, live.embedded), {
-        'Retry-After': '30',
-      });
-      return sendComposed(request, reply, body, { type: HTML, cacheControl: 'no-store' });
-    } catch {
-      return reply
-        .code(503)
-        .header('retry-after', '30')
-        .type('text/plain; charset=utf-8')
-        .send('The site could not answer this request. Please try again in a moment.\n');
-    }
+  handleErrors(app);
+  await app.register(shellBuild, { shellDist: options.shellDist, siteUrl: options.siteUrl });
+  await app.register(controlPlane, {
+    deployDir: options.deployDir,
+    databaseUrl: options.databaseUrl,
   });
-
-  // While a canary runs: a visitor without a cohort gets one with its first answer (a crawler
-  // never does), and pages and the manifest are private to the visitor (they differ by cohort).
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return;
-    if ((await liveManifest()).canaries.length === 0) return;
-    // Files are the same for every cohort (and cached publicly): only pages and the manifest.
-    const pathname = request.url.split('?')[0]!;
-    if (pathname !== '/remotes.json' && /\.[A-Za-z0-9]+$/.test(pathname)) return;
-    const placed = placeVisitor(
-      request.headers.cookie,
-      request.headers['user-agent'],
-      request.protocol === 'https',
-    );
-    cohorts.set(request, placed.cohort);
-    if (placed.setCookie) reply.header('set-cookie', placed.setCookie);
+  await app.register(metricsPlugin, {
+    token: options.metricsToken,
+    ...(options.processMetrics === undefined ? {} : { processMetrics: options.processMetrics }),
   });
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (cohorts.has(request) && reply.getHeader('cache-control') === REVALIDATE) {
-      reply.header('cache-control', 'private, no-cache').header('vary', 'Accept-Encoding, Cookie');
-    }
-    return payload;
+  await app.register(render, {
+    timeoutMs: options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs,
+    fetchTimeoutMs,
+    shellProcesses: options.renderWorkers,
+    groupProcesses: options.groupRenderWorkers ?? DEFAULTS.groupRenderWorkers,
+    maxPageBytes: options.render?.maxPageBytes ?? DEFAULTS.maxPageBytes,
+    memoryMb: options.render?.memoryMb ?? DEFAULTS.renderMemoryMb,
+    user: options.renderUser ?? DEFAULTS.renderUser,
+  } satisfies RenderSettings);
+  await app.register(pages, {
+    ...DEFAULTS.cache,
+    ...options.cache,
+    partBytes: DEFAULTS.partCacheBytes,
+  } satisfies PageCacheSettings);
+  await app.register(views, {
+    previewSecret: options.deploy ? previewSecretOf(options.deploy) : undefined,
+    allowedOrigins: options.deploy?.allowedOrigins ?? [],
+    fetchTimeoutMs,
   });
-
-  metricsRoutes(app, metrics, options.metricsToken);
+  await app.register(deploy, {
+    token: deployToken,
+    allowedOrigins: options.deploy?.allowedOrigins ?? [],
+    fetchTimeoutMs,
+    canary: options.canary ?? CANARY_DEFAULTS,
+  });
   await app.register(beaconRoutes, {
-    metrics,
     rateLimit: options.beaconRateLimit ?? DEFAULT_BEACON_RATE_LIMIT,
   });
-
-  app.get('/remotes.json', async (request, reply) => {
-    const view = await previewOf(request);
-    if (view) {
-      return sendComposed(request, reply, new ComposedPage(200, view.live.text), {
-        type: 'application/json; charset=utf-8',
-        cacheControl: 'private, no-store',
-        headers: PREVIEW_HEADERS,
-      });
-    }
-    const live = await cohortView(request);
-    return sendComposed(
-      request,
-      reply,
-      generatedBody(`manifest:${live.version}`, () => live.text),
-      {
-        type: 'application/json; charset=utf-8',
-        cacheControl: REVALIDATE,
-      },
-    );
-  });
-  app.get('/sitemap.xml', async (request, reply) => {
-    const live = await liveManifest();
-    const all = [...shell.shellPaths, ...live.paths];
-    return sendComposed(
-      request,
-      reply,
-      generatedBody(`sitemap:${live.version}`, () => sitemapXml(siteUrl, all)),
-      { type: 'application/xml; charset=utf-8', cacheControl: 'public, max-age=300' },
-    );
-  });
-  app.get('/robots.txt', async (request, reply) =>
-    sendComposed(
-      request,
-      reply,
-      generatedBody('robots', () => robotsTxt(siteUrl)),
-      {
-        type: 'text/plain; charset=utf-8',
-        cacheControl: 'public, max-age=300',
-      },
-    ),
-  );
-
+  await app.register(seoRoutes);
   await app.register(apiProxy, { target: options.apiTarget });
-  await app.register(contactFormRoutes, {
-    siteUrl,
-    mailService: options.apiTarget,
-    page: () => compose(CONTACT_PATH, true),
-    composeWith: composeContact,
-    log,
-  });
+  await app.register(contactFormRoutes, { mailService: options.apiTarget });
+  await app.register(sitePages);
 
-  const deploy = options.deploy?.token ? options.deploy : undefined;
-  const deployer = new Deployer({
-    allowedOrigins: deploy?.allowedOrigins ?? [],
-    current: () => store.get(),
-    history: (remote) => store.history(remote),
-    publish: async (json, base, entry) => {
-      const next = await store.publish(json, base, entry);
-      log(`site: manifest ${next.version} is live`);
-      return next;
-    },
-    providedVersions: shell.providedVersions,
-    shellPaths: shell.shellPaths,
-    fetchTimeoutMs: Math.max(fetchTimeoutMs, 5000),
-    async renderCheck(manifest, pagePath) {
-      try {
-        const reply = await pool.render({ manifest, path: pagePath, siteUrl });
-        return reply.status === 503 ? (reply.failure ?? 'it could not be rendered') : null;
-      } catch (error) {
-        return error instanceof Error ? error.message : String(error);
-      }
-    },
-  });
-  // Every replica watches the canaries' errors it sees; the first past the threshold rolls back.
-  const canaryWatch = new CanaryWatch({
-    current: () => store.get(),
-    errors: (group, version, windowMs) =>
-      metrics.beaconErrors(group, version, windowMs) +
-      metrics.renderFailuresIn(group, version, windowMs),
-    async rollBack(group, version, reason) {
-      const done = await deployer.rollBackCanary(group, version, reason);
-      if (done) metrics.deploy('rollback', 'ok');
-    },
-    errorThreshold: options.canary?.errorThreshold ?? CANARY_DEFAULTS.errorThreshold,
-    windowSeconds: options.canary?.windowSeconds ?? CANARY_DEFAULTS.windowSeconds,
-    log,
-  });
-  canaryWatch.start();
-  if (deploy) {
-    await app.register(deployApi, {
-      prefix: '/_deploy',
-      token: deploy.token,
-      deployer,
-      preview: {
-        link(remote, seconds) {
-          const signed = previewSigner!.sign(
-            {
-              remote: remote.name,
-              version: remote.version,
-              entry: remote.entry,
-              serverIntegrity: remote.serverIntegrity ?? '',
-            },
-            seconds ?? DEFAULT_PREVIEW_SECONDS,
-          );
-          return { url: `${siteUrl}${PREVIEW_PATH}/${signed.token}`, expiresAt: signed.expiresAt };
-        },
-      },
-      current: () => store.get(),
-      log,
-    });
-  } else {
-    const off = (_: unknown, reply: FastifyReply) =>
-      reply
-        .code(404)
-        .type('text/plain; charset=utf-8')
-        .send('The deploy API is off: it needs DEPLOY_TOKEN.\n');
-    app.all('/_deploy', off);
-    app.all('/_deploy/*', off);
-  }
-
-  // Opening a preview link: its token joins the browser's previews (one per group), and the
-  // browser goes to the group's first page. A token that is not valid changes nothing.
-  app.get<{ Params: { token: string } }>(`${PREVIEW_PATH}/:token`, async (request, reply) => {
-    reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
-    const { token } = request.params;
-    const claims = token === 'end' ? null : (previewSigner?.verify(token) ?? null);
-    const kept = (previewSigner?.fromCookie(request.headers.cookie) ?? []).filter(
-      (t) => claims && t.claims.remote !== claims.remote,
-    );
-    const secure = request.protocol === 'https';
-    if (!claims) {
-      if (token === 'end') reply.header('set-cookie', previewCookie([], secure));
-      return reply.code(303).header('location', '/').send();
-    }
-    const tokens = [...kept, { token, claims }];
-    reply.header('set-cookie', previewCookie(tokens, secure));
-    let first = '/';
-    try {
-      const view = await previewManifests.get(
-        await liveManifest(),
-        tokens.map((t) => t.claims),
-      );
-      first = view.manifest.remotes.find((r) => r.name === claims.remote)?.routes[0]?.path ?? '/';
-    } catch {
-      // The page itself says what can be shown.
-    }
-    return reply.code(303).header('location', encodeUrl(first)).send();
-  });
-
-  await app.register(pageRoutes, { publicDir, pages });
-
+  const page = async (urlPath: string) => app.pages.page(await app.live(), urlPath);
   return {
     app,
     async listen(port, host) {
-      await pool.ready();
+      await app.ready();
       // The first page composes before the first visitor asks for it.
       await page('/').catch(() => undefined);
       return listenOn(app, port, host);
     },
     page,
-    paths,
-    manifest: () => store.get(),
-    metrics,
-    async close() {
-      canaryWatch.stop();
-      await app.close();
-      await pool.close();
-      await store.close();
-    },
+    paths: async () => app.pages.paths(await app.controlPlane.get()),
+    manifest: () => app.controlPlane.get(),
+    metrics: app.metrics,
+    close: () => app.close(),
   };
 }

@@ -3,7 +3,7 @@ import { expect, type BrowserContext } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { watchConsole } from '../support/console';
 import { ready } from '../support/ready';
-import { buildPublicHealthNext, teamCommand, test } from '../support/deployment';
+import { buildPublicHealthNext, groupToken, teamCommand, test } from '../support/deployment';
 
 /**
  * A canary: the public-health team's next version live for 10% of visits. Visitors are placed in
@@ -49,9 +49,11 @@ test('a canary reaches its share of visits, stays with each visit, and is rolled
   });
   const work = buildPublicHealthNext('canary-public-health');
   await deployment.startRemote(path.join(work, 'dist'), 3132);
+  // The team deploys with its group's own token, made by the site's operator.
+  const teamToken = groupToken(SITE, TOKEN, 'public_health');
   const env = {
     DEPLOY_API: SITE,
-    DEPLOY_TOKEN: TOKEN,
+    DEPLOY_TOKEN: teamToken,
     DEPLOY_BY: 'public-health-ci',
     REMOTE_PUBLIC_HEALTH_URL: ORIGIN,
   };
@@ -154,9 +156,9 @@ test('a canary reaches its share of visits, stays with each visit, and is rolled
   console.log(
     `canary history:\n${lines.map((e) => `  ${e.at} ${e.by} ${e.action} ${(e.from as { version: string }).version} -> ${(e.to as { version: string }).version}: ${e.reason}`).join('\n')}`,
   );
-  expect(lines.map((e) => [e.action, e.by])).toEqual([
-    ['canary', 'public-health-ci'],
-    ['rollback', 'site'],
+  expect(lines.map((e) => [e.action, e.by, e.credential])).toEqual([
+    ['canary', 'public-health-ci', `group:public_health#${teamToken.split('_')[1]}`],
+    ['rollback', 'site', 'site'],
   ]);
   const metrics = await (
     await fetch(`${SITE}/_metrics`, { headers: { Authorization: `Bearer ${METRICS}` } })

@@ -3,7 +3,7 @@ import { expect, type Page } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { watchConsole } from '../support/console';
 import { ready } from '../support/ready';
-import { buildPublicHealthNext, teamCommand, test } from '../support/deployment';
+import { buildPublicHealthNext, groupToken, teamCommand, test } from '../support/deployment';
 
 /**
  * Preview in production: the public-health team's next version (a changed heading and a new page),
@@ -33,7 +33,12 @@ test('a previewed version is seen by the browser that opened its link, by no one
   });
   const work = buildPublicHealthNext('preview-public-health');
   await deployment.startRemote(path.join(work, 'dist'), 3128);
-  const env = { DEPLOY_API: SITE, DEPLOY_TOKEN: TOKEN, REMOTE_PUBLIC_HEALTH_URL: ORIGIN };
+  // The team previews and promotes with its group's own token, made by the site's operator.
+  const env = {
+    DEPLOY_API: SITE,
+    DEPLOY_TOKEN: groupToken(SITE, TOKEN, 'public_health'),
+    REMOTE_PUBLIC_HEALTH_URL: ORIGIN,
+  };
   const manifestBefore = await (await fetch(`${SITE}/remotes.json`)).text();
 
   // The team's preview: every check runs, nothing goes live, a link is printed.

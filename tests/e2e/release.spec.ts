@@ -2,7 +2,7 @@ import path from 'node:path';
 import { expect } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { startPostgres, type TestPostgres } from '@site/build/testing/postgres';
-import { ROOT, teamCommand, test, type TestDeployment } from '../support/deployment';
+import { ROOT, groupToken, teamCommand, test, type TestDeployment } from '../support/deployment';
 
 /**
  * Several groups released together through the deploy API: one compare-and-swap makes every
@@ -199,11 +199,24 @@ for (const store of ['files', 'postgres'] as const) {
       const before = await live();
       const env = {
         DEPLOY_API: SITE,
-        DEPLOY_TOKEN: TOKEN,
+        // A release needs a token valid for every group it names: one made for both.
+        DEPLOY_TOKEN: groupToken(SITE, TOKEN, 'data', 'public_health'),
         DEPLOY_BY: 'data-ci',
         REMOTE_DATA_URL: DATA_ORIGIN,
         REMOTE_PUBLIC_HEALTH_URL: HEALTH_ORIGIN,
       };
+      // The data team's own token moves data alone: the release is refused, nothing changes.
+      const alone = teamCommand(
+        path.join(ROOT, 'mfe-data'),
+        { ...env, DEPLOY_TOKEN: groupToken(SITE, TOKEN, 'data') },
+        '--with',
+        'mfe-public-health',
+      );
+      expect(alone.status).toBe(1);
+      expect(alone.stderr).toMatch(
+        /refused \(HTTP 403, group_not_allowed\): the deploy token group:data#[0-9a-f]{12} may change only data, not public_health; nothing was changed/,
+      );
+      expect(await live()).toEqual(before);
       const released = teamCommand(
         path.join(ROOT, 'mfe-data'),
         env,

@@ -147,9 +147,9 @@ exports.pages = Object.fromEntries(${JSON.stringify(routes.map((r) => r.path))}.
       expect(refused.body.error).toBe('render_failed');
       const { message } = refused.body;
       expect(message).toContain('env: undefined');
-      expect(message).toContain('read: ERR_ACCESS_DENIED');
-      expect(message).toContain('write: ERR_ACCESS_DENIED');
-      expect(message).toContain('spawn: ERR_ACCESS_DENIED');
+      expect(message).toContain('read: ERR_BUILTIN_DENIED');
+      expect(message).toContain('write: ERR_BUILTIN_DENIED');
+      expect(message).toContain('spawn: ERR_BUILTIN_DENIED');
       expect(message).toMatch(/fetch: (?!200)/);
       expect(message).not.toContain('socket: connected');
       expect(message).not.toContain(TOKEN);

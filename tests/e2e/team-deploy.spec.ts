@@ -4,11 +4,12 @@ import path from 'node:path';
 import { expect } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { ready } from '../support/ready';
-import { ROOT, buildPublicHealthNext, fingerprint, test } from '../support/deployment';
+import { ROOT, buildPublicHealthNext, fingerprint, groupToken, test } from '../support/deployment';
 
 /**
- * A page-group team ships alone, through the site's deploy API: each test runs a site of its own
- * (ports 3160-3169) with a deploy token, and its own remote hosts.
+ * A page-group team ships alone, through the site's deploy API, with its group's own deploy
+ * token: each test runs a site of its own (ports 3160-3169) with the operator's token, and its own
+ * remote hosts.
  */
 const TOKEN = 'test-deploy-token-0123456789';
 const LOCAL_REMOTES = SITE_REMOTES.map((r) => `http://localhost:${r.port}`);
@@ -25,8 +26,16 @@ async function api(site: string, method: string, route: string, body?: unknown, 
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-/** Runs the team's command (`npm run deploy|rollback -w <group>`) in a workspace. */
-function team(workspace: string, site: string, env: Record<string, string>, ...args: string[]) {
+/**
+ * Runs the team's command (`npm run deploy|rollback -w <group>`) in a workspace, with the team's
+ * token (`DEPLOY_TOKEN` in `env`).
+ */
+function team(
+  workspace: string,
+  site: string,
+  env: Record<string, string> & { DEPLOY_TOKEN: string },
+  ...args: string[]
+) {
   return spawnSync(
     process.execPath,
     ['--import', 'tsx', path.join(ROOT, 'scripts', 'deploy.ts'), ...args],
@@ -35,7 +44,6 @@ function team(workspace: string, site: string, env: Record<string, string>, ...a
       env: {
         ...process.env,
         DEPLOY_API: site,
-        DEPLOY_TOKEN: TOKEN,
         DEPLOY_BY: 'public-health-ci',
         ...env,
       },
@@ -63,11 +71,23 @@ test.describe('a team deploys and rolls back its group on its own', () => {
     const work = buildPublicHealthNext('team-public-health');
     // The team's host serves its version folders.
     await deployment.startRemote(path.join(work, 'dist'), 3161);
+    // Each team holds its own token; the data team's cannot move public health.
+    const healthToken = groupToken(site, TOKEN, 'public_health');
+    const dataToken = groupToken(site, TOKEN, 'data');
+    const origin = { REMOTE_PUBLIC_HEALTH_URL: 'http://localhost:3161' };
+    const manifestFile = path.join(deployment.deployDir, 'remotes.json');
+
+    const foreign = team(work, site, { ...origin, DEPLOY_TOKEN: dataToken });
+    expect(foreign.status).toBe(1);
+    expect(foreign.stderr).toMatch(
+      /^deploy: refused \(HTTP 403, group_not_allowed\): the deploy token group:data#[0-9a-f]{12} may change only data, not public_health; nothing was changed\n$/,
+    );
+    expect(JSON.parse(readFileSync(manifestFile, 'utf8'))).toEqual(manifestBefore);
 
     const deployed = team(
       work,
       site,
-      { REMOTE_PUBLIC_HEALTH_URL: 'http://localhost:3161' },
+      { ...origin, DEPLOY_TOKEN: healthToken },
       '--reason',
       'Field training page',
     );
@@ -77,9 +97,7 @@ test.describe('a team deploys and rolls back its group on its own', () => {
     expect(deployed.stdout).toContain('-> 1.1.0 (http://localhost:3161/1.1.0/remoteEntry.js)');
 
     // Only the team's entry changed.
-    const manifestAfter = JSON.parse(
-      readFileSync(path.join(deployment.deployDir, 'remotes.json'), 'utf8'),
-    );
+    const manifestAfter = JSON.parse(readFileSync(manifestFile, 'utf8'));
     const others = (m: { remotes: { name: string }[] }) =>
       m.remotes.filter((r) => r.name !== 'public_health');
     expect(others(manifestAfter)).toEqual(others(manifestBefore));
@@ -94,10 +112,18 @@ test.describe('a team deploys and rolls back its group on its own', () => {
       page.getByRole('heading', { name: 'Tools we build, configure and support' }),
     ).toBeVisible();
 
-    const history = await api(site, 'GET', '/_deploy/history?remote=public_health');
+    const history = await api(
+      site,
+      'GET',
+      '/_deploy/history?remote=public_health',
+      undefined,
+      healthToken,
+    );
+    const healthId = /^gdt_([0-9a-f]{12})_/.exec(healthToken)?.[1];
     expect(history.body.history).toEqual([
       expect.objectContaining({
         by: 'public-health-ci',
+        credential: `group:public_health#${healthId}`,
         action: 'deploy',
         from: expect.objectContaining({ version: '1.0.0' }),
         to: expect.objectContaining({ version: '1.1.0' }),
@@ -106,7 +132,10 @@ test.describe('a team deploys and rolls back its group on its own', () => {
     ]);
 
     // Roll back: the old text is back, the new page is gone.
-    const rolledBack = team(work, site, {}, '--rollback');
+    const foreignRollback = team(work, site, { DEPLOY_TOKEN: dataToken }, '--rollback');
+    expect(foreignRollback.status).toBe(1);
+    expect(foreignRollback.stderr).toContain('refused (HTTP 403, group_not_allowed)');
+    const rolledBack = team(work, site, { DEPLOY_TOKEN: healthToken }, '--rollback');
     expect(rolledBack.status).toBe(0);
     expect(rolledBack.stdout).toContain('rolled back public_health: 1.1.0');
     expect(rolledBack.stdout).toContain('-> 1.0.0');
@@ -179,7 +208,8 @@ exports.pages = Object.fromEntries(paths.map((p) => [p, async () => ({ default: 
       }),
     );
     await deployment.startRemote(dist, 3166);
-    const put = (version: string, extra: Record<string, unknown> = {}, token?: string) =>
+    const healthToken = groupToken(site, TOKEN, 'public_health');
+    const put = (version: string, extra: Record<string, unknown> = {}, token = healthToken) =>
       api(
         site,
         'PUT',

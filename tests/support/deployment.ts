@@ -362,6 +362,30 @@ export function cloneTeamWorkspace(work: string, folder: string): string {
 }
 
 /**
+ * A deploy token that can change only `groups`, as the site's operator makes it: `npm run
+ * deploy-token -- --group <name>` against `site` with the operator's token. Returns the token it
+ * printed.
+ */
+export function groupToken(site: string, operatorToken: string, ...groups: string[]): string {
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(ROOT, 'scripts', 'deploy-token.ts'),
+      ...groups.flatMap((group) => ['--group', group]),
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DEPLOY_API: site, DEPLOY_TOKEN: operatorToken },
+      encoding: 'utf8',
+    },
+  );
+  if (run.status !== 0) throw new Error(`npm run deploy-token failed: ${run.stderr}`);
+  return run.stdout.trim();
+}
+
+/**
  * Runs a team's command in its workspace as `npm run deploy|rollback -w <group>` would
  * (`scripts/deploy.ts` with `args`), with `env` added to the environment. Returns its exit status
  * and what it printed.

@@ -1,10 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Pool } from 'pg';
 import request from 'supertest';
-import { MIGRATIONS_DIR, migrate, migrationFiles, openPostgres } from '../postgres';
+import { listen, migrate as migrateWith, migrationFiles } from '@site/postgres';
+import { MIGRATIONS_DIR, migrate, openPostgres } from '../postgres';
 import {
   closedPort,
   getCsrf,
@@ -131,6 +132,81 @@ describe('three instances, one outbox', () => {
   }, 120_000);
 });
 
+describe('an instance that stalls mid-delivery', () => {
+  const dir = tempDir('stall');
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const c of children) {
+      if (c.exitCode === null && c.signalCode === null) {
+        c.kill('SIGCONT');
+        c.kill('SIGKILL');
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('stopped (SIGSTOP) past its lease, then resumed: it sends nothing whose claim passed on; only its sends in flight are repeated', async () => {
+    const smtp = await start.relay();
+    // Each DATA takes 400 ms, so an instance's sends are in flight most of the time.
+    smtp.delayMs = 400;
+    const LEASE_MS = 800;
+    const instance = async (name: string) => {
+      const service = await startService({
+        ...store.env,
+        DATA_DIR: path.join(dir, name),
+        SMTP_URL: `${smtp.url}/?name=${name}`,
+        SMTP_CONNECTIONS: '2',
+        CLAIM_LEASE_MS: String(LEASE_MS),
+        RATE_LIMIT_MAX: '1000',
+      });
+      children.push(service.child);
+      return service;
+    };
+    const a = await instance('instance-a');
+    const b = await instance('instance-b');
+    const csrf = await getCsrf(a.url);
+    const total = 30;
+    const ids: string[] = [];
+    for (let n = 0; n < total; n++) {
+      const body = { ...validMessage(), message: { subject: `m${n}`, body: `message ${n}` } };
+      ids.push(
+        ((await post(a.url, csrf, body).expect(202)).body as { messageId: string }).messageId,
+      );
+    }
+
+    // A stops while both its connections are in the middle of a DATA, with more claimed behind.
+    const inA = () => smtp.sending.filter((client) => client === 'instance-a').length;
+    await waitFor(() => inA() === 2, {
+      timeoutMs: 20_000,
+      what: 'instance-a sending twice at once',
+    });
+    a.child.kill('SIGSTOP');
+    const inFlight = inA();
+    // B takes over everything once A's leases lapse, A's sends in flight among them.
+    await waitFor(
+      async () => (await request(b.url).get('/api/ready')).body.messages?.delivered === total,
+      { timeoutMs: 60_000, intervalMs: 200, what: 'instance-b to deliver all' },
+    );
+    a.child.kill('SIGCONT');
+    await request(a.url).get('/api/health').expect(200);
+    // Resumed, A has what it claimed before the stop: it must send none of it. Nothing may
+    // happen now, so the test waits a while to see that nothing does.
+    await sleep(4 * LEASE_MS);
+
+    const received = smtp.received.map((r) => r.mail.messageId ?? '');
+    const duplicates = received.length - new Set(received).size;
+    process.stdout.write(
+      `stalled instance: ${received.length} deliveries of ${total} messages, ${duplicates} duplicate(s), ${inFlight} send(s) in flight when it stopped\n`,
+    );
+    expect(new Set(received)).toEqual(new Set(ids.map((id) => `<${id}@highveld-digital.co.za>`)));
+    expect(duplicates).toBeLessThanOrEqual(inFlight);
+    expect((await request(a.url).get('/api/ready')).body.messages?.delivered).toBe(total);
+
+    for (const s of [a, b]) s.child.kill('SIGTERM');
+    for (const s of [a, b]) expect(await s.exited).toEqual({ code: 0, signal: null });
+  }, 120_000);
+});
+
 describe('claims', () => {
   test('a send that outlasts the lease keeps its claim: the other instance does not send the message too', async () => {
     const smtp = await start.relay();
@@ -251,41 +327,102 @@ describe('the database down', () => {
   }, 60_000);
 });
 
-describe('migrations', () => {
+describe('the database unreachable, as an operator and a client see it', () => {
+  test('every request that needs the database is a 503 with Retry-After, never a 500; the log says the database cannot be reached', async () => {
+    const service = await startService({
+      ...store.env,
+      DATA_DIR: tempDir('outage'),
+      METRICS_TOKEN: 'metrics-token-0123456789',
+      RATE_LIMIT_MAX: '100',
+    });
+    try {
+      const csrf = await getCsrf(service.url);
+      // The server secret is kept in the database; this instance has not read it yet.
+      await store.postgres!.pause();
+      try {
+        const answers = {
+          formToken: await request(service.url).get('/api/form-token'),
+          sendmail: await post(service.url, csrf, validMessage()),
+          replay: await post(service.url, csrf, validMessage(), { 'Idempotency-Key': 'k-9' }),
+          metrics: await request(service.url)
+            .get('/api/metrics')
+            .set('Authorization', 'Bearer metrics-token-0123456789'),
+          held: await request(service.url).get(
+            `/api/held/00000000-0000-4000-8000-000000000000/${'A'.repeat(43)}`,
+          ),
+        };
+        for (const [what, res] of Object.entries(answers)) {
+          expect({ what, status: res.status, retryAfter: res.headers['retry-after'] }).toEqual({
+            what,
+            status: 503,
+            retryAfter: '60',
+          });
+        }
+        expect(answers.sendmail.body.error).toBe('storage_unavailable');
+        expect((await request(service.url).get('/api/ready')).status).toBe(503);
+        await request(service.url).get('/api/health').expect(200);
+      } finally {
+        await store.postgres!.resume();
+      }
+      const logs = service.logs.join('\n');
+      expect(logs).toMatch(/the database \(DATABASE_URL\) cannot be reached/);
+      expect(logs).not.toMatch(/check DATA_DIR or DATABASE_URL, or set FORM_TOKEN_SECRET/);
+      await waitFor(
+        async () => (await request(service.url).get('/api/form-token')).status === 200,
+        {
+          what: 'form tokens again once the database is back',
+        },
+      );
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited;
+    }
+  }, 60_000);
+});
+
+describe('migrations and notifications (@site/postgres)', () => {
+  /** A database of its own, made for one test. */
+  const database = async (name: string) => {
+    await query(`CREATE DATABASE ${name}`);
+    return store.env.DATABASE_URL!.replace(/\/[^/]+$/, `/${name}`);
+  };
+
   test('instances starting together on an empty database apply each migration once', async () => {
-    await query('CREATE DATABASE fresh_start');
-    const url = store.env.DATABASE_URL!.replace(/\/[^/]+$/, '/fresh_start');
+    const url = await database('fresh_start');
     const opened = [0, 1, 2, 3].map(() => openPostgres(url, { max: 2 }));
     try {
       await Promise.all(opened.map((pg) => pg.ready));
       const rows = (
-        await opened[0]!.pool.query<{ version: number }>(
-          'SELECT version FROM mail_schema_migrations ORDER BY version',
+        await opened[0]!.pool.query<{ name: string }>(
+          'SELECT name FROM mail_migrations ORDER BY name',
         )
       ).rows;
-      expect(rows.map((r) => r.version)).toEqual(migrationFiles().map((f) => f.version));
-      expect(rows.map((r) => r.version)).toEqual([1, 2, 3]);
+      expect(rows.map((r) => r.name)).toEqual(await migrationFiles(MIGRATIONS_DIR));
+      expect(rows).toHaveLength(5);
     } finally {
       await Promise.all(opened.map((pg) => pg.close()));
     }
   });
 
   test('spam stored before reasons were kept gets the one reason it had: the honeypot', async () => {
-    await query('CREATE DATABASE before_reasons');
-    const url = store.env.DATABASE_URL!.replace(/\/[^/]+$/, '/before_reasons');
+    const url = await database('before_reasons');
     const older = mkdtempSync(path.join(os.tmpdir(), 'mail-migrations-'));
     for (const name of ['001_outbox.sql', '002_rate_limits.sql']) {
       copyFileSync(path.join(MIGRATIONS_DIR, name), path.join(older, name));
     }
     const pool = new Pool({ connectionString: url, max: 1 });
     try {
-      expect(await migrate(pool, older)).toEqual([1, 2]);
+      expect(await migrate(pool, older)).toEqual(['001_outbox.sql', '002_rate_limits.sql']);
       await pool.query(
         `INSERT INTO mail_messages (id, status, payload, created_at, queued_at, next_attempt_at,
            updated_at, lane) VALUES ('s-1', 'spam', '{}', 1, 1, 1, 1, 0),
                                     ('q-1', 'queued', '{}', 1, 1, 1, 1, 1)`,
       );
-      expect(await migrate(pool)).toEqual([3]);
+      expect(await migrate(pool)).toEqual([
+        '003_spam_reasons_and_erasures.sql',
+        '004_held_digest.sql',
+        '005_claim_token.sql',
+      ]);
       const { rows } = await pool.query<{ id: string; spam_reasons: string | null }>(
         'SELECT id, spam_reasons FROM mail_messages ORDER BY id',
       );
@@ -298,4 +435,110 @@ describe('migrations', () => {
       rmSync(older, { recursive: true, force: true });
     }
   });
+
+  test('a database the earlier mail-service runner migrated (versions in mail_schema_migrations) upgrades cleanly, its messages delivered', async () => {
+    const url = await database('earlier_runner');
+    // What that runner left: files 1 to 3 applied, each recorded by version and name.
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`CREATE TABLE mail_schema_migrations (
+        version integer PRIMARY KEY, name text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now())`);
+      const files = (await migrationFiles(MIGRATIONS_DIR)).slice(0, 3);
+      for (const [i, name] of files.entries()) {
+        await client.query(readFileSync(path.join(MIGRATIONS_DIR, name), 'utf8'));
+        await client.query('INSERT INTO mail_schema_migrations (version, name) VALUES ($1, $2)', [
+          i + 1,
+          name,
+        ]);
+      }
+      const payload = JSON.stringify(validMessage());
+      await client.query(
+        `INSERT INTO mail_messages (id, status, payload, created_at, queued_at, next_attempt_at,
+           updated_at, client_hash) VALUES ('0b8c2f1e-0000-4000-8000-000000000001', 'queued', $1,
+           1, 1, 1, 1, 'c')`,
+        [payload],
+      );
+    } finally {
+      await client.end();
+    }
+    const pool = new Pool({ connectionString: url, max: 1 });
+    try {
+      expect(await migrate(pool)).toEqual(['004_held_digest.sql', '005_claim_token.sql']);
+      expect(await migrate(pool)).toEqual([]);
+    } finally {
+      await pool.end();
+    }
+    const smtp = await start.relay();
+    const h = start.harness({ DATABASE_URL: url, SMTP_URL: smtp.url });
+    await waitFor(() => smtp.received.length === 1, { what: 'the message stored before' });
+    expect(smtp.received[0]!.mail.messageId).toBe(
+      '<0b8c2f1e-0000-4000-8000-000000000001@highveld-digital.co.za>',
+    );
+    expect(await h.outbox.statusOf('0b8c2f1e-0000-4000-8000-000000000001')).toMatchObject({
+      status: 'delivered',
+    });
+  });
+
+  test("the site server's history (shell_migrations, by name) is read as it is: only new files apply", async () => {
+    const url = await database('control_plane_history');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'shell-migrations-'));
+    writeFileSync(path.join(dir, '001_first.sql'), 'CREATE TABLE first_table (id integer);');
+    writeFileSync(path.join(dir, '002_second.sql'), 'CREATE TABLE second_table (id integer);');
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    const pool = new Pool({ connectionString: url, max: 2 });
+    try {
+      // As control-plane/migrate.ts wrote it before the runner was shared.
+      await client.query(`CREATE TABLE shell_migrations (
+        name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+      await client.query('CREATE TABLE first_table (id integer)');
+      await client.query("INSERT INTO shell_migrations (name) VALUES ('001_first.sql')");
+      const options = { dir, table: 'shell_migrations', lock: 7_310_001 };
+      expect(await migrateWith(pool, options)).toEqual(['002_second.sql']);
+      expect(await migrateWith(pool, options)).toEqual([]);
+      const { rows } = await client.query<{ name: string }>(
+        'SELECT name FROM shell_migrations ORDER BY name',
+      );
+      expect(rows.map((r) => r.name)).toEqual(['001_first.sql', '002_second.sql']);
+      // A file that fails applies nothing, not even the ones before it.
+      writeFileSync(path.join(dir, '003_third.sql'), 'CREATE TABLE third_table (id integer);');
+      writeFileSync(path.join(dir, '004_broken.sql'), 'CREATE TABLE broken (;');
+      await expect(migrateWith(pool, options)).rejects.toThrow(/syntax error/);
+      const third = await client.query("SELECT to_regclass('third_table') IS NULL AS absent");
+      expect(third.rows[0]).toEqual({ absent: true });
+    } finally {
+      await client.end();
+      await pool.end();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a LISTEN is made again after the database was away, and hears what is announced then', async () => {
+    const heard: string[] = [];
+    let listening = 0;
+    let lost = 0;
+    const listener = listen({
+      url: store.env.DATABASE_URL!,
+      channel: 'mail_test_channel',
+      onNotify: (payload) => heard.push(payload),
+      onListening: () => void (listening += 1),
+      onLost: () => void (lost += 1),
+    });
+    try {
+      await listener.started;
+      expect(listening).toBe(1);
+      await query("SELECT pg_notify('mail_test_channel', 'before')");
+      await waitFor(() => heard.includes('before'), { what: 'the first notification' });
+      await store.postgres!.pause();
+      await store.postgres!.resume();
+      await waitFor(() => listening === 2, { timeoutMs: 20_000, what: 'the LISTEN again' });
+      expect(lost).toBeGreaterThan(0);
+      await query("SELECT pg_notify('mail_test_channel', 'after')");
+      await waitFor(() => heard.includes('after'), { what: 'a notification after the outage' });
+    } finally {
+      await listener.close();
+    }
+  }, 60_000);
 });

@@ -36,6 +36,7 @@ describe('configuration', () => {
       formTokenSecret: undefined,
       formMinFillMs: 3000,
       spamMaxLinks: 5,
+      claimLeaseMs: 10_000,
       logLevel: 'info',
       shutdownTimeoutMs: 7000,
     });

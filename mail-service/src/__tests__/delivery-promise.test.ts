@@ -4,7 +4,6 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { CONTACT_MESSAGES } from '@site/contracts/contact';
 import { runOutboxCommand } from '../cli';
-import type { Outbox } from '../outbox/outbox';
 import {
   accept,
   closedPort,
@@ -51,7 +50,7 @@ describe('a full disk while results are recorded', () => {
     await waitFor(async () => (await ready(h)).delivery.working === false);
 
     // Empty the write-ahead log first, so that the next write has to grow it on the full disk.
-    const db = new DatabaseSync((h.outbox as Outbox).file);
+    const db = new DatabaseSync(path.join(h.config.dataDir, 'outbox.sqlite'));
     db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     db.close();
     // Fill the disk to the last byte.
@@ -237,7 +236,7 @@ describe('encoded words and international addresses', () => {
       user: { name: '=?UTF-8?Q?Eve=0D=0ABcc:_x@evil.test?=', email: 'eve@example.com' },
       message: { subject: '=?UTF-8?Q?a=0D=0ABcc:_evil@example.com?=', body: 'Hi' },
     };
-    await h.outbox.enqueue({ payload, spamReasons: [], client: 'legacy' });
+    await h.outbox.enqueue({ payload, spamReasons: [], held: false, client: 'legacy' });
     h.worker.kick();
     const { mail } = await waitFor(() => smtp.received[0]);
     expect(mail.subject).not.toMatch(/[\r\n]/);

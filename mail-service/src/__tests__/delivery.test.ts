@@ -117,7 +117,7 @@ describe.each(STORE_KINDS)('delivery over SMTP (%s outbox)', (kind) => {
     const broken = await accept(h);
     const fine = await accept(h);
     // The first one's stored payload is damaged in the store itself (a bad restore, a hand edit).
-    const damage = `UPDATE ${kind === 'sqlite' ? 'messages' : 'mail_messages'} SET payload = '{"user":' WHERE id = '${broken}'`;
+    const damage = `UPDATE mail_messages SET payload = '{"user":' WHERE id = '${broken}'`;
     if (kind === 'sqlite') {
       const db = new DatabaseSync(path.join(h.config.dataDir, 'outbox.sqlite'));
       db.exec('PRAGMA busy_timeout = 5000');

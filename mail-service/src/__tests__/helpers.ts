@@ -73,7 +73,14 @@ export function createHarness(
     dataDir,
     now,
     leaseMs,
-  }: { pollMs?: number; dataDir?: string; now?: () => number; leaseMs?: number } = {},
+    digestEveryMs,
+  }: {
+    pollMs?: number;
+    dataDir?: string;
+    now?: () => number;
+    leaseMs?: number;
+    digestEveryMs?: number;
+  } = {},
 ): Harness {
   const dir = tempDir('h');
   const config = loadConfig({
@@ -90,6 +97,7 @@ export function createHarness(
     ...(pollMs !== undefined ? { pollMs } : {}),
     ...(now ? { now } : {}),
     ...(leaseMs !== undefined ? { leaseMs } : {}),
+    ...(digestEveryMs !== undefined ? { digestEveryMs } : {}),
   });
   void service.start();
   let closed: Promise<void> | undefined;
@@ -208,6 +216,7 @@ export function testStore(kind: StoreKind, port: number): TestStore {
     await client.connect();
     try {
       await client.query('TRUNCATE mail_messages, mail_rate_limits, mail_probe, mail_erasures');
+      await client.query('UPDATE mail_digest SET last_sent_at = NULL, claimed_until = NULL');
     } finally {
       await client.end();
     }

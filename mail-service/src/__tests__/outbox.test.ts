@@ -1,4 +1,6 @@
-import { rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { createMailboxCourier } from '../delivery/mailbox-courier';
 import type { NewMessage } from '../outbox/intake';
 import { Outbox } from '../outbox/outbox';
 import { tempDir, validMessage } from './helpers';
@@ -7,6 +9,7 @@ import { tempDir, validMessage } from './helpers';
 const message = (extra: Partial<NewMessage> = {}): NewMessage => ({
   payload: validMessage(),
   spamReasons: [],
+  held: false,
   client: '203.0.113.1',
   ...extra,
 });
@@ -23,20 +26,20 @@ describe('the outbox', () => {
     const results = await Promise.all(Array.from({ length: 30 }, () => outbox.enqueue(message())));
     const ids = results.map((r) => (r.outcome === 'stored' ? r.messageId : ''));
     expect(new Set(ids).size).toBe(30);
-    outbox.close();
+    await outbox.close();
 
     const reopened = Outbox.open(dir);
-    expect(reopened.counts()).toEqual({ queued: 30, delivered: 0, failed: 0, spam: 0 });
-    const due = reopened.due(100);
+    expect(await reopened.counts()).toEqual({ queued: 30, delivered: 0, failed: 0, spam: 0 });
+    const due = await reopened.due(100);
     expect(due.map((m) => m.id).sort()).toEqual([...ids].sort());
     expect(due[0]?.payload).toEqual(validMessage());
-    reopened.close();
+    await reopened.close();
   });
 
   test('an idempotency key outlives a restart', async () => {
     const outbox = Outbox.open(dir);
     const first = await outbox.enqueue(message({ idempotencyKey: 'k1' }));
-    outbox.close();
+    await outbox.close();
     const reopened = Outbox.open(dir);
     const again = await reopened.enqueue(message({ idempotencyKey: 'k1' }));
     expect(first.outcome).toBe('stored');
@@ -44,20 +47,33 @@ describe('the outbox', () => {
       outcome: 'replay',
       messageId: (first as { messageId: string }).messageId,
     });
-    expect(reopened.counts().queued).toBe(1);
-    reopened.close();
+    expect((await reopened.counts()).queued).toBe(1);
+    await reopened.close();
   });
 
   test('closing commits what is pending; a closed outbox refuses new messages', async () => {
     const outbox = Outbox.open(dir);
     const pending = outbox.enqueue(
-      message({ spamReasons: ['honeypot field filled'], client: 'x' }),
+      message({ spamReasons: ['honeypot field filled'], held: true, client: 'x' }),
     );
-    outbox.close();
-    await expect(pending).resolves.toEqual({ outcome: 'stored', messageId: expect.any(String) });
+    const closed = outbox.close();
     await expect(outbox.enqueue(message())).rejects.toThrow(/closed/);
+    await expect(pending).resolves.toEqual({ outcome: 'stored', messageId: expect.any(String) });
+    await closed;
     const reopened = Outbox.open(dir);
-    expect(reopened.counts()).toEqual({ queued: 0, delivered: 0, failed: 0, spam: 1 });
-    reopened.close();
+    expect(await reopened.counts()).toEqual({ queued: 0, delivered: 0, failed: 0, spam: 1 });
+    await reopened.close();
+  });
+
+  test('keeps its folder and the mailbox folder to their owner alone, even folders made open before', async () => {
+    const outboxDir = path.join(dir, 'data');
+    const mailboxDir = path.join(dir, 'mailbox');
+    mkdirSync(outboxDir, { mode: 0o755 });
+    chmodSync(outboxDir, 0o755);
+    const outbox = Outbox.open(outboxDir);
+    createMailboxCourier(mailboxDir).close();
+    expect(statSync(outboxDir).mode & 0o777).toBe(0o700);
+    expect(statSync(mailboxDir).mode & 0o777).toBe(0o700);
+    await outbox.close();
   });
 });

@@ -79,7 +79,7 @@ describe('requeue', () => {
     });
   });
 
-  test('an outbox written before the retry period had a column of its own keeps its messages; their period starts at acceptance', () => {
+  test('an outbox written before the retry period had a column of its own keeps its messages; their period starts at acceptance', async () => {
     const dir = tempDir('v2');
     const acceptedAt = Date.UTC(2026, 10, 20, 9, 30);
     const db = new DatabaseSync(path.join(dir, 'outbox.sqlite'));
@@ -112,7 +112,7 @@ describe('requeue', () => {
 
     const outbox = Outbox.open(dir, () => acceptedAt + 60_000);
     try {
-      expect(outbox.due(10)).toEqual([
+      expect(await outbox.due(10)).toEqual([
         expect.objectContaining({
           id: 'm-1',
           createdAt: acceptedAt,
@@ -120,16 +120,16 @@ describe('requeue', () => {
           attempts: 3,
         }),
       ]);
-      expect(outbox.oldestQueuedAt()).toBe(acceptedAt);
+      expect(await outbox.oldestQueuedAt()).toBe(acceptedAt);
       // Spam stored before reasons were kept had one reason: the honeypot.
-      expect(outbox.list({ status: 'spam' })).toEqual([
+      expect(await outbox.list({ status: 'spam' })).toEqual([
         expect.objectContaining({ id: 'm-2', spamReasons: ['honeypot field filled'] }),
       ]);
     } finally {
-      outbox.close();
+      await outbox.close();
     }
     const reopened = new DatabaseSync(path.join(dir, 'outbox.sqlite'), { readOnly: true });
-    expect(reopened.prepare('PRAGMA user_version').get()).toEqual({ user_version: 4 });
+    expect(reopened.prepare('PRAGMA user_version').get()).toEqual({ user_version: 6 });
     reopened.close();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -2,16 +2,14 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Outbox } from '../outbox/outbox';
-import { OutboxQueries } from '../outbox/queries';
-import { DeliveryQueue } from '../outbox/queue';
-import { openDatabase } from '../outbox/schema';
+import { sqliteStore } from '../outbox/schema';
 import { describeError } from '../delivery/failures';
-import { openSqlite, pragmaValue, sqliteErrorCode, statement, transaction } from '../outbox/sqlite';
+import { openSqlite, pragmaValue, sqliteErrorCode, sqliteSql } from '../outbox/sqlite';
 import { tempDir } from './helpers';
 
 /**
  * The outbox's file on Node's built-in SQLite: the settings a durable 202 relies on, and the
- * transaction helper every multi-statement write goes through.
+ * transactions every multi-statement write goes through.
  */
 
 describe('the SQLite outbox file', () => {
@@ -21,43 +19,48 @@ describe('the SQLite outbox file', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  test('is opened in WAL mode, synchronous=FULL, with a busy timeout, at schema version 4', () => {
-    const db = openDatabase(path.join(dir, 'outbox.sqlite'));
+  test('is opened in WAL mode, synchronous=FULL, with a busy timeout, at schema version 6', async () => {
+    const store = sqliteStore(dir);
     try {
-      expect(pragmaValue(db, 'journal_mode')).toBe('wal');
-      expect(pragmaValue(db, 'synchronous')).toBe(2); // FULL
-      expect(pragmaValue(db, 'busy_timeout')).toBe(5000);
-      expect(pragmaValue(db, 'user_version')).toBe(4);
+      expect(pragmaValue(store.db, 'journal_mode')).toBe('wal');
+      expect(pragmaValue(store.db, 'synchronous')).toBe(2); // FULL
+      expect(pragmaValue(store.db, 'busy_timeout')).toBe(5000);
+      expect(pragmaValue(store.db, 'secure_delete')).toBe(1);
+      expect(pragmaValue(store.db, 'user_version')).toBe(6);
     } finally {
-      db.close();
+      await store.close();
     }
   });
 
-  test('recording a delivery result commits without the fsync, then the connection is FULL again', () => {
-    const db = openDatabase(path.join(dir, 'outbox.sqlite'));
+  test('recording a delivery result commits without the fsync, then the connection is FULL again', async () => {
+    const store = sqliteStore(dir);
+    const outbox = new Outbox(store);
     try {
-      const o = { db, now: Date.now };
-      const queue = new DeliveryQueue(o);
       const at = Date.now();
-      statement<[number, number, number, number]>(
-        db,
-        `INSERT INTO messages (id, status, payload, created_at, queued_at, next_attempt_at, updated_at)
+      await store.sql.run(
+        `INSERT INTO mail_messages (id, status, payload, created_at, queued_at, next_attempt_at, updated_at)
          VALUES ('m-1', 'queued', NULL, ?, ?, ?, ?)`,
-      ).run(at, at, at, at);
-      queue.record({ id: 'm-1', outcome: 'delivered', attempts: 1, recipients: ['a@example.com'] });
-      expect(new OutboxQueries(o).statusOf('m-1')).toEqual({ status: 'delivered', attempts: 1 });
-      expect(pragmaValue(db, 'synchronous')).toBe(2);
+        [at, at, at, at],
+      );
+      await outbox.record({
+        id: 'm-1',
+        outcome: 'delivered',
+        attempts: 1,
+        recipients: ['a@example.com'],
+      });
+      expect(await outbox.statusOf('m-1')).toEqual({ status: 'delivered', attempts: 1 });
+      expect(pragmaValue(store.db, 'synchronous')).toBe(2);
     } finally {
-      db.close();
+      await outbox.close();
     }
   });
 
-  test('a read-only connection refuses writes; the log names the error by its SQLite code', () => {
-    Outbox.open(dir).close();
+  test('a read-only connection refuses writes; the log names the error by its SQLite code', async () => {
+    await Outbox.open(dir).close();
     const ro = openSqlite(path.join(dir, 'outbox.sqlite'), { readOnly: true });
     let error: unknown;
     try {
-      statement<[number]>(ro, 'INSERT INTO probe (id, at) VALUES (1, ?)').run(1);
+      ro.prepare('INSERT INTO mail_probe (id, at) VALUES (1, ?)').run(1);
     } catch (e) {
       error = e;
     } finally {
@@ -75,61 +78,75 @@ describe('the SQLite outbox file', () => {
   });
 });
 
-describe('transaction()', () => {
+describe('transactions on node:sqlite', () => {
   let db: DatabaseSync;
   beforeEach(() => {
     db = new DatabaseSync(':memory:');
     db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL) STRICT');
   });
   afterEach(() => db.close());
-  const rows = () => statement<[], { id: number; v: string }>(db, 'SELECT id, v FROM t').all();
+  const rows = () => sqliteSql(db).all<{ id: number; v: string }>('SELECT id, v FROM t');
+  const insert = 'INSERT INTO t (v) VALUES (?)';
 
-  test('commits every statement and returns what the function returns', () => {
-    const insert = statement<[string]>(db, 'INSERT INTO t (v) VALUES (?)');
-    const changes = transaction(db, () => insert.run('a').changes + insert.run('b').changes);
+  test('commits every statement and returns what the function returns', async () => {
+    const sql = sqliteSql(db);
+    const changes = await sql.transaction(
+      async (tx) => (await tx.run(insert, ['a'])) + (await tx.run(insert, ['b'])),
+    );
     expect(changes).toBe(2);
     expect(db.isTransaction).toBe(false);
     // Rows are plain objects, as any other.
-    expect(rows()).toEqual([
+    expect(await rows()).toEqual([
       { id: 1, v: 'a' },
       { id: 2, v: 'b' },
     ]);
   });
 
-  test('a throw rolls everything back and is passed on', () => {
-    const insert = statement<[string]>(db, 'INSERT INTO t (v) VALUES (?)');
-    expect(() =>
-      transaction(db, () => {
-        insert.run('a');
+  test('a throw rolls everything back and is passed on', async () => {
+    await expect(
+      sqliteSql(db).transaction(async (tx) => {
+        await tx.run(insert, ['a']);
         throw new Error('halfway');
       }),
-    ).toThrow('halfway');
+    ).rejects.toThrow('halfway');
     expect(db.isTransaction).toBe(false);
-    expect(rows()).toEqual([]);
+    expect(await rows()).toEqual([]);
   });
 
-  test('an SQLite error inside rolls back too', () => {
-    expect(() =>
-      transaction(db, () => {
-        statement<[string]>(db, 'INSERT INTO t (v) VALUES (?)').run('a');
-        statement(db, 'INSERT INTO t (id, v) VALUES (1, NULL)').run();
+  test('an SQLite error inside rolls back too', async () => {
+    await expect(
+      sqliteSql(db).transaction(async (tx) => {
+        await tx.run(insert, ['a']);
+        await tx.run('INSERT INTO t (id, v) VALUES (1, NULL)');
       }),
-    ).toThrow(expect.objectContaining({ code: 'ERR_SQLITE_ERROR' }));
-    expect(rows()).toEqual([]);
+    ).rejects.toThrow(expect.objectContaining({ code: 'ERR_SQLITE_ERROR' }));
+    expect(await rows()).toEqual([]);
   });
 
-  test('is not nested: a transaction inside another is refused, and the outer one rolls back', () => {
-    expect(() =>
-      transaction(db, () => {
-        statement<[string]>(db, 'INSERT INTO t (v) VALUES (?)').run('a');
-        transaction(db, () => undefined);
+  test('is not nested: a transaction inside another is refused, and the outer one rolls back', async () => {
+    await expect(
+      sqliteSql(db).transaction(async (tx) => {
+        await tx.run(insert, ['a']);
+        await tx.transaction(async () => undefined);
       }),
-    ).toThrow(/already open/);
+    ).rejects.toThrow(/already open/);
     expect(db.isTransaction).toBe(false);
-    expect(rows()).toEqual([]);
+    expect(await rows()).toEqual([]);
   });
 
-  test('get() gives undefined when there is no row', () => {
-    expect(statement<[number]>(db, 'SELECT v FROM t WHERE id = ?').get(7)).toBeUndefined();
+  test('a statement from elsewhere waits for the transaction in progress instead of joining it', async () => {
+    const sql = sqliteSql(db);
+    let release = () => {};
+    const paused = new Promise<void>((resolve) => (release = resolve));
+    const failing = sql.transaction(async (tx) => {
+      await tx.run(insert, ['inside']);
+      await paused;
+      throw new Error('rolled back');
+    });
+    const outside = sql.run(insert, ['outside']);
+    release();
+    await expect(failing).rejects.toThrow('rolled back');
+    await outside;
+    expect((await rows()).map((r) => r.v)).toEqual(['outside']);
   });
 });

@@ -5,6 +5,9 @@
 import type { SendMailOptions } from 'nodemailer';
 import type { StoredMessage } from '../outbox/queue';
 
+/** What names an e-mail on its way: a stored message, or a digest of held ones. */
+export type MailRef = Pick<StoredMessage, 'id' | 'createdAt'>;
+
 /** A recipient the relay refused, with its reply. */
 export interface Refusal {
   recipient: string;
@@ -20,8 +23,11 @@ export interface SendOutcome {
 /** Where delivered messages go: the company's SMTP relay, or a local folder of .eml files. */
 export interface Courier {
   readonly mode: 'smtp' | 'mailbox';
-  /** Sends to the envelope recipients given; throws when no recipient took the message. */
-  send(mail: SendMailOptions, message: StoredMessage, recipients: string[]): Promise<SendOutcome>;
+  /**
+   * Sends to the envelope recipients given; throws when no recipient took the message. `message`
+   * names it (its id and acceptance time: the .eml file's name).
+   */
+  send(mail: SendMailOptions, message: MailRef, recipients: string[]): Promise<SendOutcome>;
   /** Makes the sends so far durable, before they are recorded as delivered. */
   settle(): Promise<void>;
   /** Checks that delivery can work (SMTP: connect and greet); throws when it cannot. */

@@ -2,15 +2,15 @@
  * Delivery when no relay is configured (SMTP_URL unset): each message becomes an RFC 5322 .eml
  * file in MAILBOX_DIR, for any mail program to open.
  */
-import { mkdirSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
-import type { StoredMessage } from '../outbox/queue';
-import type { Courier } from './courier';
+import type { Courier, MailRef } from './courier';
+import { privateDir } from '../private-dir';
 
 /** File name of a delivered message: sortable by time, and the same on every attempt. */
-const emlName = (message: StoredMessage) =>
+const emlName = (message: MailRef) =>
   `${new Date(message.createdAt).toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '')}-${message.id}.eml`;
 
 /**
@@ -19,7 +19,7 @@ const emlName = (message: StoredMessage) =>
  */
 export function createMailboxCourier(mailboxDir: string): Courier {
   // Made now, so the folder the start-up log names exists before the first message.
-  mkdirSync(mailboxDir, { recursive: true });
+  privateDir(mailboxDir);
   const transport: Transporter = nodemailer.createTransport({
     streamTransport: true,
     buffer: true,
@@ -32,7 +32,7 @@ export function createMailboxCourier(mailboxDir: string): Courier {
       const info = await transport.sendMail(mail);
       const raw: unknown = info.message;
       if (!Buffer.isBuffer(raw)) throw new Error('the stream transport returned no buffer');
-      await fs.mkdir(mailboxDir, { recursive: true });
+      await fs.mkdir(mailboxDir, { recursive: true, mode: 0o700 });
       const target = path.join(mailboxDir, emlName(message));
       const temp = path.join(mailboxDir, `.${message.id}.${process.pid}.tmp`);
       const handle = await fs.open(temp, 'w', 0o640);
@@ -53,7 +53,7 @@ export function createMailboxCourier(mailboxDir: string): Courier {
       await syncDir(mailboxDir);
     },
     async verify() {
-      await fs.mkdir(mailboxDir, { recursive: true });
+      await fs.mkdir(mailboxDir, { recursive: true, mode: 0o700 });
       await fs.access(mailboxDir, fs.constants.W_OK);
     },
     // A file takes any header; mail programs read UTF-8 headers (RFC 6532).

@@ -80,6 +80,8 @@ export class DeliveryWorker {
   private state: DeliveryStatus;
   private notes = 0;
   private unrecorded: AttemptResult[] = [];
+  /** The last round failed (the outbox could not be read or claimed from): the next one waits. */
+  private roundFailed = false;
   private readonly inFlow: InFlow;
   private readonly now: () => number;
   private readonly random: () => number;
@@ -123,8 +125,10 @@ export class DeliveryWorker {
     }
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.roundFailed = false;
     this.running = this.run()
       .catch((error: unknown) => {
+        this.roundFailed = true;
         this.o.logger.error({ err: describeError(error) }, 'delivery round failed');
       })
       .finally(() => {
@@ -184,7 +188,7 @@ export class DeliveryWorker {
 
   private async scheduleNext(): Promise<void> {
     let wait: number;
-    if (this.unrecorded.length > 0) wait = this.storageRetryMs;
+    if (this.unrecorded.length > 0 || this.roundFailed) wait = this.storageRetryMs;
     else {
       let next: number | undefined;
       try {
@@ -249,12 +253,35 @@ export class DeliveryWorker {
       // in progress finish and no new one starts.
       while (!this.stopped && this.unrecorded.length === 0 && next < batch.length) {
         const message = batch[next++] as StoredMessage;
+        if (!(await this.stillOurs(message))) continue;
         const result = await this.deliverOne(message);
         await this.record(result);
         this.inFlow.release();
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, batch.length) }, lane));
+  }
+
+  /**
+   * The fencing check, right before the send: a claim this process held may have lapsed while it
+   * was stalled (a stopped or swapped-out process, a long pause) and the message passed to another
+   * instance. Such a message is not sent; nor is one whose claim cannot be checked just now (its
+   * lease then lapses, and it is sent by whoever claims it next).
+   */
+  private async stillOurs(message: StoredMessage): Promise<boolean> {
+    try {
+      if (await this.o.outbox.holdClaim(message)) return true;
+      this.o.logger.info(
+        { messageId: message.id },
+        'not sent: its claim lapsed and another instance has it now',
+      );
+    } catch (error) {
+      this.o.logger.warn(
+        { messageId: message.id, err: describeError(error) },
+        'not sent: its claim could not be checked (the database is unreachable); it is sent once the database is back',
+      );
+    }
+    return false;
   }
 
   private async record(result: AttemptResult): Promise<void> {
@@ -308,7 +335,7 @@ export class DeliveryWorker {
       this.o.observer?.attempt('delivered', null);
       this.o.observer?.delivered(this.now() - message.createdAt);
       this.o.logger.info(log, 'message delivered');
-      return { id: message.id, outcome: 'delivered', attempts, recipients };
+      return { id: message.id, claim: message.claim, outcome: 'delivered', attempts, recipients };
     }
 
     // The worst refusal decides: anything worth retrying keeps the message queued for those
@@ -346,7 +373,14 @@ export class DeliveryWorker {
           ? `message not delivered after ${days(age)}; kept in the outbox as failed: fix the cause, then \`npm run outbox -w mail-service -- requeue ${message.id}\``
           : `message refused for good; kept in the outbox as failed: ${OPERATOR_HINT.permanent}`,
       );
-      return { id: message.id, outcome: 'failed', attempts, error: reason, recipients };
+      return {
+        id: message.id,
+        claim: message.claim,
+        outcome: 'failed',
+        attempts,
+        error: reason,
+        recipients,
+      };
     }
     const wait = backoffMs(attempts, this.o.retryBaseMs, this.o.retryMaxMs, this.random);
     this.o.observer?.attempt('retry', kind);
@@ -356,6 +390,7 @@ export class DeliveryWorker {
     } else this.o.logger.warn(entry, 'delivery failed; will retry');
     return {
       id: message.id,
+      claim: message.claim,
       outcome: 'retry',
       attempts,
       nextAttemptAt: this.now() + wait,

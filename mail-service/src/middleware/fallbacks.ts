@@ -5,7 +5,9 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { BODY_LIMIT_BYTES } from '../config';
-import { sendError } from '../errors';
+import { sendError, storageUnavailable } from '../errors';
+import { storeUnavailableHint } from '../outbox/store';
+import { isUnreachable } from '../postgres';
 
 export const methodNotAllowed =
   (allow: string): RequestHandler =>
@@ -43,6 +45,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (status >= 400 && status < 500) {
       return sendError(res, 400, 'bad_request', 'The request could not be read.');
+    }
+    if (isUnreachable(err)) {
+      // A route that reached the database without its own answer for an outage: still a 503.
+      logger.error({ err: String(err) }, `a request failed: ${storeUnavailableHint('postgres')}`);
+      return storageUnavailable(res, 'This cannot be answered just now.');
     }
     logger.error({ err: err instanceof Error ? err.message : String(err) }, 'unexpected error');
     sendError(res, 500, 'internal_error', 'Something went wrong on our side. Please try again.');

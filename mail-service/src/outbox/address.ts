@@ -2,7 +2,6 @@
  * How an erasure or export request's address is matched against stored messages: without regard
  * to case, and with an internationalised domain in either form (münchen.de, xn--mnchen-3ya.de).
  */
-import { domainToUnicode } from 'node:url';
 import { asciiDomain } from '@site/contracts/contact';
 
 /** The form two addresses are compared in: lower case, the domain in ASCII. */
@@ -13,16 +12,4 @@ export function normalizeAddress(email: string): string {
   const local = value.slice(0, at).toLowerCase();
   const domain = value.slice(at + 1).toLowerCase();
   return `${local}@${asciiDomain(domain) ?? domain}`;
-}
-
-/** The lower-case spellings a stored address of this person can have (for an index-free SQL pre-filter). */
-export function addressSpellings(email: string): string[] {
-  const normal = normalizeAddress(email);
-  const at = normal.lastIndexOf('@');
-  const local = normal.slice(0, at);
-  const domain = normal.slice(at + 1);
-  const unicode = at < 0 ? '' : domainToUnicode(domain);
-  return [
-    ...new Set([email.trim().toLowerCase(), normal, ...(unicode ? [`${local}@${unicode}`] : [])]),
-  ];
 }

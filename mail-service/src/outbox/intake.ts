@@ -1,17 +1,19 @@
 /**
- * How accepted messages get into the outbox: group commit (one transaction, one fsync, for all
- * the messages that arrive in one turn of the event loop) and idempotency keys scoped to the
- * client and bound to the message.
+ * How accepted messages get into the outbox, in either store: group commit (one transaction, one
+ * fsync, for all the messages that arrive in one turn of the event loop) and idempotency keys
+ * scoped to the client and bound to the message.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { CONTACT_FIELDS, payloadValues, type ContactMessage } from '@site/contracts/contact';
-import { emailDomainOf, type OutboxDb } from './schema';
-import { statement, transaction, type SqliteDb } from './sqlite';
+import { emailDomainOf } from './schema';
+import type { Sql, Store } from './sql';
 
 export interface NewMessage {
   payload: ContactMessage;
-  /** Why it is spam (see src/spam.ts); empty for a message to deliver. */
+  /** The spam signals it showed (see src/spam.ts), kept with it; empty when none. */
   spamReasons: string[];
+  /** Held as spam (kept for the digest to sales, delivered only when released), not queued. */
+  held: boolean;
   /** Who sent it, as the rate limiter counts them; stored only as a hash. */
   client: string;
   idempotencyKey?: string | undefined;
@@ -44,40 +46,11 @@ interface PendingInsert {
   reject: (error: unknown) => void;
 }
 
-function prepare(db: SqliteDb) {
-  return {
-    insert: statement<
-      [
-        string,
-        string | null,
-        string,
-        string,
-        number,
-        string,
-        string,
-        string,
-        number,
-        number,
-        number,
-        number,
-        string | null,
-      ]
-    >(
-      db,
-      `INSERT INTO messages (id, idempotency_key, body_hash, client_hash, lane, status, payload,
-         email_domain, created_at, queued_at, next_attempt_at, updated_at, spam_reasons)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`,
-    ),
-    byKey: statement<[string], { id: string; body_hash: string | null }>(
-      db,
-      'SELECT id, body_hash FROM messages WHERE idempotency_key = ?',
-    ),
-    queuedOfClient: statement<[string], { n: number }>(
-      db,
-      "SELECT COUNT(*) AS n FROM messages WHERE client_hash = ? AND status = 'queued'",
-    ),
-  };
-}
+const BY_KEY = 'SELECT id, body_hash FROM mail_messages WHERE idempotency_key = ?';
+
+/** What a key found stored stands for: the same message (a replay) or another (a conflict). */
+const judged = (row: { id: string; body_hash: string | null }, hash: string): EnqueueResult =>
+  row.body_hash === hash ? { outcome: 'replay', messageId: row.id } : { outcome: 'conflict' };
 
 /**
  * Inserts are group-committed: the messages that arrive in one turn of the event loop are written
@@ -87,26 +60,26 @@ function prepare(db: SqliteDb) {
 export class Intake {
   private pending: PendingInsert[] = [];
   private readonly pendingKeys = new Map<string, { hash: string; promise: Promise<string> }>();
-  private flushScheduled = false;
-  private readonly statements: ReturnType<typeof prepare>;
+  private flushing: Promise<void> | undefined;
 
-  constructor(private readonly o: OutboxDb) {
-    this.statements = prepare(o.db);
-  }
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+  ) {}
 
   /**
-   * Stores a message; resolves once it is committed to disk. A key this client used before
-   * resolves with the message stored under it (and stores nothing), or with a conflict when that
-   * message was a different one.
+   * Stores a message; resolves once it is committed durably. A key this client used before
+   * (through any instance sharing the store) resolves with the message stored under it and stores
+   * nothing, or with a conflict when that message was a different one.
    */
-  enqueue(message: NewMessage): Promise<EnqueueResult> {
+  async enqueue(message: NewMessage): Promise<EnqueueResult> {
     const hash = bodyHash(message.payload);
     const key =
       message.idempotencyKey === undefined
         ? null
         : scopedKey(message.client, message.idempotencyKey);
     if (key !== null) {
-      const earlier = this.lookup(key, hash);
+      const earlier = await this.lookup(key, hash);
       if (earlier) return earlier;
     }
     let resolveId: (id: string) => void = () => {};
@@ -128,85 +101,92 @@ export class Intake {
       this.pendingKeys.set(key, { hash, promise: idPromise });
       promise.catch(() => {});
     }
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      // setImmediate runs after the poll phase, so every request read in this turn joins the batch.
-      setImmediate(() => this.flush());
-    }
+    // setImmediate runs after the poll phase, so every request read in this turn joins the batch.
+    if (this.pending.length === 1) setImmediate(() => void this.flush());
     return promise;
   }
 
-  /**
-   * What an idempotency key of this client already stands for, if anything: the same message
-   * (a replay) or a different one (a conflict). Undefined when the key is new.
-   */
-  replayOf(
-    client: string,
-    idempotencyKey: string,
-    payload: ContactMessage,
-  ): Promise<EnqueueResult> | undefined {
+  /** What an idempotency key of this client already stands for; undefined when it is new. */
+  replayOf(client: string, idempotencyKey: string, payload: ContactMessage) {
     return this.lookup(scopedKey(client, idempotencyKey), bodyHash(payload));
   }
 
-  private lookup(key: string, hash: string): Promise<EnqueueResult> | undefined {
+  private async lookup(key: string, hash: string): Promise<EnqueueResult | undefined> {
     const inFlight = this.pendingKeys.get(key);
     if (inFlight) {
-      if (inFlight.hash !== hash) return Promise.resolve({ outcome: 'conflict' });
-      return inFlight.promise.then((messageId) => ({ outcome: 'replay', messageId }));
+      if (inFlight.hash !== hash) return { outcome: 'conflict' };
+      return { outcome: 'replay', messageId: await inFlight.promise };
     }
-    const existing = this.statements.byKey.get(key);
-    if (!existing) return undefined;
-    if (existing.body_hash !== hash) return Promise.resolve({ outcome: 'conflict' });
-    return Promise.resolve({ outcome: 'replay', messageId: existing.id });
+    const [existing] = await this.store.sql.all<{ id: string; body_hash: string | null }>(BY_KEY, [
+      key,
+    ]);
+    return existing && judged(existing, hash);
   }
 
-  /** Commits the pending inserts now. */
-  flush(): void {
-    this.flushScheduled = false;
+  /** Commits the pending inserts now (and waits for a commit under way). */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
     const batch = this.pending;
     if (batch.length === 0) return;
     this.pending = [];
-    const results: EnqueueResult[] = [];
+    this.flushing = this.commit(batch).finally(() => {
+      this.flushing = undefined;
+      for (const p of batch) if (p.key !== null) this.pendingKeys.delete(p.key);
+    });
+    await this.flushing;
+  }
+
+  private async commit(batch: PendingInsert[]): Promise<void> {
+    let results: EnqueueResult[];
     try {
-      const at = this.o.now();
-      transaction(this.o.db, () => {
-        for (const p of batch) {
-          const client = clientHash(p.message.client);
-          const spam = p.message.spamReasons.length > 0;
-          const lane = spam ? 0 : this.statements.queuedOfClient.get(client)!.n + 1;
-          const info = this.statements.insert.run(
-            p.id,
-            p.key,
-            p.hash,
-            client,
-            lane,
-            spam ? 'spam' : 'queued',
-            JSON.stringify(p.message.payload),
-            emailDomainOf(p.message.payload.user.email),
-            at,
-            at,
-            at,
-            at,
-            spam ? JSON.stringify(p.message.spamReasons) : null,
-          );
-          // Only another process sharing this file can have taken the key in the meantime.
-          const existing =
-            info.changes === 0 && p.key !== null ? this.statements.byKey.get(p.key) : undefined;
-          results.push(
-            existing
-              ? existing.body_hash === p.hash
-                ? { outcome: 'replay', messageId: existing.id }
-                : { outcome: 'conflict' }
-              : { outcome: 'stored', messageId: p.id },
-          );
-        }
-      });
+      results = await this.store.sql.transaction((tx) => this.insert(tx, batch));
     } catch (error) {
       for (const p of batch) p.reject(error);
       return;
-    } finally {
-      for (const p of batch) if (p.key !== null) this.pendingKeys.delete(p.key);
     }
     batch.forEach((p, i) => p.resolve(results[i] as EnqueueResult));
+  }
+
+  private async insert(tx: Sql, batch: PendingInsert[]): Promise<EnqueueResult[]> {
+    const at = this.now();
+    const results: EnqueueResult[] = [];
+    let queued = false;
+    for (const p of batch) {
+      const { held, spamReasons, payload } = p.message;
+      const client = clientHash(p.message.client);
+      // Fair order: a client's first waiting message is in lane 1, its second in lane 2, ...
+      const lane = held
+        ? '0'
+        : "(SELECT COUNT(*) + 1 FROM mail_messages WHERE client_hash = ? AND status = 'queued')";
+      const stored = await tx.run(
+        `INSERT INTO mail_messages (id, idempotency_key, body_hash, client_hash, status, payload,
+           email_domain, created_at, queued_at, next_attempt_at, updated_at, spam_reasons, lane)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${lane})
+         ON CONFLICT (idempotency_key) DO NOTHING`,
+        [
+          p.id,
+          p.key,
+          p.hash,
+          client,
+          held ? 'spam' : 'queued',
+          JSON.stringify(payload),
+          emailDomainOf(payload.user.email),
+          ...[at, at, at, at],
+          spamReasons.length > 0 ? JSON.stringify(spamReasons) : null,
+          ...(held ? [] : [client]),
+        ],
+      );
+      // Only another process sharing the store can have taken the key in the meantime.
+      const [existing] =
+        stored === 0 && p.key !== null
+          ? await tx.all<{ id: string; body_hash: string | null }>(BY_KEY, [p.key])
+          : [];
+      if (stored === 0 && !existing) throw new Error('a message was neither stored nor found');
+      results.push(existing ? judged(existing, p.hash) : { outcome: 'stored', messageId: p.id });
+      queued ||= stored > 0 && !held;
+    }
+    // Announced in the same transaction, so only a committed message is.
+    if (queued) await this.store.announce(tx);
+    return results;
   }
 }

@@ -1,8 +1,8 @@
 import type { Config } from '../config';
 import { openPostgres, type Postgres } from '../postgres';
-import { Outbox } from './outbox';
-import { PostgresOutbox } from './postgres-outbox';
-import type { OutboxStore } from './store';
+import { Outbox, type OutboxOptions } from './outbox';
+import { sqliteStore } from './schema';
+import { postgresStore } from './sql';
 
 /**
  * The outbox the settings choose: PostgreSQL shared by every instance when DATABASE_URL is set
@@ -10,10 +10,9 @@ import type { OutboxStore } from './store';
  */
 export function openOutbox(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
-  { now = Date.now, leaseMs }: { now?: () => number; leaseMs?: number } = {},
-): { outbox: OutboxStore; postgres?: Postgres } {
-  if (!config.databaseUrl) return { outbox: Outbox.open(config.dataDir, now) };
+  options: OutboxOptions = {},
+): { outbox: Outbox; postgres?: Postgres } {
+  if (!config.databaseUrl) return { outbox: new Outbox(sqliteStore(config.dataDir), options) };
   const postgres = openPostgres(config.databaseUrl);
-  const outbox = new PostgresOutbox(postgres, { now, ...(leaseMs ? { leaseMs } : {}) });
-  return { outbox, postgres };
+  return { outbox: new Outbox(postgresStore(postgres), options), postgres };
 }

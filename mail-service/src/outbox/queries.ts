@@ -1,11 +1,9 @@
 /**
- * What the outbox holds, as /api/ready, the metrics and the outbox command read it: counts by
- * state, the oldest undelivered message, failures nobody has looked at, and message summaries
- * (personal data only when asked for). Also the write probe behind `outbox_not_writable`.
+ * A message as the outbox command, readiness and the digest read it: counts by state and message
+ * summaries, with personal data only when asked for.
  */
 import type { ContactMessage } from '@site/contracts/contact';
-import { readPayload, readReasons, type MessageStatus, type OutboxDb } from './schema';
-import { statement, type SqliteDb } from './sqlite';
+import { readPayload, readReasons, type MessageStatus } from './schema';
 
 export type MessageCounts = Record<MessageStatus, number>;
 
@@ -80,85 +78,4 @@ export function toSummary(row: SummaryRow, withContent: boolean | undefined): Me
     releasedAt: row.released_at,
     ...(withContent ? { payload: readPayload(row.payload) ?? null } : {}),
   };
-}
-
-function prepare(db: SqliteDb) {
-  return {
-    counts: statement<[], { status: MessageStatus; n: number }>(
-      db,
-      'SELECT status, COUNT(*) AS n FROM messages GROUP BY status',
-    ),
-    oldestQueued: statement<[], { at: number | null }>(
-      db,
-      "SELECT MIN(queued_at) AS at FROM messages WHERE status = 'queued'",
-    ),
-    unacknowledged: statement<[], { n: number }>(
-      db,
-      "SELECT COUNT(*) AS n FROM messages WHERE status = 'failed' AND acknowledged_at IS NULL",
-    ),
-    probe: statement<[number]>(db, 'INSERT OR REPLACE INTO probe (id, at) VALUES (1, ?)'),
-    status: statement<[string], { status: MessageStatus; attempts: number }>(
-      db,
-      'SELECT status, attempts FROM messages WHERE id = ?',
-    ),
-  };
-}
-
-export class OutboxQueries {
-  private readonly statements: ReturnType<typeof prepare>;
-
-  constructor(private readonly o: OutboxDb) {
-    this.statements = prepare(o.db);
-  }
-
-  counts(): MessageCounts {
-    const counts: MessageCounts = { queued: 0, delivered: 0, failed: 0, spam: 0 };
-    for (const row of this.statements.counts.all()) counts[row.status] = row.n;
-    return counts;
-  }
-
-  /** Since when the longest-waiting queued message has waited (accepted or requeued), if any. */
-  oldestQueuedAt(): number | undefined {
-    return this.statements.oldestQueued.get()?.at ?? undefined;
-  }
-
-  /** Failed messages no operator has looked at yet. */
-  unacknowledgedFailed(): number {
-    return this.statements.unacknowledged.get()?.n ?? 0;
-  }
-
-  /** The status of one message, for operators and tests. */
-  statusOf(id: string): { status: MessageStatus; attempts: number } | undefined {
-    return this.statements.status.get(id);
-  }
-
-  /** Messages by state, newest first; the content only when asked for. */
-  list(options: ListOptions): MessageSummary[] {
-    const where: string[] = [];
-    const args: (string | number)[] = [];
-    if (options.status) {
-      where.push('status = ?');
-      args.push(options.status);
-    }
-    if (options.ids && options.ids.length > 0) {
-      where.push(`id IN (${options.ids.map(() => '?').join(', ')})`);
-      args.push(...options.ids);
-    }
-    const sql = `SELECT ${SUMMARY_COLUMNS} FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY created_at DESC LIMIT ?`;
-    args.push(options.limit ?? 50);
-    return statement<(string | number)[], SummaryRow>(this.o.db, sql)
-      .all(...args)
-      .map((row) => toSummary(row, options.withContent));
-  }
-
-  /** Whether a write reaches the disk right now (a real committed write, not a permission check). */
-  probeWritable(): boolean {
-    try {
-      this.statements.probe.run(this.o.now());
-      return true;
-    } catch {
-      return false;
-    }
-  }
 }

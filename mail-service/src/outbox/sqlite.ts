@@ -1,7 +1,7 @@
 /**
  * The outbox's SQLite connection on Node's built-in `node:sqlite`: nothing is compiled at install,
- * and the same code runs on every Node the project pins. What the native module it replaces gave
- * and `node:sqlite` does not is here: typed statements, a transaction helper and pragma reads.
+ * and the same code runs on every Node the project pins. The outbox's statements run here (see
+ * sql.ts), in transactions that no other statement can join; pragmas; SQLite's error codes.
  */
 import {
   DatabaseSync,
@@ -9,6 +9,7 @@ import {
   type SQLOutputValue,
   type StatementSync,
 } from 'node:sqlite';
+import type { RunOptions, Sql } from './sql';
 
 export type SqliteDb = DatabaseSync;
 
@@ -17,45 +18,81 @@ export function openSqlite(file: string, { readOnly = false }: { readOnly?: bool
   return new DatabaseSync(file, { readOnly });
 }
 
-/** A prepared statement with its parameters and row typed; `changes` is always a number. */
-export interface Statement<P extends SQLInputValue[], R> {
-  run(...params: P): { changes: number };
-  /** The first row, or undefined when there is none. */
-  get(...params: P): R | undefined;
-  all(...params: P): R[];
-}
-
 // Rows come back as objects without a prototype: copied into plain ones, so that callers and
 // tests see the same objects as any other.
 const plain = <R>(row: Record<string, unknown>): R => ({ ...row }) as R;
 
-/** Prepares `sql`; anonymous `?` parameters, bound in order. */
-export function statement<P extends SQLInputValue[] = [], R = Record<string, unknown>>(
-  db: DatabaseSync,
-  sql: string,
-): Statement<P, R> {
-  const s: StatementSync = db.prepare(sql);
+/**
+ * Runs statements on one connection. node:sqlite answers at once, so a transaction's function
+ * could be joined by another caller's statement while it awaits: every statement and transaction
+ * waits for the transaction in progress to end first. Prepared statements are kept for reuse.
+ */
+export function sqliteSql(db: DatabaseSync): Sql {
+  const prepared = new Map<string, StatementSync>();
+  const prepare = (text: string) => {
+    let s = prepared.get(text);
+    if (!s) {
+      // Statements with a list of ids differ in length: the cache stays bounded.
+      if (prepared.size >= 200) prepared.clear();
+      s = db.prepare(text);
+      prepared.set(text, s);
+    }
+    return s;
+  };
+  const now = <T>(durable: boolean | undefined, fn: () => T): T => {
+    if (durable !== false) return fn();
+    // Not waiting for the disk: losing this commit in a power cut only repeats work, and the
+    // next full commit makes it durable anyway, as the WAL is written in order.
+    setPragma(db, 'synchronous = NORMAL');
+    try {
+      return fn();
+    } finally {
+      setPragma(db, 'synchronous = FULL');
+    }
+  };
+  const params = (values: unknown[]) => values as SQLInputValue[];
+  const direct: Sql = {
+    all: async <R>(text: string, values: unknown[] = [], options?: RunOptions) =>
+      now(options?.durable, () => prepare(text).all(...params(values))).map((r) => plain<R>(r)),
+    run: async (text, values = [], options) =>
+      now(options?.durable, () => Number(prepare(text).run(...params(values)).changes)),
+    transaction: () => Promise.reject(new Error('a transaction is already open')),
+  };
+  // The transaction in progress, if any: nothing else runs on the connection until it ends. The
+  // check and the statement run in one synchronous step, so nothing can slip in between.
+  let open: Promise<void> | undefined;
   return {
-    run: (...params) => ({ changes: Number(s.run(...params).changes) }),
-    get: (...params) => {
-      const row = s.get(...params);
-      return row === undefined ? undefined : plain<R>(row);
+    all: async <R>(text: string, values?: unknown[], options?: RunOptions) => {
+      while (open) await open;
+      return direct.all<R>(text, values, options);
     },
-    all: (...params) => s.all(...params).map((row) => plain<R>(row)),
+    run: async (text, values, options) => {
+      while (open) await open;
+      return direct.run(text, values, options);
+    },
+    async transaction(fn) {
+      while (open) await open;
+      let done = () => {};
+      open = new Promise((resolve) => (done = resolve));
+      try {
+        return await transaction(db, () => fn(direct));
+      } finally {
+        open = undefined;
+        done();
+      }
+    },
   };
 }
 
 /**
  * Runs `fn` in one transaction and returns its result: BEGIN IMMEDIATE (the write lock is taken
  * at once, waiting up to the busy timeout, so two processes never deadlock upgrading a read),
- * COMMIT, or ROLLBACK when `fn` or the commit throws. Transactions do not nest: a call inside
- * another is refused rather than silently joining it.
+ * COMMIT, or ROLLBACK when `fn` or the commit throws.
  */
-export function transaction<T>(db: DatabaseSync, fn: () => T): T {
-  if (db.isTransaction) throw new Error('a transaction is already open on this connection');
+async function transaction<T>(db: DatabaseSync, fn: () => Promise<T>): Promise<T> {
   db.exec('BEGIN IMMEDIATE');
   try {
-    const result = fn();
+    const result = await fn();
     db.exec('COMMIT');
     return result;
   } catch (error) {

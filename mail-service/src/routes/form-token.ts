@@ -4,27 +4,26 @@
  */
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { sendError } from '../errors';
+import { storageUnavailable } from '../errors';
 import type { FormTokens } from '../form-token';
+import { storeUnavailableHint } from '../outbox/store';
 
-export function issueFormToken(formTokens: FormTokens, logger: Logger): RequestHandler {
+export function issueFormToken(
+  formTokens: FormTokens,
+  logger: Logger,
+  store: 'sqlite' | 'postgres',
+): RequestHandler {
   return async (_req, res) => {
     let token: string;
     try {
       token = await formTokens.issue();
     } catch (error) {
-      // The secret is kept in the store when FORM_TOKEN_SECRET is unset.
+      // The secret is kept in the store when FORM_TOKEN_SECRET is unset, and read once.
       logger.error(
         { err: error instanceof Error ? error.message : 'unknown' },
-        'could not read the server secret from the outbox: check DATA_DIR or DATABASE_URL, or set FORM_TOKEN_SECRET',
+        `could not read the server secret: ${storeUnavailableHint(store)}; form tokens are answered 503 until then`,
       );
-      res.set('Retry-After', '60');
-      return sendError(
-        res,
-        503,
-        'storage_unavailable',
-        'The form cannot be checked just now. Please try again in a minute.',
-      );
+      return storageUnavailable(res, 'The form cannot be checked just now.');
     }
     res.set('Cache-Control', 'no-store');
     res.json({ token });

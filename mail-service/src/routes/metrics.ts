@@ -6,7 +6,7 @@
 import type { RequestHandler } from 'express';
 import type { Config } from '../config';
 import { tokensMatch } from '../csrf';
-import { sendError } from '../errors';
+import { sendError, storageUnavailable } from '../errors';
 import type { Metrics } from '../metrics';
 
 export interface MetricsRouteDeps {
@@ -21,6 +21,13 @@ export function metricsEndpoint({ config, metrics }: MetricsRouteDeps): RequestH
     if (!config.metricsToken || !metrics || !tokensMatch(token, config.metricsToken)) {
       return sendError(res, 404, 'not_found', 'There is nothing at this address.');
     }
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    let text: string;
+    try {
+      text = await metrics.registry.metrics();
+    } catch {
+      // The outbox's figures are read at scrape time: none while the store cannot be read.
+      return storageUnavailable(res, 'The outbox cannot be read just now.');
+    }
+    res.type(metrics.registry.contentType).send(text);
   };
 }

@@ -15,13 +15,13 @@ import {
   type FieldError,
 } from '@site/contracts/contact';
 import type { DeliveryStatus } from '../delivery/worker';
-import { sendError } from '../errors';
+import { sendError, storageUnavailable } from '../errors';
 import { FORM_STARTED_TOKEN_FIELD, FORM_TOKEN_MAX_LENGTH, type FormTokens } from '../form-token';
 import type { Metrics } from '../metrics';
 import { parseJson } from '../middleware/json-body';
 import type { EnqueueResult } from '../outbox/intake';
-import type { OutboxStore } from '../outbox/store';
-import { spamReasons, type SpamRules } from '../spam';
+import { storeUnavailableHint, type OutboxStore } from '../outbox/store';
+import { judgeSpam, type SpamJudgement, type SpamRules } from '../spam';
 
 /** 1 to 200 printable ASCII characters. */
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,200}$/;
@@ -155,16 +155,17 @@ export function storeMessage({
   return async (_req, res) => {
     const { payload, formStartedToken, key, client, replay } = res.locals.accepted as Accepted;
     let result: EnqueueResult;
-    let reasons: string[] = [];
+    let spam: SpamJudgement = { reasons: [], score: 0, held: false };
     try {
       if (replay) result = await replay;
       else {
         // The token's key may come from the store: a store that cannot be read is a 503 too.
-        reasons = spamReasons(payload, await formTokens.check(formStartedToken), spamRules);
-        if (reasons.length === 0) await delivery.admit?.();
+        spam = judgeSpam(payload, await formTokens.check(formStartedToken), spamRules);
+        if (!spam.held) await delivery.admit?.();
         result = await outbox.enqueue({
           payload,
-          spamReasons: reasons,
+          spamReasons: spam.reasons,
+          held: spam.held,
           client,
           idempotencyKey: key,
         });
@@ -172,15 +173,9 @@ export function storeMessage({
     } catch (error) {
       logger.error(
         { err: error instanceof Error ? error.message : 'unknown' },
-        'could not store a message: check that DATA_DIR has space and is writable, or that the database of DATABASE_URL is reachable',
+        `could not store a message: ${storeUnavailableHint(outbox.kind)}; messages are answered 503 until then`,
       );
-      res.set('Retry-After', '60');
-      return sendError(
-        res,
-        503,
-        'storage_unavailable',
-        'Your message could not be saved just now. Please try again in a minute.',
-      );
+      return storageUnavailable(res, 'Your message could not be saved just now.');
     }
     if (result.outcome === 'conflict') {
       return sendError(
@@ -194,19 +189,20 @@ export function storeMessage({
       logger.info({ messageId: result.messageId, replay: true }, 'message already stored');
       return res.status(202).json({ messageId: result.messageId });
     }
-    const spam = reasons.length > 0;
-    metrics?.stored(spam);
+    metrics?.stored(spam.held);
     logger.info(
       {
         messageId: result.messageId,
         emailDomain: emailDomain(payload.user.email),
         bodyChars: payload.message.body.length,
-        spam,
-        ...(spam ? { spamReasons: reasons } : {}),
+        spam: spam.held,
+        ...(spam.reasons.length > 0 ? { spamReasons: spam.reasons, spamScore: spam.score } : {}),
       },
-      spam ? 'message stored as spam' : 'message stored',
+      spam.held
+        ? 'message held as spam: it is in the next digest to sales, who can release it'
+        : 'message stored',
     );
-    if (!spam) delivery.kick();
+    if (!spam.held) delivery.kick();
     res.status(202).json({ messageId: result.messageId });
   };
 }

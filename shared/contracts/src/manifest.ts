@@ -57,6 +57,14 @@ const isCardPath = (v: string): boolean =>
 /** A SHA-256 digest in Subresource Integrity form. */
 export const SHA256_INTEGRITY = /^sha256-[A-Za-z0-9+/]{43}=$/;
 
+/**
+ * A group's federation name: a snake_case identifier (it becomes a JavaScript global in the
+ * browser), at most 64 characters. As a pattern for JSON schemas, and as a test.
+ */
+export const GROUP_NAME_PATTERN = '^[a-z][a-z0-9_]{0,63}$';
+export const isGroupName = (value: unknown): value is string =>
+  typeof value === 'string' && new RegExp(GROUP_NAME_PATTERN).test(value);
+
 function parseRoute(value: unknown, where: string, prefixes: string[]): RouteMeta {
   check(isObject(value), `${where} is not an object`);
   const { path, title, description, group, navLabel, image } = value;
@@ -86,10 +94,7 @@ function parseRoute(value: unknown, where: string, prefixes: string[]): RouteMet
 function parseRemote(r: unknown, where: string): RemoteDeployment {
   check(isObject(r), `${where} is not an object`);
   const { name, entry, version, prefixes, routes, serverIntegrity } = r;
-  check(
-    typeof name === 'string' && /^[a-z][a-z0-9_]*$/.test(name),
-    `${where}.name must be a snake_case identifier`,
-  );
+  check(isGroupName(name), `${where}.name must be a snake_case identifier`);
   check(isNonEmptyString(entry), `${where}.entry is missing`);
   let url: URL;
   try {
@@ -184,10 +189,7 @@ export function readManifest(value: unknown): DeploymentManifest {
   const remotes: RemoteDeployment[] = [];
   const unavailable: UnavailableRemote[] = [];
   parseTop(value).forEach((r, i) => {
-    const name =
-      isObject(r) && typeof r.name === 'string' && /^[a-z][a-z0-9_]*$/.test(r.name)
-        ? r.name
-        : `remotes[${i}]`;
+    const name = isObject(r) && isGroupName(r.name) ? r.name : `remotes[${i}]`;
     const prefixes =
       isObject(r) && Array.isArray(r.prefixes)
         ? r.prefixes.filter(

@@ -1,16 +1,20 @@
 /**
  * @jest-environment node
  */
+import { lineLogger } from '../logger';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { StaleManifestError, live } from '../control-plane';
+import { ControlPlaneUnavailableError, StaleManifestError, live } from '../control-plane';
 import { FileControlPlane } from '../control-plane/files';
 import { deployDirWith, deployOf, manifestJson } from './control-plane-helpers';
 
 describe('the control plane in files (one site server)', () => {
   test('a change writes the manifest and then its history line; a stale base writes neither', async () => {
     const dir = deployDirWith(manifestJson('1.0.0'));
-    const store = new FileControlPlane(dir, () => undefined);
+    const store = new FileControlPlane(
+      dir,
+      lineLogger(() => undefined),
+    );
     try {
       const before = await store.start();
       expect(before.version).toBe(
@@ -45,7 +49,11 @@ describe('the control plane in files (one site server)', () => {
 
   test('a hand edit of remotes.json is what the store serves next', async () => {
     const dir = deployDirWith(manifestJson('1.0.0'));
-    const store = new FileControlPlane(dir, () => undefined, 50);
+    const store = new FileControlPlane(
+      dir,
+      lineLogger(() => undefined),
+      50,
+    );
     try {
       await store.start();
       expect(await store.history()).toEqual([]);
@@ -60,5 +68,31 @@ describe('the control plane in files (one site server)', () => {
     } finally {
       await store.close();
     }
+  });
+
+  test('group tokens made together are all kept; a token file that does not parse refuses every token rather than reading as none', async () => {
+    const dir = deployDirWith(manifestJson('1.0.0'));
+    const store = new FileControlPlane(
+      dir,
+      lineLogger(() => undefined),
+    );
+    const made = await Promise.all(
+      ['alpha', 'beta', 'gamma', 'delta'].map((group) => store.tokens.create([group])),
+    );
+    expect((await store.tokens.list()).map((t) => t.groups[0])).toEqual([
+      'alpha',
+      'beta',
+      'gamma',
+      'delta',
+    ]);
+    for (const { token, record } of made) {
+      expect(await store.tokens.verify(token)).toEqual(record);
+    }
+    writeFileSync(path.join(dir, 'group-tokens.json'), '{"tokens": [');
+    await expect(store.tokens.verify(made[0]!.token)).rejects.toThrow(ControlPlaneUnavailableError);
+    await expect(store.tokens.create(['alpha'])).rejects.toThrow(
+      /the group tokens in .*group-tokens\.json are not valid .*; nothing was changed/,
+    );
+    expect(readFileSync(path.join(dir, 'group-tokens.json'), 'utf8')).toBe('{"tokens": [');
   });
 });

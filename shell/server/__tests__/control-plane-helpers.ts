@@ -2,6 +2,7 @@
  * What the control-plane tests share: a database of its own per test on one PostgreSQL, a deploy
  * folder holding a manifest, and a change as the deployer makes it.
  */
+import { lineLogger } from '../logger';
 import { fork } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -127,7 +128,7 @@ export async function startStores(
       new PostgresControlPlane({
         url,
         deployDir,
-        log: (message) => logs.push(`${i + 1}: ${message}`),
+        log: lineLogger((message) => logs.push(`${i + 1}: ${message}`)),
         ...options,
       }),
   );

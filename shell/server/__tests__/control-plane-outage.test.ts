@@ -1,6 +1,7 @@
 /**
  * @jest-environment node
  */
+import { lineLogger } from '../logger';
 import {
   ControlPlaneUnavailableError,
   StaleManifestError,
@@ -123,7 +124,7 @@ test('a replica that cannot reach its database at start-up tries again, then giv
   const store = new PostgresControlPlane({
     url: 'postgres://site:secret@127.0.0.1:3488/site',
     deployDir: deployDirWith(manifestJson('1.0.0')),
-    log: (message) => logs.push(message),
+    log: lineLogger((message) => logs.push(message)),
     startTimeoutMs: 2500,
   });
   const started = Date.now();

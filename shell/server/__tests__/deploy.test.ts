@@ -1,12 +1,13 @@
 /**
  * @jest-environment node
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { testManifest, testRemote, testRoute as route } from '@site/build/testing/manifest';
 import { History, rollbackTarget, type HistoryEntry } from '../deploy/history';
 import { RefusedError, patchManifest } from '../deploy/patch';
+import { SERVER_PATHS, refuseReserved, reservedPaths } from '../deploy/reserved';
 
 const live = () =>
   testManifest([
@@ -99,6 +100,17 @@ describe('patchManifest', () => {
       /shell's own pages/,
     ],
     [
+      'a prefix under one of the shell’s own pages',
+      () =>
+        patchManifest(
+          live(),
+          published,
+          { ...table([route('/about/team')]), prefixes: ['/about/team'] },
+          SHELL,
+        ),
+      /the prefix "\/about\/team" overlaps "\/about", one of the shell's own pages/,
+    ],
+    [
       'a route table of another remote',
       () => patchManifest(live(), published, { ...table(), remote: 'other' }, SHELL),
       /belongs to "other"/,
@@ -154,5 +166,65 @@ describe('history', () => {
     );
     expect(rollbackTarget(changes, '1.2.0', '0.9.0')).toBeUndefined();
     expect(rollbackTarget([change(null, '1.0.0')], '1.0.0')).toBeUndefined();
+  });
+});
+
+describe('the paths the site serves itself', () => {
+  it('are the server’s own and whatever the shell’s build puts at the root of its public folder', async () => {
+    const publicDir = mkdtempSync(path.join(os.tmpdir(), 'public-'));
+    mkdirSync(path.join(publicDir, 'assets'));
+    mkdirSync(path.join(publicDir, 'fonts'));
+    writeFileSync(path.join(publicDir, 'manifest.webmanifest'), '{}');
+    writeFileSync(path.join(publicDir, 'favicon.svg'), '<svg/>');
+    const reserved = await reservedPaths(publicDir);
+    expect(reserved).toEqual(
+      [...new Set([...SERVER_PATHS, '/fonts', '/manifest.webmanifest'])].sort(),
+    );
+  });
+
+  const reserved = ['/api', '/assets', '/favicon.svg'];
+  const claiming = (prefixes: string[], paths: string[]) => ({
+    remote: 'data',
+    prefixes,
+    routes: paths.map((p) => route(p)),
+  });
+  it.each([
+    [
+      'a prefix that is one',
+      ['/assets'],
+      ['/assets/x'],
+      /the prefix "\/assets" .*overlaps "\/assets"/,
+    ],
+    ['a prefix under one', ['/api/v2'], ['/api/v2/x'], /the prefix "\/api\/v2" .*overlaps "\/api"/],
+    ['a prefix above one', ['/favicon.svg'], ['/favicon.svg'], /overlaps "\/favicon\.svg"/],
+    [
+      'a percent-encoded one',
+      ['/%61ssets'],
+      ['/%61ssets/x'],
+      /the prefix "\/%61ssets" .*overlaps "\/assets"/,
+    ],
+    ['anything under /_', ['/_next'], ['/_next/x'], /the prefix "\/_next" .*starts with "\/_"/],
+    [
+      'a path under /_ in a sound prefix',
+      ['/services/x'],
+      ['/_x'],
+      /the path "\/_x" .*starts with "\/_"/,
+    ],
+  ])('refuses %s, naming it', (_what, prefixes, paths, reason) => {
+    const act = () => refuseReserved(claiming(prefixes, paths), reserved);
+    expect(act).toThrow(RefusedError);
+    expect(act).toThrow(reason);
+  });
+
+  it('lets every other path through, and leaves values that are not paths to the parser', () => {
+    expect(() =>
+      refuseReserved(claiming(['/apis', '/assets-library'], ['/apis/x']), reserved),
+    ).not.toThrow();
+    expect(() =>
+      refuseReserved(
+        { remote: 'data', prefixes: [7, null], routes: [null, {}] } as never,
+        reserved,
+      ),
+    ).not.toThrow();
   });
 });

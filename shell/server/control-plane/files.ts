@@ -1,6 +1,7 @@
 import { promises as fs, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { History, type HistoryEntry } from '../deploy/history';
+import type { Logger } from '../logger';
 import {
   EMPTY,
   StaleManifestError,
@@ -10,11 +11,13 @@ import {
   type HistoryDraft,
   type LiveManifest,
 } from './index';
+import { FileTokenStore } from './tokens-files';
 
 /**
  * The control plane of a single site server: the live manifest is `<deployDir>/remotes.json`, read
  * whenever the file changes, so a deploy (or a hand edit) takes effect on the next request; the
- * history is `<deployDir>/history.jsonl`. The manifest is read by the same parser the browser uses:
+ * history is `<deployDir>/history.jsonl`, the groups' deploy tokens `<deployDir>/group-tokens.json`
+ * (digests only). The manifest is read by the same parser the browser uses:
  * an entry that does not parse spoils only its own group, and a file that is not a manifest at all
  * is reported while the last good manifest stays live.
  *
@@ -24,6 +27,7 @@ import {
  */
 export class FileControlPlane implements ControlPlane {
   readonly file: string;
+  readonly tokens: FileTokenStore;
   private readonly historyFile: History;
   private current: LiveManifest = EMPTY;
   private mtimeMs = -1;
@@ -34,11 +38,16 @@ export class FileControlPlane implements ControlPlane {
 
   constructor(
     readonly deployDir: string,
-    private readonly log: (message: string) => void = console.error,
+    private readonly log: Logger = {
+      info: console.error,
+      warn: console.error,
+      error: console.error,
+    },
     private readonly pollMs = 2000,
   ) {
     this.file = path.join(deployDir, 'remotes.json');
     this.historyFile = new History(path.join(deployDir, 'history.jsonl'));
+    this.tokens = new FileTokenStore(deployDir);
   }
 
   async start(): Promise<LiveManifest> {
@@ -120,7 +129,7 @@ export class FileControlPlane implements ControlPlane {
     try {
       stat = await fs.stat(this.file);
     } catch {
-      if (this.mtimeMs !== -1) this.log(`site: the deployment manifest ${this.file} is gone`);
+      if (this.mtimeMs !== -1) this.log.error(`site: the deployment manifest ${this.file} is gone`);
       this.mtimeMs = -1;
       this.current = EMPTY;
       return this.current;
@@ -131,7 +140,7 @@ export class FileControlPlane implements ControlPlane {
       this.mtimeMs = stat.mtimeMs;
       this.current = live(text);
     } catch (error) {
-      this.log(
+      this.log.error(
         `site: the deployment manifest ${this.file} is not valid (${String(error)}); still serving version ${this.current.version}`,
       );
     }

@@ -2,17 +2,24 @@
  * The control plane: where the live deployment manifest and the history of its changes are kept.
  * One site server keeps them in files beside each other (files.ts); replicas share them in
  * PostgreSQL (postgres.ts). Either way a change is a compare-and-swap against the version it was
- * made from, and the manifest goes live together with the history entry that says why.
+ * made from, and the manifest goes live together with the history entry that says why. The
+ * groups' deploy tokens are kept there too, as digests (tokens.ts).
  */
 import { createHash } from 'node:crypto';
 import { readManifest, type DeploymentManifest } from '@site/contracts';
 import type { HistoryEntry } from '../deploy/history';
 import { readCanaries, type Canary } from '../canary-entries';
+import type { TokenStore } from './tokens';
 
 export interface LiveManifest {
   /** Content hash: every page composed from this manifest is cached under it. */
   version: string;
   text: string;
+  /**
+   * The manifest's JSON, parsed once per version and frozen: a change copies what it changes
+   * (the top-level keys) and never parses the text again.
+   */
+  json: Readonly<Record<string, unknown>>;
   /** The manifest as JSON that is safe inside a page's script element. */
   embedded: string;
   manifest: DeploymentManifest;
@@ -47,6 +54,8 @@ export interface ControlPlane {
   ): Promise<LiveManifest>;
   /** Every recorded change, oldest first; only one remote's when named. */
   history(remote?: string): Promise<HistoryEntry[]>;
+  /** The groups' deploy tokens, kept beside the manifest (tokens.ts). */
+  readonly tokens: TokenStore;
   close(): Promise<void>;
 }
 
@@ -58,6 +67,7 @@ const EMPTY_TEXT = '{"schemaVersion":1,"generatedAt":"","remotes":[]}';
 export const EMPTY: LiveManifest = {
   version: NO_VERSION,
   text: EMPTY_TEXT,
+  json: deepFreeze(JSON.parse(EMPTY_TEXT) as Record<string, unknown>),
   embedded: EMPTY_TEXT,
   manifest: { schemaVersion: 1, generatedAt: '', remotes: [] },
   paths: new Set(),
@@ -78,6 +88,15 @@ export class ControlPlaneUnavailableError extends Error {
   override name = 'ControlPlaneUnavailableError';
 }
 
+/** Freezes parsed JSON all the way down, so no reader can change what every other one reads. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
 /** JSON that is safe inside a script element. */
 export const scriptJson = (value: unknown): string =>
   JSON.stringify(value)
@@ -95,6 +114,8 @@ export function live(text: string): LiveManifest {
   return {
     version: createHash('sha256').update(text).digest('hex').slice(0, 12),
     text,
+    // readManifest refused anything but an object.
+    json: deepFreeze(json as Record<string, unknown>),
     // As it is: the browser reads it with the same parser, setting aside the same entries.
     embedded: scriptJson(json),
     manifest,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { FileControlPlane } from './files';
 import type { ControlPlane } from './index';
 import { PostgresControlPlane } from './postgres';
+import type { Logger } from '../logger';
 
 /**
  * The control plane a site server was configured with: PostgreSQL when it has a database URL
@@ -10,7 +11,7 @@ import { PostgresControlPlane } from './postgres';
 export function openControlPlane(options: {
   deployDir: string;
   databaseUrl?: string | undefined;
-  log: (message: string) => void;
+  log: Logger;
 }): ControlPlane {
   const deployDir = path.resolve(options.deployDir);
   return options.databaseUrl

@@ -1,7 +1,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { types } from 'node:util';
-import pg, { DatabaseError, type Pool, type PoolClient } from 'pg';
+import pg, { type Pool, type PoolClient } from 'pg';
+import {
+  isUnreachable as unreachable,
+  listen,
+  reasonOf,
+  redactUrl,
+  type Listener,
+} from '@site/postgres';
 import { liveVersion, type HistoryEntry } from '../deploy/history';
 import {
   ControlPlaneUnavailableError,
@@ -15,6 +21,9 @@ import {
   type LiveManifest,
 } from './index';
 import { migrate } from './migrate';
+import { insertHistory, readHistory } from './postgres-history';
+import type { Logger } from '../logger';
+import { PostgresTokenStore } from './tokens-postgres';
 
 /** The channel on which a change names the manifest version it made live. */
 const CHANNEL = 'manifest_live';
@@ -25,45 +34,16 @@ export interface PostgresControlPlaneOptions {
   pool?: Pool;
   /** Where `remotes.json` is: what an empty database starts from. */
   deployDir: string;
-  log?: (message: string) => void;
+  log?: Logger;
   /** The safety net under LISTEN: the live pointer is read this often anyway. */
   pollMs?: number;
   /** How long `start()` waits for the database before it gives up. */
   startTimeoutMs?: number;
 }
 
-/** The URL without its password, for messages. */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.href;
-  } catch {
-    return 'the configured URL';
-  }
-}
-
-/** Whether an error says the database could not be reached, rather than refusing a statement. */
-function isUnreachable(error: unknown): boolean {
-  if (error instanceof ControlPlaneUnavailableError) return true;
-  if (error instanceof DatabaseError) {
-    // Connection exceptions, an operator intervention (shutdown, recovery), insufficient resources.
-    return /^(08|57P|53)/.test(error.code ?? '');
-  }
-  // Socket errors, time-outs and "Connection terminated": no answer from the database at all.
-  return isError(error);
-}
-
-/** An Error, also one made in another realm (Node's own modules seen from a VM context). */
-const isError = (error: unknown): error is Error =>
-  error instanceof Error || types.isNativeError(error);
-
-function reasonOf(error: unknown): string {
-  if (!isError(error)) return String(error);
-  const code = (error as { code?: unknown }).code;
-  // Node's AggregateError for a refused connection has no message, only a code.
-  return error.message || (typeof code === 'string' ? code : error.name);
-}
+/** Whether the error is the database out of reach, this control plane's own such error included. */
+const isUnreachable = (error: unknown): boolean =>
+  error instanceof ControlPlaneUnavailableError || unreachable(error);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -71,18 +51,6 @@ interface LiveRow {
   seq: string;
   version: string | null;
   body: string | null;
-}
-
-interface HistoryRow {
-  at: Date;
-  by_name: string;
-  action: HistoryEntry['action'];
-  remote: string;
-  from_version: HistoryEntry['from'];
-  to_version: HistoryEntry['to'];
-  reason: string;
-  manifest_version: string;
-  release_id: string | null;
 }
 
 /**
@@ -98,24 +66,23 @@ interface HistoryRow {
  * replica keeps serving the last manifest it read, and a change is refused as unavailable.
  */
 export class PostgresControlPlane implements ControlPlane {
+  readonly tokens: PostgresTokenStore;
   private readonly pool: Pool;
   private readonly ownPool: boolean;
-  private readonly log: (message: string) => void;
+  private readonly log: Logger;
   private readonly seedFile: string;
   private current: LiveManifest = EMPTY;
   /** The live pointer's change count when `current` was read; -1 before the first read. */
   private seq = -1;
   private stale = true;
   private reading: Promise<LiveManifest> | undefined;
-  private listener: pg.Client | undefined;
-  private reconnect: NodeJS.Timeout | undefined;
-  private backoffMs = BACKOFF_FIRST_MS;
+  private listener: Listener | undefined;
   private poll: NodeJS.Timeout | undefined;
   private reachable = true;
   private closed = false;
 
   constructor(private readonly options: PostgresControlPlaneOptions) {
-    this.log = options.log ?? console.error;
+    this.log = options.log ?? { info: console.error, warn: console.error, error: console.error };
     this.seedFile = path.join(options.deployDir, 'remotes.json');
     this.ownPool = !options.pool;
     this.pool =
@@ -130,6 +97,12 @@ export class PostgresControlPlane implements ControlPlane {
       });
     // An idle connection the server closed: the next query makes a new one.
     this.pool.on('error', () => undefined);
+    this.tokens = new PostgresTokenStore(this.pool, (error, what) => {
+      if (!isUnreachable(error)) return error instanceof Error ? error : new Error(String(error));
+      return new ControlPlaneUnavailableError(
+        `the control-plane database is unreachable: ${reasonOf(error)}; ${what}`,
+      );
+    });
   }
 
   async start(): Promise<LiveManifest> {
@@ -143,7 +116,8 @@ export class PostgresControlPlane implements ControlPlane {
       throw error;
     }
     this.stale = false;
-    await this.listen();
+    this.listen();
+    await this.listener?.started;
     this.poll = setInterval(() => void this.refresh(), this.options.pollMs ?? 5000);
     this.poll.unref();
     return this.current;
@@ -169,7 +143,7 @@ export class PostgresControlPlane implements ControlPlane {
         // Tried every second, said every five.
         if (Date.now() - loggedAt >= 5000) {
           loggedAt = Date.now();
-          this.log(
+          this.log.warn(
             `site: the control-plane database ${where} is unreachable (${reasonOf(error)}); trying again for up to ${Math.ceil((deadline - Date.now()) / 1000)} s`,
           );
         }
@@ -182,10 +156,7 @@ export class PostgresControlPlane implements ControlPlane {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.poll);
-    clearTimeout(this.reconnect);
-    const listener = this.listener;
-    this.listener = undefined;
-    await listener?.end().catch(() => undefined);
+    await this.listener?.close();
     if (this.ownPool) await this.pool.end();
   }
 
@@ -207,33 +178,14 @@ export class PostgresControlPlane implements ControlPlane {
   }
 
   async history(remote?: string): Promise<HistoryEntry[]> {
-    let rows: HistoryRow[];
     try {
-      ({ rows } = await this.pool.query<HistoryRow>(
-        `SELECT at, by_name, action, remote, from_version, to_version, reason, manifest_version,
-                release_id
-           FROM manifest_history
-          WHERE $1::text IS NULL OR remote = $1
-          ORDER BY id`,
-        [remote ?? null],
-      ));
+      return await readHistory(this.pool, remote);
     } catch (error) {
       if (!isUnreachable(error)) throw error;
       throw new ControlPlaneUnavailableError(
         `the control-plane database is unreachable: ${reasonOf(error)}; the history cannot be read`,
       );
     }
-    return rows.map((r) => ({
-      at: r.at.toISOString(),
-      by: r.by_name,
-      action: r.action,
-      remote: r.remote,
-      from: r.from_version,
-      to: r.to_version,
-      reason: r.reason,
-      manifestVersion: r.manifest_version,
-      ...(r.release_id ? { release: r.release_id } : {}),
-    }));
   }
 
   /**
@@ -269,25 +221,7 @@ export class PostgresControlPlane implements ControlPlane {
          ON CONFLICT (version) DO NOTHING`,
         [next.version, text],
       );
-      for (const entry of entries) {
-        await client.query(
-          `INSERT INTO manifest_history
-             (at, by_name, action, remote, from_version, to_version, reason, manifest_version,
-              release_id)
-           VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9)`,
-          [
-            entry.at,
-            entry.by,
-            entry.action,
-            entry.remote,
-            entry.from === null ? null : JSON.stringify(entry.from),
-            JSON.stringify(entry.to),
-            entry.reason,
-            next.version,
-            entry.release ?? null,
-          ],
-        );
-      }
+      await insertHistory(client, entries, next.version);
       const moved = await client.query<{ seq: string }>(
         `UPDATE live_manifest SET version = $1, seq = seq + 1, changed_at = now()
           WHERE id RETURNING seq`,
@@ -326,7 +260,7 @@ export class PostgresControlPlane implements ControlPlane {
     try {
       first = live(text);
     } catch (error) {
-      this.log(
+      this.log.error(
         `site: ${this.seedFile} is not valid (${String(error)}); the control plane starts empty`,
       );
       return;
@@ -335,6 +269,7 @@ export class PostgresControlPlane implements ControlPlane {
     const entries = first.manifest.remotes.map((remote): HistoryDraft => ({
       at,
       by: 'site',
+      credential: 'site',
       action: 'seed',
       remote: remote.name,
       from: null,
@@ -344,7 +279,9 @@ export class PostgresControlPlane implements ControlPlane {
     try {
       // The file's own bytes, so the version is the one a single server had from the same file.
       await this.commit(text, NO_VERSION, entries);
-      this.log(`site: the control plane starts from ${this.seedFile} (manifest ${first.version})`);
+      this.log.info(
+        `site: the control plane starts from ${this.seedFile} (manifest ${first.version})`,
+      );
     } catch (error) {
       if (!(error instanceof StaleManifestError)) throw error;
     }
@@ -372,9 +309,9 @@ export class PostgresControlPlane implements ControlPlane {
       const first = this.current === EMPTY;
       this.current = parsed ?? live(row.body);
       // A change made through another replica (this one's own are logged where they are made).
-      if (!parsed && !first) this.log(`site: manifest ${row.version} is live`);
+      if (!parsed && !first) this.log.info(`site: manifest ${row.version} is live`);
     } catch (error) {
-      this.log(
+      this.log.error(
         `site: manifest ${row.version} in the control plane is not valid (${String(error)}); still serving version ${this.current.version}`,
       );
     }
@@ -401,7 +338,7 @@ export class PostgresControlPlane implements ControlPlane {
   private up(): void {
     if (this.reachable) return;
     this.reachable = true;
-    this.log(
+    this.log.info(
       `site: the control-plane database is reachable again; serving manifest ${this.current.version}`,
     );
   }
@@ -409,66 +346,33 @@ export class PostgresControlPlane implements ControlPlane {
   private down(error: unknown): void {
     if (!this.reachable) return;
     this.reachable = false;
-    this.log(
+    this.log.warn(
       `site: the control-plane database is unreachable (${reasonOf(error)}); still serving manifest ${this.current.version}`,
     );
   }
 
-  /** A connection of its own for LISTEN, made again with a growing wait when it is lost. */
-  private async listen(): Promise<void> {
-    if (this.closed) return;
-    const client = new pg.Client({
-      connectionString: this.options.url,
-      connectionTimeoutMillis: 3000,
-      keepAlive: true,
+  /**
+   * A connection of its own for LISTEN (@site/postgres), made again with a growing wait (0.25 s to
+   * 2 s) when it is lost; each time it is back, the live pointer is read again.
+   */
+  private listen(): void {
+    this.listener = listen({
+      url: this.options.url,
+      channel: CHANNEL,
+      onNotify: (version) => {
+        if (version === this.current.version) return;
+        this.stale = true;
+        // A read already under way may have started before this change: read again after it.
+        void (this.reading ?? Promise.resolve()).then(() => this.refresh());
+      },
+      // Changes made while no notification could arrive.
+      onListening: async () => {
+        await this.refresh();
+      },
+      onLost: (error) => this.down(error),
     });
-    let lost = false;
-    const onLost = (error?: unknown) => {
-      if (lost) return;
-      lost = true;
-      if (this.listener === client) this.listener = undefined;
-      void client.end().catch(() => undefined);
-      if (error !== undefined) this.down(error);
-      this.scheduleListen();
-    };
-    client.on('error', onLost);
-    client.on('end', () => onLost(new Error('the notification connection ended')));
-    client.on('notification', (message) => {
-      if (message.channel !== CHANNEL || message.payload === this.current.version) return;
-      this.stale = true;
-      // A read already under way may have started before this change: read again after it.
-      void (this.reading ?? Promise.resolve()).then(() => this.refresh());
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CHANNEL}`);
-    } catch (error) {
-      onLost(error);
-      return;
-    }
-    if (this.closed) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.listener = client;
-    this.backoffMs = BACKOFF_FIRST_MS;
-    // Changes made while no notification could arrive.
-    await this.refresh();
-  }
-
-  private scheduleListen(): void {
-    if (this.closed || this.reconnect) return;
-    this.reconnect = setTimeout(() => {
-      this.reconnect = undefined;
-      void this.listen();
-    }, this.backoffMs);
-    this.reconnect.unref();
-    this.backoffMs = Math.min(this.backoffMs * 2, BACKOFF_MAX_MS);
   }
 }
-
-const BACKOFF_FIRST_MS = 250;
-const BACKOFF_MAX_MS = 2000;
 
 function unavailable(error: unknown, committing: boolean): ControlPlaneUnavailableError {
   return new ControlPlaneUnavailableError(

@@ -22,121 +22,50 @@
  *
  * A release changes several groups in one compare-and-swap: all go live or none does, and its
  * rollback takes every group back at once.
- * Every call needs `Authorization: Bearer <DEPLOY_TOKEN>`. `base` is the manifest version the
- * team's change was made against: if the live manifest has moved on, the answer is 409 and nothing
- * changes (compare-and-swap). Every answer is JSON; a refusal is `{ error, message }`.
+ *
+ * The groups' deploy tokens, for the operator alone (control-plane/tokens.ts):
+ *   GET  /_deploy/tokens                       { tokens: [{ id, groups, createdAt, rotatedAt?,
+ *                                                revokedAt? }] }
+ *   POST /_deploy/tokens                       { groups: [name, ...] } -> 201 { token, id, groups, … }
+ *   POST /_deploy/tokens/:id/rotate            a new secret for the same id: { token, id, … }
+ *   POST /_deploy/tokens/:id/revoke            the token ends for good: { id, …, revokedAt }
+ *
+ * Every call needs `Authorization: Bearer <token>`: the operator's (DEPLOY_TOKEN) can do anything;
+ * a group's token can read the manifest and the history and change only the groups it names (403
+ * `group_not_allowed` otherwise; a release needs every group it names). `base` is the manifest
+ * version the team's change was made against: if the live manifest has moved on, the answer is 409
+ * and nothing changes (compare-and-swap). Every answer is JSON; a refusal is `{ error, message }`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ControlPlaneUnavailableError, type LiveManifest } from '../control-plane';
 import type { RemoteDeployment } from '@site/contracts';
-import { MAX_CANARY_PERCENT } from '../canary-entries';
-import { MAX_PREVIEW_SECONDS } from '../preview';
-import type { Deployer } from './deployer';
+import {
+  RevokedTokenError,
+  groupLabel,
+  type GroupToken,
+  type IssuedToken,
+  type TokenStore,
+} from '../control-plane/tokens';
+import { OPERATOR, type Credential, type Deployer } from './deployer';
 import { RefusedError } from './patch';
-
-const MAX_BODY = 16 * 1024;
+import {
+  MAX_BODY,
+  NAME,
+  RELEASE_ID,
+  TOKEN_PARAMS,
+  deployBody,
+  releaseBody,
+  releaseRollbackBody,
+  rollbackBody,
+  tokenBody,
+  type DeployBody,
+  type ReleaseBody,
+  type RollbackBody,
+} from './schemas';
+import type { Logger } from '../logger';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
-
-/** A line of text: no control characters. */
-const line = (maxLength: number) =>
-  ({ type: 'string', minLength: 1, maxLength, pattern: '^[^\\u0000-\\u001f\\u007f]*$' }) as const;
-
-const NAME = { type: 'string', pattern: '^[a-z][a-z0-9_]*$', maxLength: 64 } as const;
-
-const deployBody = {
-  type: 'object',
-  required: ['base', 'entry', 'version'],
-  additionalProperties: false,
-  properties: {
-    base: line(100),
-    entry: line(2000),
-    version: line(100),
-    serverIntegrity: line(100),
-    reason: { ...line(500), minLength: 0 },
-    by: line(100),
-    preview: { type: 'boolean' },
-    previewSeconds: { type: 'integer', minimum: 1, maximum: MAX_PREVIEW_SECONDS },
-    canary: { type: 'integer', minimum: 1, maximum: MAX_CANARY_PERCENT },
-  },
-} as const;
-
-const rollbackBody = {
-  type: 'object',
-  required: ['base'],
-  additionalProperties: false,
-  properties: {
-    base: line(100),
-    to: line(100),
-    reason: { ...line(500), minLength: 0 },
-    by: line(100),
-  },
-} as const;
-
-/** The most groups one release may change: every group of the site, with room to grow. */
-const MAX_RELEASE = 16;
-
-const releaseBody = {
-  type: 'object',
-  required: ['base', 'entries'],
-  additionalProperties: false,
-  properties: {
-    base: line(100),
-    entries: {
-      type: 'array',
-      minItems: 1,
-      maxItems: MAX_RELEASE,
-      items: {
-        type: 'object',
-        required: ['name', 'entry', 'version'],
-        additionalProperties: false,
-        properties: {
-          name: NAME,
-          entry: line(2000),
-          version: line(100),
-          serverIntegrity: line(100),
-        },
-      },
-    },
-    reason: { ...line(500), minLength: 0 },
-    by: line(100),
-  },
-} as const;
-
-const releaseRollbackBody = {
-  type: 'object',
-  required: ['base'],
-  additionalProperties: false,
-  properties: { base: line(100), reason: { ...line(500), minLength: 0 }, by: line(100) },
-} as const;
-
-const RELEASE_ID = { type: 'string', pattern: '^r-[0-9a-f]{12}$' } as const;
-
-interface ReleaseBody {
-  base: string;
-  entries: { name: string; entry: string; version: string; serverIntegrity?: string }[];
-  reason?: string;
-  by?: string;
-}
-
-interface DeployBody {
-  base: string;
-  entry: string;
-  version: string;
-  serverIntegrity?: string;
-  reason?: string;
-  by?: string;
-  preview?: boolean;
-  previewSeconds?: number;
-  canary?: number;
-}
-interface RollbackBody {
-  base: string;
-  to?: string;
-  reason?: string;
-  by?: string;
-}
 
 /** A refusal as every client of the API reads it. */
 function refuse(reply: FastifyReply, status: number, error: string, message: string) {
@@ -150,11 +79,14 @@ function refuse(reply: FastifyReply, status: number, error: string, message: str
 /** What Fastify's own refusals (body, schema, content type) are called in this API. */
 function describe(error: FastifyError): { status: number; code: string; message: string } {
   if (error.validation) {
-    const where = (error.validationContext ?? 'body') === 'body' ? '' : `${error.validationContext} `;
+    const where =
+      (error.validationContext ?? 'body') === 'body' ? '' : `${error.validationContext} `;
     const missingBase =
       error.validationContext === 'body' &&
       error.validation.some(
-        (v) => v.keyword === 'required' && (v.params as { missingProperty?: string }).missingProperty === 'base',
+        (v) =>
+          v.keyword === 'required' &&
+          (v.params as { missingProperty?: string }).missingProperty === 'base',
       );
     if (missingBase) {
       return {
@@ -167,7 +99,11 @@ function describe(error: FastifyError): { status: number; code: string; message:
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, code: 'too_large', message: `the request body is over ${MAX_BODY} bytes` };
+      return {
+        status: 413,
+        code: 'too_large',
+        message: `the request body is over ${MAX_BODY} bytes`,
+      };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return {
         status: 415,
@@ -190,52 +126,98 @@ function describe(error: FastifyError): { status: number; code: string; message:
 }
 
 export interface DeployApiOptions {
+  /** The operator's token (DEPLOY_TOKEN): every group, and the groups' tokens. */
   token: string;
+  /** The groups' tokens, kept by the control plane. */
+  tokens: TokenStore;
   deployer: Deployer;
   /** Signs the link of a checked version that is not live (`preview: true`). */
   preview: {
     link(remote: RemoteDeployment, seconds?: number): { url: string; expiresAt: Date };
   };
   current(): Promise<LiveManifest>;
-  log(message: string): void;
+  log: Logger;
 }
+
+/** A group token as the API shows it: what it may change, never its secret. */
+const shown = (record: GroupToken) => ({ ...record, credential: groupLabel(record) });
+const issued = ({ token, record }: IssuedToken) => ({ token, ...shown(record) });
 
 export async function deployApi(app: FastifyInstance, options: DeployApiOptions): Promise<void> {
   const tokenDigest = digest(options.token);
+  const credentials = new WeakMap<FastifyRequest, Credential>();
+  /** The credential the request was authenticated with (the hook below runs before every route). */
+  const credentialOf = (request: FastifyRequest): Credential => credentials.get(request)!;
 
   app.addHook('onRequest', async (request, reply) => {
     const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
     // Digests of equal length, compared in constant time: the answer's timing tells nothing.
-    if (!given || !timingSafeEqual(digest(given), tokenDigest)) {
-      return refuse(
-        reply,
-        401,
-        'unauthorized',
-        'a valid deploy token is needed (Authorization: Bearer <token>)',
-      );
+    if (given && timingSafeEqual(digest(given), tokenDigest)) {
+      credentials.set(request, OPERATOR);
+      return;
     }
+    const group = given ? await options.tokens.verify(given) : undefined;
+    if (group) {
+      credentials.set(request, { label: groupLabel(group), groups: group.groups });
+      return;
+    }
+    return refuse(
+      reply,
+      401,
+      'unauthorized',
+      'a valid deploy token is needed (Authorization: Bearer <token>)',
+    );
   });
 
+  /** The groups' tokens are the operator's to manage. */
+  function operatorOnly(request: FastifyRequest): void {
+    if (credentialOf(request) === OPERATOR) return;
+    throw new RefusedError(
+      403,
+      'operator_only',
+      `only the site's operator token (DEPLOY_TOKEN) can make, list, rotate or revoke deploy tokens, not ${credentialOf(request).label}`,
+    );
+  }
+
   app.setErrorHandler((error: FastifyError, _request, reply) => {
-    if (error instanceof RefusedError) return refuse(reply, error.status, error.code, error.message);
+    if (error instanceof RefusedError)
+      return refuse(reply, error.status, error.code, error.message);
+    if (error instanceof RevokedTokenError) {
+      return refuse(
+        reply,
+        409,
+        'revoked',
+        `${error.message}: make a new one (POST /_deploy/tokens)`,
+      );
+    }
     if (error instanceof ControlPlaneUnavailableError) {
-      options.log(`site: deploy API: ${error.message}`);
-      return refuse(reply.header('retry-after', '5'), 503, 'control_plane_unavailable', error.message);
+      options.log.warn(`site: deploy API: ${error.message}`);
+      return refuse(
+        reply.header('retry-after', '5'),
+        503,
+        'control_plane_unavailable',
+        error.message,
+      );
     }
     const { status, code, message } = describe(error);
-    if (status >= 500) options.log(`site: deploy API: ${error.stack ?? error.message}`);
+    if (status >= 500) options.log.error(`site: deploy API: ${error.stack ?? error.message}`);
     return refuse(reply, status, code, message);
   });
 
   app.setNotFoundHandler((request, reply) =>
-    refuse(reply, 404, 'not_found', `no deploy API call ${request.method} ${request.url.split('?')[0]}`),
+    refuse(
+      reply,
+      404,
+      'not_found',
+      `no deploy API call ${request.method} ${request.url.split('?')[0]}`,
+    ),
   );
 
   app.get('/manifest', async (_request, reply) => {
     const live = await options.current();
     return reply
       .header('cache-control', 'no-store')
-      .send({ version: live.version, manifest: JSON.parse(live.text) as unknown });
+      .send({ version: live.version, manifest: live.json });
   });
 
   app.get<{ Querystring: { remote?: string } }>(
@@ -255,6 +237,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     },
     async (request, reply) => {
       const { base, entry, version, serverIntegrity, reason = '', by = 'unknown' } = request.body;
+      const credential = credentialOf(request);
       if (request.body.canary !== undefined) {
         if (request.body.preview) {
           throw new RefusedError(400, 'bad_field', 'a deploy is a preview or a canary, not both');
@@ -267,7 +250,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
             ...(serverIntegrity ? { serverIntegrity } : {}),
           },
           request.body.canary,
-          { base, reason, by },
+          { base, reason, by, credential },
         );
         return reply.header('cache-control', 'no-store').send(started);
       }
@@ -280,9 +263,12 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
             ...(serverIntegrity ? { serverIntegrity } : {}),
           },
           base,
+          credential,
         );
         const link = options.preview.link(checked, request.body.previewSeconds);
-        options.log(`site: preview of ${checked.name} ${checked.version} signed for ${by}`);
+        options.log.info(
+          `site: preview of ${checked.name} ${checked.version} signed for ${by} (${credential.label})`,
+        );
         return reply.header('cache-control', 'no-store').send({
           preview: {
             remote: checked.name,
@@ -293,8 +279,13 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
         });
       }
       const done = await options.deployer.deploy(
-        { name: request.params.name, entry, version, ...(serverIntegrity ? { serverIntegrity } : {}) },
-        { base, reason, by },
+        {
+          name: request.params.name,
+          entry,
+          version,
+          ...(serverIntegrity ? { serverIntegrity } : {}),
+        },
+        { base, reason, by, credential },
       );
       return reply.header('cache-control', 'no-store').send(done);
     },
@@ -308,7 +299,12 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     },
     async (request, reply) => {
       const { base, to, reason = '', by = 'unknown' } = request.body;
-      const done = await options.deployer.rollback(request.params.name, to, { base, reason, by });
+      const done = await options.deployer.rollback(request.params.name, to, {
+        base,
+        reason,
+        by,
+        credential: credentialOf(request),
+      });
       return reply.header('cache-control', 'no-store').send(done);
     },
   );
@@ -318,7 +314,12 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     { bodyLimit: MAX_BODY, schema: { body: releaseBody } },
     async (request, reply) => {
       const { base, entries, reason = '', by = 'unknown' } = request.body;
-      const done = await options.deployer.release(entries, { base, reason, by });
+      const done = await options.deployer.release(entries, {
+        base,
+        reason,
+        by,
+        credential: credentialOf(request),
+      });
       return reply.header('cache-control', 'no-store').send(done);
     },
   );
@@ -327,12 +328,69 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     '/releases/:id/rollback',
     {
       bodyLimit: MAX_BODY,
-      schema: { params: { type: 'object', properties: { id: RELEASE_ID } }, body: releaseRollbackBody },
+      schema: {
+        params: { type: 'object', properties: { id: RELEASE_ID } },
+        body: releaseRollbackBody,
+      },
     },
     async (request, reply) => {
       const { base, reason = '', by = 'unknown' } = request.body;
-      const done = await options.deployer.rollbackRelease(request.params.id, { base, reason, by });
+      const done = await options.deployer.rollbackRelease(request.params.id, {
+        base,
+        reason,
+        by,
+        credential: credentialOf(request),
+      });
       return reply.header('cache-control', 'no-store').send(done);
+    },
+  );
+
+  app.get('/tokens', async (request, reply) => {
+    operatorOnly(request);
+    const tokens = await options.tokens.list();
+    return reply.header('cache-control', 'no-store').send({ tokens: tokens.map(shown) });
+  });
+
+  app.post<{ Body: { groups: string[] } }>(
+    '/tokens',
+    { bodyLimit: MAX_BODY, schema: { body: tokenBody } },
+    async (request, reply) => {
+      operatorOnly(request);
+      const made = await options.tokens.create(request.body.groups);
+      options.log.info(`site: deploy token ${groupLabel(made.record)} made by the operator`);
+      return reply.code(201).header('cache-control', 'no-store').send(issued(made));
+    },
+  );
+
+  /** A token's id that names no token. */
+  const noSuchToken = (id: string) =>
+    new RefusedError(
+      404,
+      'no_such_token',
+      `there is no deploy token "${id}" (GET /_deploy/tokens lists them)`,
+    );
+
+  app.post<{ Params: { id: string } }>(
+    '/tokens/:id/rotate',
+    { schema: { params: TOKEN_PARAMS } },
+    async (request, reply) => {
+      operatorOnly(request);
+      const rotated = await options.tokens.rotate(request.params.id);
+      if (!rotated) throw noSuchToken(request.params.id);
+      options.log.info(`site: deploy token ${groupLabel(rotated.record)} rotated by the operator`);
+      return reply.header('cache-control', 'no-store').send(issued(rotated));
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/tokens/:id/revoke',
+    { schema: { params: TOKEN_PARAMS } },
+    async (request, reply) => {
+      operatorOnly(request);
+      const revoked = await options.tokens.revoke(request.params.id);
+      if (!revoked) throw noSuchToken(request.params.id);
+      options.log.info(`site: deploy token ${groupLabel(revoked)} revoked by the operator`);
+      return reply.header('cache-control', 'no-store').send(shown(revoked));
     },
   );
 }

@@ -8,36 +8,38 @@
  * clear of every other group's; the shared packages it needs must be provided by the live shell;
  * its Node build is fetched and pinned by SHA-256 (and must be the file the team built, when the
  * team says which); and every one of its pages must render on the server from that pinned file.
+ *
+ * Before any of that, the change's credential must be allowed to change every group it names (a
+ * group's deploy token moves only its own group), and the route table must name the group it is
+ * published as and claim no path the site serves itself.
  */
 import { randomBytes } from 'node:crypto';
-import semver from 'semver';
-import {
-  SHA256_INTEGRITY,
-  type DeploymentManifest,
-  type RemoteDeployment,
-  type RouteTable,
-} from '@site/contracts';
+import type { RemoteDeployment } from '@site/contracts';
 import { StaleManifestError, type ControlPlane, type LiveManifest } from '../control-plane';
-import { RemoteFileError, fetchRemoteFile, fetchRemoteJson } from '../remote-files';
 import { liveVersion, rollbackTarget, type HistoryEntry } from './history';
-import { RefusedError, patchManifest, type PublishedEntry } from './patch';
+import { EntryChecks, type EntryCheckOptions } from './entry-checks';
+import { RefusedError, type PublishedEntry } from './patch';
 
-export interface DeployerOptions {
-  /** Origins entries may point at, e.g. `https://cdn.example.com`. */
-  allowedOrigins: readonly string[];
-  current(): Promise<LiveManifest>;
+/** Who makes a change, and which groups it may change. */
+export interface Credential {
+  /** As the history records it: `operator`, `group:data#<token id>`, `site`. Never a token. */
+  label: string;
+  /** The groups (federation names) it may change; every group when absent. */
+  groups?: readonly string[];
+}
+
+/** The site's operator (DEPLOY_TOKEN): every group. */
+export const OPERATOR: Credential = { label: 'operator' };
+/** The site itself: a canary it rolls back when its errors pass the threshold. */
+export const SITE: Credential = { label: 'site' };
+
+export interface DeployerOptions extends EntryCheckOptions {
   /**
    * Makes a manifest live if the live one is still `base`, together with its history entry; throws
    * StaleManifestError if not (ControlPlane.publish).
    */
   publish: ControlPlane['publish'];
   history: ControlPlane['history'];
-  /** What the shell provides: package name -> version. */
-  providedVersions: Record<string, string>;
-  shellPaths: readonly string[];
-  /** Renders a page against a manifest; resolves to the failure, if any. */
-  renderCheck(manifest: DeploymentManifest, path: string): Promise<string | null>;
-  fetchTimeoutMs?: number;
 }
 
 /** What a release of several groups did: its id, the manifest it made live, a change per group. */
@@ -64,187 +66,56 @@ export interface Change {
   base: string;
   reason: string;
   by: string;
+  credential: Credential;
 }
 
-/** A refusal for a file that could not be fetched, as the team should read it. */
-function refusedFetch(error: unknown): RefusedError {
-  if (!(error instanceof RemoteFileError)) throw error;
-  const status = error.code === 'not_allowed' ? 403 : 422;
-  return new RefusedError(status, error.code === 'not_json' ? 'invalid_entry' : error.code, error.message);
+/** Refuses a change of groups the credential may not change, before anything is read or fetched. */
+function authorize(credential: Credential, names: readonly string[]): void {
+  const allowed = credential.groups;
+  if (!allowed) return;
+  const refused = [...new Set(names.filter((name) => !allowed.includes(name)))];
+  if (refused.length === 0) return;
+  throw new RefusedError(
+    403,
+    'group_not_allowed',
+    `the deploy token ${credential.label} may change only ${allowed.join(', ')}, not ${refused.join(', ')}; nothing was changed`,
+  );
 }
 
 export class Deployer {
-  private readonly allowed: ReadonlySet<string>;
+  private readonly checks: EntryChecks;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: DeployerOptions) {
-    this.allowed = new Set(options.allowedOrigins.map((o) => new URL(o).origin));
+    this.checks = new EntryChecks(options);
   }
 
-  private get fetchOptions() {
-    return { timeoutMs: this.options.fetchTimeoutMs ?? 5000, maxBytes: 20 * 1024 * 1024 };
-  }
-
-  private async json(url: string, what: string): Promise<unknown> {
-    try {
-      return await fetchRemoteJson(url, this.allowed, what, this.fetchOptions);
-    } catch (error) {
-      throw refusedFetch(error);
-    }
-  }
-
-  /** The shared packages the new version needs that the live shell does not provide. */
-  private async checkShared(entry: string): Promise<void> {
-    const manifest = (await this.json(
-      new URL('mf-manifest.json', entry).href,
-      'the federation manifest',
-    )) as { shared?: { name?: string; requiredVersion?: string }[] } | null;
-    const missing: string[] = [];
-    for (const { name, requiredVersion } of manifest?.shared ?? []) {
-      if (!name || !requiredVersion) continue;
-      const provided = this.options.providedVersions[name];
-      if (provided === undefined) {
-        missing.push(`${name} ${requiredVersion} (the shell provides none)`);
-      } else if (!semver.satisfies(provided, requiredVersion)) {
-        missing.push(`${name} ${requiredVersion} (the shell provides ${provided})`);
-      }
-    }
-    if (missing.length) {
-      throw new RefusedError(
-        422,
-        'shared_not_provided',
-        `this version needs ${missing.join(', ')}: deploy a shell that provides ${missing.length > 1 ? 'them' : 'it'} first`,
-      );
-    }
-  }
-
-  /**
-   * The pin of the version's Node build as its origin serves it now. When the change names the pin
-   * it expects (the team's build, or the version that was live before a rollback), the served file
-   * must be that one.
-   */
-  private async pin(published: PublishedEntry): Promise<string> {
-    const url = new URL('server/pages.js', published.entry).href;
-    let served: string;
-    try {
-      served = (await fetchRemoteFile(url, this.allowed, 'the Node build', this.fetchOptions))
-        .integrity;
-    } catch (error) {
-      throw refusedFetch(error);
-    }
-    if (published.serverIntegrity && published.serverIntegrity !== served) {
-      throw new RefusedError(
-        422,
-        'contents_differ',
-        `${url} is not the file this deploy names (expected ${published.serverIntegrity}, the origin serves ${served}): a version's files must not change once built; build and deploy a new version`,
-      );
-    }
-    return served;
-  }
-
-  /** The entry's own fields, before anything is fetched; its URL when they are sound. */
-  private validate(published: PublishedEntry): URL {
-    if (!/^[a-z][a-z0-9_]*$/.test(published.name)) {
-      throw new RefusedError(400, 'bad_field', 'the remote name must be a snake_case identifier');
-    }
-    if (!semver.valid(published.version)) {
-      throw new RefusedError(400, 'bad_field', `"${published.version}" is not a semantic version`);
-    }
-    if (published.serverIntegrity && !SHA256_INTEGRITY.test(published.serverIntegrity)) {
-      throw new RefusedError(
-        400,
-        'bad_field',
-        '"serverIntegrity" must be "sha256-" and the base64 of a SHA-256 digest',
-      );
-    }
-    let url: URL;
-    try {
-      url = new URL(published.entry);
-    } catch {
-      throw new RefusedError(400, 'bad_field', `"${published.entry}" is not a URL`);
-    }
-    if (!/^https?:$/.test(url.protocol) || !this.allowed.has(url.origin)) {
-      throw new RefusedError(
-        403,
-        'origin_not_allowed',
-        `entries may point only at ${[...this.allowed].join(', ') || 'no origin (none is configured)'}; not at ${url.origin}`,
-      );
-    }
-    return url;
-  }
-
-  /**
-   * Runs every check on the entries and makes them live together in one compare-and-swap, or
-   * throws without changing anything. Each entry is checked against the manifest with the entries
-   * before it in place, and every page of every changed group must render with all of them live.
-   */
-  private async checked(
-    entries: readonly PublishedEntry[],
-    base: string,
-  ): Promise<{ before: LiveManifest; json: Record<string, unknown>; changed: RemoteDeployment[] }> {
-    const names = entries.map((e) => e.name);
-    const twice = names.find((n, i) => names.indexOf(n) !== i);
-    if (twice) {
-      throw new RefusedError(400, 'bad_field', `"${twice}" is named twice in one release`);
-    }
-    const urls = entries.map((published) => this.validate(published));
-    const before = await this.options.current();
-    if (base !== before.version) {
-      throw new RefusedError(
-        409,
-        'stale_base',
-        `the live manifest is at version ${before.version}, not ${base}: read it again and retry`,
-      );
-    }
-    let json = JSON.parse(before.text) as Record<string, unknown>;
-    const changed: RemoteDeployment[] = [];
-    for (const [i, published] of entries.entries()) {
-      const url = urls[i]!;
-      const table = (await this.json(new URL('routes.json', url).href, 'the route table')) as RouteTable;
-      if (typeof table !== 'object' || table === null) {
-        throw new RefusedError(422, 'invalid_entry', 'the route table is not a JSON object');
-      }
-      await this.checkShared(url.href);
-      const pinned = { ...published, serverIntegrity: await this.pin(published) };
-      const patched = patchManifest(json, pinned, table, this.options.shellPaths);
-      json = patched.json;
-      changed.push(patched.remote);
-    }
-    const candidate = {
-      ...before.manifest,
-      remotes: [
-        ...before.manifest.remotes.filter((r) => !names.includes(r.name)),
-        ...changed,
-      ],
-    };
-    for (const remote of changed) {
-      for (const route of remote.routes) {
-        const failure = await this.options.renderCheck(candidate, route.path);
-        if (failure) {
-          throw new RefusedError(
-            422,
-            'render_failed',
-            `the page ${route.path}${entries.length > 1 ? ` (${remote.name})` : ''} could not be rendered: ${failure}`,
-          );
-        }
-      }
-    }
-    return { before, json, changed };
+  /** Every check of `entries` against the live manifest at `base` (entry-checks.ts). */
+  private checked(entries: readonly PublishedEntry[], base: string) {
+    return this.checks.check(entries, base);
   }
 
   private async publish(
     entries: readonly PublishedEntry[],
     change: Change & { action: HistoryEntry['action']; release?: string },
   ): Promise<HistoryEntry[]> {
+    authorize(
+      change.credential,
+      entries.map((e) => e.name),
+    );
     const { before, json, changed } = await this.checked(entries, change.base);
     // A group's new version replaces its canary too: a deploy of the canary's version promotes it.
-    withoutCanaries(json, changed.map((r) => r.name));
+    withoutCanaries(
+      json,
+      changed.map((r) => r.name),
+    );
     const at = new Date().toISOString();
     const drafts = changed.map((remote) => {
       const previous = before.manifest.remotes.find((r) => r.name === remote.name);
       return {
         at,
         by: change.by,
+        credential: change.credential.label,
         action: change.action,
         remote: remote.name,
         from: previous ? liveVersion(previous) : null,
@@ -297,8 +168,15 @@ export class Deployer {
    * Every check of a deploy, without going live: the entry as it would be published (its pin
    * included), for a preview link.
    */
-  preview(published: PublishedEntry, base: string): Promise<RemoteDeployment> {
-    return this.serialized(async () => (await this.checked([published], base)).changed[0]!);
+  preview(
+    published: PublishedEntry,
+    base: string,
+    credential: Credential,
+  ): Promise<RemoteDeployment> {
+    return this.serialized(async () => {
+      authorize(credential, [published.name]);
+      return (await this.checked([published], base)).changed[0]!;
+    });
   }
 
   /**
@@ -307,6 +185,7 @@ export class Deployer {
    */
   canary(published: PublishedEntry, percent: number, change: Change): Promise<HistoryEntry> {
     return this.serialized(async () => {
+      authorize(change.credential, [published.name]);
       const { before, json, changed } = await this.checked([published], change.base);
       const remote = changed[0]!;
       const stable = before.manifest.remotes.find((r) => r.name === remote.name);
@@ -318,7 +197,7 @@ export class Deployer {
         );
       }
       const raw = (json.remotes as Record<string, unknown>[]).find((r) => r.name === remote.name)!;
-      const next = JSON.parse(before.text) as Record<string, unknown>;
+      const next: Record<string, unknown> = { ...before.json };
       withoutCanaries(next, [remote.name]);
       next.canaries = [
         ...((next.canaries as unknown[] | undefined) ?? []),
@@ -327,6 +206,7 @@ export class Deployer {
       const draft = {
         at: new Date().toISOString(),
         by: change.by,
+        credential: change.credential.label,
         action: 'canary' as const,
         remote: remote.name,
         from: liveVersion(stable),
@@ -365,8 +245,16 @@ export class Deployer {
     return this.serialized(async () => {
       const released = (await this.options.history()).filter((e) => e.release === id);
       if (released.length === 0) {
-        throw new RefusedError(404, 'no_such_release', `there is no release "${id}" in the history`);
+        throw new RefusedError(
+          404,
+          'no_such_release',
+          `there is no release "${id}" in the history`,
+        );
       }
+      authorize(
+        change.credential,
+        released.map((e) => e.remote),
+      );
       const live = await this.options.current();
       const targets: PublishedEntry[] = [];
       for (const entry of released) {
@@ -400,11 +288,13 @@ export class Deployer {
 
   rollback(name: string, to: string | undefined, change: Change): Promise<HistoryEntry> {
     return this.serialized(async () => {
+      authorize(change.credential, [name]);
       const live = await this.options.current();
       const canary = live.canaries.find((c) => c.remote.name === name);
       if (canary && to === undefined) {
         return this.endCanary(live, canary.remote.name, change.base, {
           by: change.by,
+          credential: change.credential,
           reason: change.reason || `end the canary of ${canary.remote.version}`,
         });
       }
@@ -438,7 +328,7 @@ export class Deployer {
     live: LiveManifest,
     name: string,
     base: string,
-    change: { by: string; reason: string },
+    change: { by: string; reason: string; credential: Credential },
   ): Promise<HistoryEntry> {
     if (base !== live.version) {
       throw new RefusedError(
@@ -449,11 +339,12 @@ export class Deployer {
     }
     const canary = live.canaries.find((c) => c.remote.name === name)!;
     const stable = live.manifest.remotes.find((r) => r.name === name)!;
-    const json = JSON.parse(live.text) as Record<string, unknown>;
+    const json: Record<string, unknown> = { ...live.json };
     withoutCanaries(json, [name]);
     const draft = {
       at: new Date().toISOString(),
       by: change.by,
+      credential: change.credential.label,
       action: 'rollback' as const,
       remote: name,
       from: liveVersion(canary.remote),
@@ -473,7 +364,7 @@ export class Deployer {
       const live = await this.options.current();
       const canary = live.canaries.find((c) => c.remote.name === name);
       if (canary?.remote.version !== version) return null;
-      return this.endCanary(live, name, live.version, { by: 'site', reason });
+      return this.endCanary(live, name, live.version, { by: 'site', reason, credential: SITE });
     });
   }
 }

@@ -25,6 +25,12 @@ export interface HistoryEntry {
   manifestVersion: string;
   /** The release this change was part of, when several groups went live together. */
   release?: string;
+  /**
+   * The credential that made the change: `operator` (DEPLOY_TOKEN), `group:<group>#<token id>`
+   * (a group's deploy token), or `site` (the site itself: a seed, a canary's automatic rollback).
+   * Never the token. Absent in entries recorded before credentials were told apart.
+   */
+  credential?: string;
 }
 
 /**

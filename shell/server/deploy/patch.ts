@@ -5,6 +5,7 @@ import {
   type RemoteDeployment,
   type RouteTable,
 } from '@site/contracts';
+import { SHELL_PAGES } from '@site/contracts/site';
 
 /** One remote's entry as a team publishes it. */
 export interface PublishedEntry {
@@ -26,14 +27,19 @@ export class RefusedError extends Error {
   }
 }
 
+/** Whether two paths share pages: one is the other, or lies under it. */
+export const overlaps = (a: string, b: string): boolean =>
+  a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The manifest with one remote's entry replaced (or added), every other entry kept exactly as it
  * is, checked with the browser's own parser: the new entry must parse, stay inside its prefixes and
- * not collide with another group's prefixes, paths or the shell's own pages. Returns the new
- * manifest's JSON text, or throws a RefusedError that says why.
+ * not collide with another group's prefixes, paths or the shell's own pages (no path of it, and no
+ * prefix at or under one). Returns the new manifest's JSON text, or throws a RefusedError that
+ * says why.
  */
 export function patchManifest(
   liveJson: unknown,
@@ -79,6 +85,19 @@ export function patchManifest(
         422,
         'invalid_entry',
         `the path "${route.path}" is one of the shell's own pages`,
+      );
+    }
+  }
+  // The home page is above every path: only a prefix at or under another shell page overlaps it,
+  // but for the services page, the hub of the groups, which live under it.
+  for (const prefix of remote.prefixes) {
+    const hub = prefix.startsWith(`${SHELL_PAGES.services}/`);
+    const page = shellPaths.find((p) => p !== '/' && overlaps(p, prefix) && !hub);
+    if (page) {
+      throw new RefusedError(
+        422,
+        'invalid_entry',
+        `the prefix "${prefix}" overlaps "${page}", one of the shell's own pages`,
       );
     }
   }

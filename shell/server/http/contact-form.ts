@@ -30,7 +30,8 @@ import {
   type ContactMessage,
 } from '@site/contracts/contact';
 import type { ContactFormState } from '../../src/pages/contact/form-state';
-import type { ComposedPage } from '../page-cache';
+import { ComposedPage } from '../page-cache';
+import { scriptJson } from '../control-plane';
 import { forwardedHeaders } from './api-proxy';
 import { targetPath } from './pages';
 import { REVALIDATE } from '@site/serving';
@@ -71,16 +72,9 @@ const posted = z
 const postedTrap = z.object({ website: posted });
 
 export interface ContactFormOptions {
-  /** The site's public origin (SITE_URL): what the browser sends as Origin, and so the mail-service. */
-  siteUrl: string;
   /** The mail-service's origin (MAIL_SERVICE_URL). */
   mailService: string;
-  /** The contact page as everyone gets it (from the shared page cache). */
-  page(): Promise<ComposedPage>;
-  /** The contact page composed for this answer only, with the form in this state. */
-  composeWith(state: ContactFormState, status: number): Promise<ComposedPage>;
   timeoutMs?: number;
-  log: (message: string) => void;
 }
 
 type Verdict = 'ok' | 'refused';
@@ -128,12 +122,32 @@ export async function contactFormRoutes(
   app: FastifyInstance,
   options: ContactFormOptions,
 ): Promise<void> {
-  const siteOrigin = new URL(options.siteUrl).origin;
+  // The site's public origin (SITE_URL): what the browser sends as Origin, and so the mail-service.
+  const siteOrigin = new URL(app.shellBuild.siteUrl).origin;
+  const { FORM_STATE_ELEMENT } = app.shellBuild.shell;
   const sendmail = new URL('/api/sendmail', options.mailService).href;
   const timeoutMs = options.timeoutMs ?? 15000;
   // Here a body is a form, and nothing else: JSON and the rest are a 415.
   app.removeAllContentTypeParsers();
   await app.register(formBody, { bodyLimit: FORM_BODY_LIMIT });
+
+  /**
+   * The contact page with the form in a visitor's state (what they typed, its messages, or sent),
+   * for one answer: rendered by the shell's processes (no remote code runs on this page), never
+   * cached, with the state in the page for the form's code to start from.
+   */
+  async function composeWith(state: ContactFormState, status: number): Promise<ComposedPage> {
+    const page = await app.pages.composeOnce(await app.live(), CONTACT_PATH, true, state);
+    if (page.failure) throw new Error(`the contact page could not be rendered: ${page.failure}`);
+    const stateScript = `<script type="application/json" id="${FORM_STATE_ELEMENT}">${scriptJson(state)}</script>`;
+    const end = page.html.lastIndexOf('</body>');
+    return new ComposedPage(
+      status,
+      end === -1
+        ? page.html + stateScript
+        : page.html.slice(0, end) + stateScript + page.html.slice(end),
+    );
+  }
 
   /** The visitor's form cookie, or a new one; set again on every answer (its life starts anew). */
   function formCookie(request: FastifyRequest, reply: FastifyReply): string | null {
@@ -159,7 +173,7 @@ export async function contactFormRoutes(
     status: number,
     headers: Record<string, string> = {},
   ) {
-    const page = await options.composeWith(state, status);
+    const page = await composeWith(state, status);
     return sendComposed(request, reply, page, { type: HTML, cacheControl: NO_STORE, headers });
   }
 
@@ -241,7 +255,7 @@ export async function contactFormRoutes(
       // The sent state holds nothing of the message: it says it was sent, and what happens next.
       return answer(request, reply, { sent: true }, 200);
     }
-    return sendComposed(request, reply, await options.page(), {
+    return sendComposed(request, reply, await app.pages.page(await app.live(), CONTACT_PATH), {
       type: HTML,
       cacheControl: REVALIDATE,
     });
@@ -303,7 +317,7 @@ export async function contactFormRoutes(
           outcome.retryAfterSeconds ? { 'retry-after': String(outcome.retryAfterSeconds) } : {},
         );
       case 'failed':
-        options.log(
+        request.log.warn(
           `site: a contact form posted without JavaScript was not sent: the mail-service ${outcome.why}`,
         );
         return answer(

@@ -4,10 +4,15 @@
  * internals cannot be reached another way), but on Node 20 to 24 it does not cover sockets, and it
  * lets a process signal any other process of its user. A page has no business with either.
  *
- * Every way to a socket goes through the methods closed here: `fetch`, `http`, `https`, `http2`
- * and `tls` connect through `net.Socket`, servers listen through `net.Server`, names resolve
- * through `dns`. A remote's code runs after this and never sees the originals.
+ * The built-in allow-list (builtins.ts) keeps `net`, `dgram`, `dns`, `http` and the rest from a
+ * team's code; this shuts the same doors once more on the classes the process itself has loaded
+ * (its stderr and fd 3 are sockets), down to their internals (`_listen2`, `_createServerHandle`),
+ * and takes from `process` what could leave the process (execve, addons, environment files,
+ * reports written to disk). A remote's code runs after this and never sees the originals. Where
+ * the site server runs as root, the operating system is a third wall: the process runs as an
+ * unprivileged user in a network namespace of its own (launcher.ts).
  */
+import crypto from 'node:crypto';
 import dgram from 'node:dgram';
 import dns from 'node:dns';
 import net from 'node:net';
@@ -23,6 +28,12 @@ export class NetworkDisabledError extends Error {
 class SignalDeniedError extends Error {
   override name = 'SignalDeniedError';
   readonly code = 'ERR_SIGNAL_DENIED';
+}
+
+/** Named as Node's permission model names what it denies. */
+class ProcessDeniedError extends Error {
+  override name = 'ProcessDeniedError';
+  readonly code = 'ERR_ACCESS_DENIED';
 }
 
 type Methods = Record<string, unknown>;
@@ -52,6 +63,8 @@ function closeNetwork(): void {
 
   seal(net.Socket.prototype, 'connect', denied('net.Socket connect'));
   seal(net.Server.prototype, 'listen', denied('net.Server listen'));
+  seal(net.Server.prototype, '_listen2', denied('net.Server _listen2'));
+  seal(net, '_createServerHandle', denied('net._createServerHandle'));
   // A datagram socket opens its handle as it is made, so it is refused at its making.
   seal(dgram, 'createSocket', denied('dgram.createSocket'));
   seal(dgram, 'Socket', denied('dgram.Socket'));
@@ -76,6 +89,42 @@ function closeNetwork(): void {
       if (typeof proto[key] === 'function') seal(proto, key, denied(`pipe ${key}`));
     }
   }
+}
+
+/** What of `process` reaches outside the process: replaced by a function that refuses. */
+const PROCESS_EXITS = [
+  'binding',
+  '_linkedBinding',
+  'dlopen',
+  'execve',
+  'loadEnvFile',
+  'chdir',
+  'openStdin',
+  'setuid',
+  'setgid',
+  'seteuid',
+  'setegid',
+  'setgroups',
+  'initgroups',
+  '_debugEnd',
+  '_startProfilerIdleNotifier',
+  '_stopProfilerIdleNotifier',
+];
+
+function closeProcess(): void {
+  const internals = process as unknown as Methods;
+  for (const key of PROCESS_EXITS) {
+    if (typeof internals[key] !== 'function') continue;
+    seal(process, key, () => {
+      throw new ProcessDeniedError(`a render process may not call process.${key}`);
+    });
+  }
+  // A diagnostic report is written to a file of the process's choosing.
+  seal(process, 'report', undefined);
+  // `crypto` is allowed, but an OpenSSL engine is a shared library loaded from a path.
+  seal(crypto, 'setEngine', () => {
+    throw new ProcessDeniedError('a render process may not load an OpenSSL engine');
+  });
 }
 
 /** A render process may signal itself (an abort), never the site server or anyone else. */
@@ -109,5 +158,6 @@ function dropEvalGlobals(): void {
 export function lockDown(): void {
   closeNetwork();
   closeSignals();
+  closeProcess();
   dropEvalGlobals();
 }

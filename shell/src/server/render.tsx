@@ -12,7 +12,7 @@ import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import * as Ui from '@site/ui';
 import type { DeploymentManifest, RemoteDeployment, RemotePagesModule } from '@site/contracts';
-import { Layout } from '../components/Layout';
+import { Layout, type LayoutPart } from '../components/Layout';
 import type { PageMeta } from '../content/shell-routes';
 import { RemoteUnavailableError } from '../federation/errors';
 import { ServerFormState, type ContactFormState } from '../pages/contact/form-state';
@@ -59,17 +59,21 @@ export interface RenderRequest {
 export interface RenderResult {
   /** 200, 404 for an unknown path, 503 when the page's group could not be rendered. */
   status: number;
-  /** The markup inside `#root`. */
+  /** The markup inside `#root` (`all`), the frame with `PAGE_SLOT` (`frame`), or the page (`page`). */
   html: string;
   meta: PageMeta;
   /** The remote that owns the page, if any. */
   remote?: RemoteDeployment;
   /** Why the page's group could not be rendered, for the log. */
   failure?: string;
+  /** How it failed: its code could not be had, or its page threw while rendering. */
+  broken?: Broken['kind'];
 }
 
+export { PAGE_SLOT, type LayoutPart } from '../components/Layout';
+
 /** How the page's group failed: its code could not be loaded, or its page threw. */
-type Broken = { kind: 'unavailable' | 'crashed'; reason: string };
+export type Broken = { kind: 'unavailable' | 'crashed'; reason: string };
 
 function pageSource(request: RenderRequest, owner: RemoteDeployment | undefined, broken?: Broken) {
   // Nothing is preloaded on the server: each render loads its page once (`LazyPage` keeps it).
@@ -95,20 +99,25 @@ function pageSource(request: RenderRequest, owner: RemoteDeployment | undefined,
   return source;
 }
 
+const ownerOf = (request: RenderRequest): RemoteDeployment | undefined =>
+  request.manifest.remotes.find((r) => r.routes.some((route) => route.path === request.path));
+
 async function attempt(
   request: RenderRequest,
+  part: LayoutPart,
   owner: RemoteDeployment | undefined,
   broken?: Broken,
 ): Promise<RenderResult> {
   const routes = createRoutes(request.manifest, pageSource(request, owner, broken));
   const route = routes(request.path);
-  const problem = await prepare(route, 'default');
+  // The frame draws no page, so it loads none.
+  const problem = part === 'frame' ? undefined : await prepare(route, 'default');
   const failure = broken?.reason ?? (problem === undefined ? undefined : String(problem));
   const html = renderToString(
     <StrictMode>
       <StaticRouter location={request.path}>
         <ServerFormState value={request.contactForm ?? null}>
-          <Layout manifest={request.manifest} routes={routes} />
+          <Layout manifest={request.manifest} routes={routes} part={part} />
         </ServerFormState>
       </StaticRouter>
     </StrictMode>,
@@ -118,34 +127,40 @@ async function attempt(
     html,
     meta: route.meta,
     ...(owner ? { remote: owner } : {}),
-    ...(failure ? { failure } : {}),
+    ...(failure ? { failure, broken: broken?.kind ?? 'unavailable' } : {}),
   };
 }
 
 /**
- * Renders one page. When the page's group cannot be rendered (its Node build unreachable, or its
- * page throws), the page is rendered again with the shell's "temporarily unavailable" notice and
- * status 503: the layout and the rest of the site are never affected.
+ * Renders one page, or one part of it. When the page's group cannot be rendered (its Node build
+ * unreachable, or its page throws), the page is rendered again with the shell's "temporarily
+ * unavailable" notice and status 503: the layout and the rest of the site are never affected.
  */
-export async function renderPage(request: RenderRequest): Promise<RenderResult> {
-  const owner = request.manifest.remotes.find((r) =>
-    r.routes.some((route) => route.path === request.path),
-  );
+export async function renderPage(
+  request: RenderRequest,
+  part: LayoutPart = 'all',
+): Promise<RenderResult> {
+  const owner = ownerOf(request);
   try {
-    return await attempt(request, owner);
+    return await attempt(request, part, owner);
   } catch (error) {
     if (!owner) throw error;
-    return attempt(request, owner, {
+    return attempt(request, part, owner, {
       kind: 'crashed',
       reason: `its page threw while rendering: ${error instanceof Error ? error.message : String(error)}`,
     });
   }
 }
 
-/** Renders the page with its group marked unavailable (e.g. its render timed out). */
-export function renderUnavailable(request: RenderRequest, reason: string): Promise<RenderResult> {
-  const owner = request.manifest.remotes.find((r) =>
-    r.routes.some((route) => route.path === request.path),
-  );
-  return attempt(request, owner, { kind: 'unavailable', reason });
+/**
+ * Renders the page (or its part) with its group's notice: unavailable (its code could not be had,
+ * its render timed out) or crashed (its page threw).
+ */
+export function renderUnavailable(
+  request: RenderRequest,
+  reason: string,
+  part: LayoutPart = 'all',
+  kind: Broken['kind'] = 'unavailable',
+): Promise<RenderResult> {
+  return attempt(request, part, ownerOf(request), { kind, reason });
 }

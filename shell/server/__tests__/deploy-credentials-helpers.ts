@@ -1,0 +1,152 @@
+/**
+ * What the deploy-credential tests share: a bucket of groups' version folders served by a real
+ * HTTP server (each group's route table, federation manifest and Node build), and a real site (the
+ * real shell build, real render processes) whose deploy API is called in-process.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { sha256Integrity } from '@site/contracts/integrity';
+import { testManifest, testRoute } from '@site/build/testing/manifest';
+import { listenOnFreePort, portRange } from '@site/build/testing/ports';
+import { createSite, type Site } from '../site';
+
+export const SHELL_DIST = path.join(__dirname, '..', '..', 'dist');
+export const OPERATOR = 'operator-token-of-the-credentials-test';
+
+/** One Node build for every version of every test group: a page at each group's `/<group>/page`. */
+const PAGES_JS = `const React = require('react');
+const page = (text) => () => Promise.resolve({ default: () => React.createElement('p', null, text) });
+exports.pages = Object.fromEntries(['alpha', 'beta'].map((g) => ['/' + g + '/page', page('Page of ' + g)]));
+`;
+export const PAGES_INTEGRITY = sha256Integrity(Buffer.from(PAGES_JS));
+
+/** The route table a group's version publishes: by default its own, at `/<group>/page`. */
+export const tableOf = (group: string, paths = [`/${group}/page`]) => ({
+  remote: group,
+  prefixes: [`/${group}`],
+  routes: paths.map((p) => testRoute(p)),
+});
+
+/** The real shell build, built once on a fresh checkout (about 20 s). */
+export async function shellBuilt(): Promise<void> {
+  if (!existsSync(path.join(SHELL_DIST, 'server', 'render.js'))) {
+    await promisify(execFile)('npm', ['run', 'build', '-w', 'shell'], {
+      cwd: path.join(__dirname, '..', '..', '..'),
+    });
+  }
+}
+
+/** A bucket of version folders under `dir`, served on a free port from `ports`. */
+export class Bucket {
+  readonly server: http.Server;
+  origin = '';
+
+  constructor(readonly dir: string) {
+    this.server = http.createServer((req, res) => {
+      const file = path.join(dir, path.normalize(decodeURIComponent(req.url ?? '/')));
+      if (!file.startsWith(`${dir}${path.sep}`) || !existsSync(file)) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.end(readFileSync(file));
+    });
+  }
+
+  async listen(ports: readonly number[]): Promise<void> {
+    this.origin = `http://127.0.0.1:${await listenOnFreePort(this.server, ports)}`;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** Writes (or rewrites) a version folder of `group`, publishing `table`. */
+  version(group: string, version: string, table: unknown = tableOf(group)): void {
+    const folder = path.join(this.dir, group, version);
+    mkdirSync(path.join(folder, 'server'), { recursive: true });
+    writeFileSync(path.join(folder, 'server', 'pages.js'), PAGES_JS);
+    writeFileSync(path.join(folder, 'routes.json'), JSON.stringify(table));
+    writeFileSync(path.join(folder, 'mf-manifest.json'), JSON.stringify({ id: group, shared: [] }));
+    writeFileSync(path.join(folder, 'page-assets.json'), JSON.stringify({ pages: {} }));
+  }
+
+  entry(group: string, version: string): string {
+    return `${this.origin}/${group}/${version}/remoteEntry.js`;
+  }
+
+  /** The live manifest's entry of `group` at `version` in this bucket. */
+  remote(group: string, version = '1.0.0') {
+    return {
+      name: group,
+      entry: this.entry(group, version),
+      version,
+      ...tableOf(group),
+      serverIntegrity: PAGES_INTEGRITY,
+    };
+  }
+}
+
+/** A deploy folder whose live manifest has `remotes`. */
+export function deployDirWith(dir: string, remotes: unknown[]): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'remotes.json'), JSON.stringify(testManifest(remotes)));
+  return dir;
+}
+
+/** A site with the deploy API on, entries allowed from `origin`. */
+export function startSite(deployDir: string, origin: string, databaseUrl?: string): Promise<Site> {
+  return createSite({
+    shellDist: SHELL_DIST,
+    deployDir,
+    databaseUrl,
+    apiTarget: 'http://127.0.0.1:9',
+    siteUrl: 'http://localhost',
+    renderWorkers: 1,
+    processMetrics: false,
+    deploy: { token: OPERATOR, allowedOrigins: [origin] },
+    log: () => undefined,
+  });
+}
+
+export interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** A call of the site's deploy API, made in-process with `token` (none when undefined). */
+export async function call(
+  site: Site,
+  method: 'GET' | 'PUT' | 'POST',
+  route: string,
+  token: string | undefined,
+  body?: unknown,
+): Promise<Answer> {
+  const answer = await site.app.inject({
+    method,
+    url: `/_deploy${route}`,
+    headers: {
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+  return { status: answer.statusCode, body: answer.json() };
+}
+
+/** A new group token for `groups`, made with the operator's token. */
+export async function groupToken(site: Site, ...groups: string[]): Promise<string> {
+  const made = await call(site, 'POST', '/tokens', OPERATOR, { groups });
+  if (made.status !== 201) throw new Error(`no token made: ${JSON.stringify(made.body)}`);
+  return made.body.token as string;
+}
+
+/** The live manifest's version, as a team reads it before a change. */
+export async function base(site: Site): Promise<string> {
+  return (await call(site, 'GET', '/manifest', OPERATOR)).body.version as string;
+}
+
+export { portRange };

@@ -1,0 +1,300 @@
+/**
+ * Composes a page from parts, each rendered by the code that owns it and cached by what it depends
+ * on:
+ *
+ * - the frame (skip link, navbar, footer) by the shell's own processes, cached by shell build, the
+ *   navigation the manifest gives (routes, labels, groups) and path;
+ * - the page by its group's processes (that version's code alone), cached by shell build, that
+ *   group version and path; or, for the shell's own pages and every notice, by the shell's;
+ * - the head from the route table, here, with the shell's own code.
+ *
+ * The page's markup goes into the frame's slot; the result is byte for byte what rendering the
+ * whole page at once gives (the layout draws the page at the same place in the tree either way).
+ * So a deploy of one group renders only that group's pages again; the rest of the site is put
+ * together from parts already made. Whatever a group's process answers, it is that group's page
+ * alone: the status, the title and the owner come from the manifest, never from the process.
+ */
+import { createHash } from 'node:crypto';
+import type { DeploymentManifest, RemoteDeployment } from '@site/contracts';
+import { LRUCache } from 'lru-cache';
+import type { PageMeta } from '../src/content/shell-routes';
+import type { ContactFormState } from '../src/pages/contact/form-state';
+import { composePage, type ShellTemplate } from './compose';
+import type { LiveManifest } from './control-plane';
+import type { Logger } from './logger';
+import type { RenderFailure, SiteMetrics } from './metrics';
+import { RenderTimeoutError } from './render/pool';
+import { remoteIdentity, type RenderPools } from './render/pools';
+import type { PartReply, ShellServerBuild } from './render/protocol';
+
+/** What a page is, before its bytes: its status, its markup, its owner and why it failed. */
+export interface Composition {
+  status: number;
+  html: string;
+  /** The group that owns the page (null: the shell). */
+  owner: RemoteDeployment | null;
+  failure: string | null;
+}
+
+export interface ComposerOptions {
+  pools: () => RenderPools;
+  /** The shell's Node build in this process (trusted): the head, and the last-resort notice. */
+  shell: ShellServerBuild;
+  template: () => ShellTemplate;
+  siteUrl: string;
+  metrics: SiteMetrics;
+  /** The scripts a remote's page loads, to preload (best effort). */
+  preloads(remote: RemoteDeployment, path: string): Promise<string[]>;
+  /** The page's share card URL. */
+  shareImage(view: LiveManifest, path: string, known: boolean): string | null;
+  log: Logger;
+  /** Bytes of rendered parts kept (frames and pages). */
+  maxPartBytes: number;
+}
+
+export const NOT_FOUND_PATH = '/404';
+
+/** The manifest as far as the frame draws it: every group's routes and prefixes, no versions. */
+function navigationKey(manifest: DeploymentManifest): string {
+  const shown = {
+    remotes: manifest.remotes.map(({ name, prefixes, routes }) => ({ name, prefixes, routes })),
+    unavailable: manifest.unavailable ?? [],
+  };
+  return createHash('sha256').update(JSON.stringify(shown)).digest('base64url').slice(0, 16);
+}
+
+/** A manifest holding one group: all its processes are told of. */
+const onlyGroup = (manifest: DeploymentManifest, remote: RemoteDeployment): DeploymentManifest => ({
+  schemaVersion: manifest.schemaVersion,
+  generatedAt: manifest.generatedAt,
+  remotes: [remote],
+});
+
+const reasonOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+interface Part {
+  status: number;
+  html: string;
+  meta: PageMeta;
+  failure: string | null;
+  crashed?: boolean;
+}
+
+export class PageComposer {
+  private readonly parts: LRUCache<string, Part>;
+  private readonly making = new Map<string, Promise<Part>>();
+  private readonly navKeys = new WeakMap<DeploymentManifest, string>();
+
+  constructor(private readonly options: ComposerOptions) {
+    this.parts = new LRUCache<string, Part>({
+      maxSize: options.maxPartBytes,
+      // Strings are held as UTF-16 at worst: two bytes a character.
+      sizeCalculation: (part) => Math.max(1, part.html.length * 2),
+    });
+  }
+
+  /** Bytes of parts held, and how many. */
+  get cached(): { entries: number; bytes: number } {
+    return { entries: this.parts.size, bytes: this.parts.calculatedSize };
+  }
+
+  private navigation(manifest: DeploymentManifest): string {
+    let key = this.navKeys.get(manifest);
+    if (key === undefined) {
+      key = navigationKey(manifest);
+      this.navKeys.set(manifest, key);
+    }
+    return key;
+  }
+
+  /** A part from the cache, or made once however many requests ask for it together. */
+  private cachedPart(key: string, make: () => Promise<Part>, keep = true): Promise<Part> {
+    const hit = this.parts.get(key);
+    if (hit) return Promise.resolve(hit);
+    let pending = this.making.get(key);
+    if (!pending) {
+      pending = make().finally(() => this.making.delete(key));
+      if (keep) {
+        pending.then(
+          (part) => {
+            if (part.failure === null) this.parts.set(key, part);
+          },
+          () => undefined,
+        );
+      }
+      this.making.set(key, pending);
+    }
+    return pending;
+  }
+
+  private frame(view: LiveManifest, pagePath: string): Promise<Part> {
+    const key = `frame|${this.options.template().id}|${this.navigation(view.manifest)}|${pagePath}`;
+    return this.cachedPart(key, () =>
+      this.options
+        .pools()
+        .shell.render({ part: 'frame', manifest: view.manifest, path: pagePath })
+        .then(toPart),
+    );
+  }
+
+  /** The "temporarily unavailable" notice in the page's place, from the shell's processes. */
+  private async notice(
+    view: LiveManifest,
+    pagePath: string,
+    reason: string,
+    crashed = false,
+  ): Promise<Part> {
+    try {
+      return toPart(
+        await this.options.pools().shell.render({
+          part: 'page',
+          manifest: view.manifest,
+          path: pagePath,
+          unavailable: reason,
+          crashed,
+        }),
+      );
+    } catch {
+      // The shell's processes cannot answer either: the shell's code in this process draws it.
+      const result = await this.options.shell.renderUnavailable(
+        {
+          manifest: view.manifest,
+          path: pagePath,
+          loadRemote: () => Promise.reject(new Error(reason)),
+        },
+        reason,
+        'page',
+        crashed ? 'crashed' : 'unavailable',
+      );
+      return { status: 503, html: result.html, meta: result.meta, failure: reason };
+    }
+  }
+
+  /** A page of a group, from that group version's own processes. */
+  private async groupPage(
+    view: LiveManifest,
+    owner: RemoteDeployment,
+    pagePath: string,
+  ): Promise<Part> {
+    const route = owner.routes.find((r) => r.path === pagePath)!;
+    const meta: PageMeta = { path: route.path, title: route.title, description: route.description };
+    const key = `page|${this.options.template().id}|${remoteIdentity(owner)}|${pagePath}`;
+    let failure: RenderFailure = 'error';
+    let reason: string;
+    let crashed = false;
+    try {
+      const part = await this.cachedPart(key, async () => {
+        const reply = await this.options
+          .pools()
+          .group(owner)
+          .render({ part: 'page', manifest: onlyGroup(view.manifest, owner), path: pagePath });
+        // The process's word counts for nothing but its markup and whether it failed.
+        return {
+          status: 200,
+          html: reply.html,
+          meta,
+          failure: reply.failure,
+          crashed: reply.crashed,
+        };
+      });
+      if (part.failure === null) return part;
+      reason = part.failure;
+      crashed = part.crashed === true;
+    } catch (error) {
+      if (error instanceof RenderTimeoutError) failure = 'timeout';
+      reason = reasonOf(error);
+    }
+    this.options.metrics.renderFailed(owner, this.options.template().id, failure);
+    this.options.log.warn(
+      `site: ${pagePath}: ${owner.name}@${owner.version} could not be rendered: ${reason}`,
+    );
+    return this.notice(view, pagePath, reason, crashed);
+  }
+
+  /** A page of the shell's own (or the 404 page, or a group whose entry could not be read). */
+  private shellPage(
+    view: LiveManifest,
+    pagePath: string,
+    contactForm?: ContactFormState,
+  ): Promise<Part> {
+    const make = async () =>
+      toPart(
+        await this.options.pools().shell.render({
+          part: 'page',
+          manifest: view.manifest,
+          path: pagePath,
+          ...(contactForm ? { contactForm } : {}),
+        }),
+      );
+    if (contactForm) return make();
+    const key = `page|${this.options.template().id}|shell|${this.navigation(view.manifest)}|${pagePath}`;
+    return this.cachedPart(key, make);
+  }
+
+  /**
+   * The page at `urlPath` as `view` shows it (`known` false: the 404 page), composed from its
+   * parts. `contactForm`: the contact page in a visitor's state, for one answer.
+   */
+  async compose(
+    view: LiveManifest,
+    urlPath: string,
+    known: boolean,
+    contactForm?: ContactFormState,
+  ): Promise<Composition> {
+    const started = performance.now();
+    const pagePath = known ? urlPath : NOT_FOUND_PATH;
+    const owner = known
+      ? (view.manifest.remotes.find((r) => r.routes.some((route) => route.path === pagePath)) ??
+        null)
+      : null;
+    const [frame, page] = await Promise.all([
+      this.frame(view, pagePath).catch(async (error: unknown) => {
+        // Without the shell's processes the frame is drawn here, with the shell's own code.
+        this.options.log.error(
+          `site: the frame of ${pagePath} could not be rendered: ${reasonOf(error)}`,
+        );
+        const result = await this.options.shell.renderPage(
+          { manifest: view.manifest, path: pagePath, loadRemote: () => Promise.reject(error) },
+          'frame',
+        );
+        return { status: 200, html: result.html, meta: result.meta, failure: null };
+      }),
+      owner
+        ? this.groupPage(view, owner, pagePath)
+        : this.shellPage(view, pagePath, contactForm).catch((error: unknown) =>
+            this.notice(view, pagePath, reasonOf(error)),
+          ),
+    ]);
+    if (!owner && page.failure) {
+      this.options.metrics.renderFailed(null, this.options.template().id, 'error');
+    }
+    const template = this.options.template();
+    const meta = contactForm ? { ...page.meta, noindex: true } : page.meta;
+    const image = this.options.shareImage(view, urlPath, known);
+    const head = this.options.shell.renderHead(meta, this.options.siteUrl, image ?? undefined);
+    const ok = page.failure === null;
+    const scripts = owner && ok ? await this.options.preloads(owner, pagePath) : [];
+    const slot = frame.html.indexOf(this.options.shell.PAGE_SLOT);
+    const root =
+      slot === -1
+        ? frame.html
+        : frame.html.slice(0, slot) +
+          page.html +
+          frame.html.slice(slot + this.options.shell.PAGE_SLOT.length);
+    const html = composePage(
+      template,
+      { head, html: root, scripts, status: page.status, path: meta.path, remote: owner !== null },
+      view.embedded,
+    );
+    this.options.metrics.composed(owner, template.id, (performance.now() - started) / 1000);
+    return { status: page.status, html, owner, failure: page.failure };
+  }
+}
+
+const toPart = (reply: PartReply): Part => ({
+  status: reply.status,
+  html: reply.html,
+  meta: reply.meta,
+  failure: reply.failure,
+});

@@ -1,0 +1,36 @@
+/**
+ * What the site server's parts log with: Fastify's logger (pino), or a child of it that names the
+ * part (`{ part: 'render' }`). A part takes the three levels it uses, so a test can hand it a
+ * logger that keeps the lines.
+ */
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** A logger that hands each message to `write`, whatever its level. */
+export function lineLogger(write: (line: string) => void): Logger {
+  return { info: write, warn: write, error: write };
+}
+
+/**
+ * Fastify's logger options for `createSite`: JSON lines on stderr, or each message handed to
+ * `write` (what the tests read). Requests are not logged one by one (the metrics count them);
+ * what a request logs carries its id.
+ */
+export function loggerOptions(write?: (line: string) => void, level = 'info') {
+  if (!write) return { level, stream: process.stderr };
+  return {
+    level,
+    stream: {
+      write(line: string) {
+        try {
+          write(String((JSON.parse(line) as { msg?: unknown }).msg ?? line));
+        } catch {
+          write(line);
+        }
+      },
+    },
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * Pages as the site composes them (composer.ts): from the frame, the page and the head, each part
+ * cached by what it depends on, and whole pages cached by manifest version, shell build and path
+ * (bounded by count and bytes). Which manifest a request sees (the live one, a canary cohort's, a
+ * preview's) is the views plugin's business; this one composes for whichever it is given.
+ */
+import fp from 'fastify-plugin';
+import type { ContactFormState } from '../../src/pages/contact/form-state';
+import { composePage } from '../compose';
+import { NOT_FOUND_PATH, PageComposer, type Composition } from '../composer';
+import type { LiveManifest } from '../control-plane';
+import { ComposedPage, PageCache } from '../page-cache';
+import { RemoteAssets } from '../remote-assets';
+
+export interface PageCacheSettings {
+  maxEntries: number;
+  maxBytes: number;
+  failedTtlMs: number;
+  /** Bytes of rendered parts (frames and pages) kept. */
+  partBytes: number;
+}
+
+export interface Pages {
+  /** Whether `urlPath` is one of the site's pages in `view`. */
+  known(view: LiveManifest, urlPath: string): boolean;
+  /** The page at `urlPath` in `view` (the 404 page when it is not one), from the cache. */
+  page(view: LiveManifest, urlPath: string): Promise<ComposedPage>;
+  /** A page composed for one answer alone: a preview's, or the contact form in a visitor's state. */
+  composeOnce(
+    view: LiveManifest,
+    urlPath: string,
+    known: boolean,
+    contactForm?: ContactFormState,
+  ): Promise<Composition>;
+  /** The whole "temporarily unavailable" page drawn here, with no render process at all. */
+  lastResort(view: LiveManifest, reason: string): Promise<string>;
+  /** The shell's paths and every group's. */
+  paths(view: LiveManifest): string[];
+  cacheSize(): { entries: number; bytes: number };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    pages: Pages;
+  }
+}
+
+/** The key under which every unknown path's 404 page is cached: one page, not one per path. */
+const NOT_FOUND_KEY = '404';
+
+export default fp<PageCacheSettings>(
+  async (app, settings) => {
+    const { shell, siteUrl } = app.shellBuild;
+    const template = () => app.shellBuild.template();
+    const assets = new RemoteAssets(async (url, remote) =>
+      JSON.parse(await app.remoteFile(url, remote)),
+    );
+    const cache = new PageCache({
+      maxEntries: settings.maxEntries,
+      maxBytes: settings.maxBytes,
+      failedTtlMs: settings.failedTtlMs,
+      observe: (hit) => app.metrics.cacheLookup(hit),
+    });
+
+    /** The URL of the page's share card: its remote's (in its version folder) or the shell's. */
+    function shareImage(view: LiveManifest, pagePath: string, known: boolean): string | null {
+      for (const remote of view.manifest.remotes) {
+        const route = remote.routes.find((r) => r.path === pagePath);
+        if (route) return route.image ? new URL(route.image, remote.entry).href : null;
+      }
+      const card = template().cards[known ? pagePath : '*'];
+      return card ? `${siteUrl}/${card}` : null;
+    }
+
+    const composer = new PageComposer({
+      pools: () => app.renderPools(),
+      shell,
+      template,
+      siteUrl,
+      metrics: app.metrics,
+      preloads: (remote, pagePath) => assets.preloads(remote, pagePath),
+      shareImage,
+      log: app.log.child({ part: 'pages' }),
+      maxPartBytes: settings.partBytes,
+    });
+
+    const known = (view: LiveManifest, urlPath: string): boolean =>
+      shell.shellPaths.includes(urlPath) ||
+      view.paths.has(urlPath) ||
+      view.unavailablePrefixes.some((p) => urlPath.startsWith(`${p}/`));
+
+    app.decorate('pages', {
+      known,
+      page(view, urlPath) {
+        const isPage = known(view, urlPath);
+        const key = `${view.version}:${template().id}:${isPage ? urlPath : NOT_FOUND_KEY}`;
+        return cache.get(key, async () => {
+          const page = await composer.compose(view, isPage ? urlPath : NOT_FOUND_PATH, isPage);
+          return new ComposedPage(
+            page.status,
+            page.html,
+            page.status === 503 ? { 'Retry-After': '30' } : {},
+          );
+        });
+      },
+      composeOnce: (view, urlPath, isPage, contactForm) =>
+        composer.compose(view, isPage ? urlPath : NOT_FOUND_PATH, isPage, contactForm),
+      async lastResort(view, reason) {
+        const result = await shell.renderUnavailable(
+          {
+            manifest: view.manifest,
+            path: '/',
+            loadRemote: () => Promise.reject(new Error(reason)),
+          },
+          reason,
+        );
+        return composePage(
+          template(),
+          {
+            head: shell.renderHead(result.meta, siteUrl),
+            html: result.html,
+            scripts: [],
+            status: 503,
+            path: result.meta.path,
+            remote: false,
+          },
+          view.embedded,
+        );
+      },
+      paths: (view) => [...shell.shellPaths, ...view.paths],
+      cacheSize: () => ({ entries: cache.size, bytes: cache.bytes }),
+    } satisfies Pages);
+  },
+  { name: 'pages', dependencies: ['shell-build', 'render', 'metrics'] },
+);

@@ -1,0 +1,191 @@
+/**
+ * The site server's render processes, by whose code they run: one pool for the shell (the frame of
+ * every page and the shell's own pages) and one per version of each group (that group's pages, and
+ * nothing else). A team's code never shares a process with another team's, or with the shell's, so
+ * nothing it does can reach another group's renders, answers or failures.
+ *
+ * A group's pool is made when one of its pages is first rendered (a visit, a deploy's checks, a
+ * preview) and retired when its version leaves the live manifest (a new version, a rollback, an
+ * ended canary): its processes finish what they hold and stop, so nothing of an old version's code
+ * outlives it. A pool that was never live (a preview, a refused deploy) stops once unused.
+ */
+import { chmod, copyFile, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { RemoteDeployment } from '@site/contracts';
+import { RenderPool, type RenderPoolOptions } from './pool';
+import { checkServerPin } from './server-pin';
+import type { RenderWall } from './launcher';
+import type { Logger } from '../logger';
+
+/** The remote's Node build, the one file of a version folder a render process runs. */
+export const SERVER_BUILD = 'server/pages.js';
+
+/** What makes two entries the same code: anything else is another version to its pool. */
+export const remoteIdentity = (remote: RemoteDeployment): string =>
+  `${remote.name}@${remote.version}#${remote.serverIntegrity ?? 'unpinned'}@${remote.entry}`;
+
+export interface RenderLimits {
+  timeoutMs: number;
+  /** The largest page markup a render may send. */
+  maxPageBytes: number;
+  /** Memory one render process may hold, in MB. */
+  memoryMb: number;
+}
+
+export interface RenderPoolsOptions extends RenderLimits {
+  /** The shell's Node build folder (`render.js`). */
+  shellServerDir: string;
+  wall: RenderWall;
+  /** Processes of the shell's pool, and at most per group version. */
+  shellProcesses: number;
+  groupProcesses: number;
+  /** Fetches a remote's Node build from its origin (the site server checks origin and size). */
+  fetchBuild(url: string, remote: RemoteDeployment): Promise<string>;
+  log: Logger;
+  /** How long an idle group process, or a pool that is not live, is kept (60 s). */
+  idleMs?: number;
+}
+
+/** Room for the envelope around a page's markup in a reply (its meta, its failure, JSON escapes). */
+const REPLY_OVERHEAD = 64 * 1024;
+const SWEEP_MS = 5000;
+
+interface GroupPool {
+  pool: RenderPool;
+  remote: RemoteDeployment;
+  lastUsed: number;
+  /** Whether it was ever part of the live manifest (its retirement is then immediate). */
+  wasLive: boolean;
+}
+
+export class RenderPools {
+  private shellPool: RenderPool;
+  private readonly groups = new Map<string, GroupPool>();
+  private readonly sweep: NodeJS.Timeout;
+  private liveKeys = new Set<string>();
+  private closed = false;
+
+  private constructor(
+    private readonly options: RenderPoolsOptions,
+    /** A private copy of the shell's Node build that the render processes' user can read. */
+    private readonly bundleDir: string,
+  ) {
+    this.shellPool = new RenderPool({
+      ...this.common('shell'),
+      size: options.shellProcesses,
+      keep: 1,
+    });
+    this.sweep = setInterval(() => this.retireUnused(), SWEEP_MS);
+    this.sweep.unref();
+  }
+
+  /**
+   * Copies the shell's Node build where the render processes may read it (a folder of its own,
+   * readable by their user, which need not be able to read the checkout) and makes the pools.
+   */
+  static async create(options: RenderPoolsOptions): Promise<RenderPools> {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'site-render-'));
+    await chmod(dir, 0o755);
+    await copyFile(path.join(options.shellServerDir, 'render.js'), path.join(dir, 'render.js'));
+    await chmod(path.join(dir, 'render.js'), 0o644);
+    return new RenderPools(options, dir);
+  }
+
+  private common(name: string): Omit<RenderPoolOptions, 'size' | 'keep'> {
+    const { options } = this;
+    return {
+      name,
+      bundleDir: this.bundleDir,
+      idleMs: options.idleMs ?? 60_000,
+      timeoutMs: options.timeoutMs,
+      maxReplyBytes: options.maxPageBytes + REPLY_OVERHEAD,
+      memoryMb: options.memoryMb,
+      wall: options.wall,
+      log: options.log,
+    };
+  }
+
+  get shell(): RenderPool {
+    return this.shellPool;
+  }
+
+  /** The pool that renders this entry's pages, made on first use. */
+  group(remote: RemoteDeployment): RenderPool {
+    if (this.closed) throw new Error('the render pools are closed');
+    const key = remoteIdentity(remote);
+    let entry = this.groups.get(key);
+    if (!entry) {
+      const url = new URL(SERVER_BUILD, remote.entry).href;
+      let code: Promise<string> | undefined;
+      const pool = new RenderPool({
+        ...this.common(`${remote.name}@${remote.version}`),
+        size: this.options.groupProcesses,
+        keep: 0,
+        // A team's processes yield the processor to the site server and the shell's renders.
+        niceness: 10,
+        group: {
+          name: remote.name,
+          version: remote.version,
+          url,
+          code: () => {
+            code ??= this.options.fetchBuild(url, remote).then((text) => {
+              // Checked here, on the trusted side, before any process has the text.
+              checkServerPin(url, remote, text);
+              return text;
+            });
+            // A failure is forgotten, so the next start fetches again.
+            code.catch(() => (code = undefined));
+            return code;
+          },
+        },
+      });
+      entry = { pool, remote, lastUsed: Date.now(), wasLive: this.liveKeys.has(key) };
+      this.groups.set(key, entry);
+    }
+    entry.lastUsed = Date.now();
+    return entry.pool;
+  }
+
+  /**
+   * The entries live now (every group's, every canary's): a pool whose entry left the live set is
+   * retired at once; one that was never live is retired once unused (retireUnused).
+   */
+  setLive(remotes: readonly RemoteDeployment[]): void {
+    this.liveKeys = new Set(remotes.map(remoteIdentity));
+    for (const [key, entry] of this.groups) {
+      if (this.liveKeys.has(key)) entry.wasLive = true;
+      else if (entry.wasLive) this.retire(key, entry, 'it is no longer live');
+    }
+  }
+
+  private retireUnused(): void {
+    const idleMs = this.options.idleMs ?? 60_000;
+    for (const [key, entry] of this.groups) {
+      if (this.liveKeys.has(key)) continue;
+      if (Date.now() - entry.lastUsed >= idleMs && entry.pool.idle) {
+        this.retire(key, entry, 'it is not live and was not used for a while');
+      }
+    }
+  }
+
+  private retire(key: string, entry: GroupPool, why: string): void {
+    this.groups.delete(key);
+    this.options.log.info(`render pool ${entry.pool.name}: retired (${why})`);
+    entry.pool.retire();
+  }
+
+  /** Every group pool in use, for the metrics and tests. */
+  get groupPools(): RenderPool[] {
+    return [...this.groups.values()].map((g) => g.pool);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.sweep);
+    await Promise.all([this.shellPool.close(), ...this.groupPools.map((p) => p.close())]);
+    this.groups.clear();
+    await rm(this.bundleDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,64 @@
+import type { RenderLimits } from './render/pools';
+
+/** What a site server is made with (main.ts makes it from the settings; tests from their own). */
+export interface SiteOptions {
+  /** The shell's build: `public/` (what visitors may fetch) and `server/` (its Node build). */
+  shellDist: string;
+  /**
+   * Where the live manifest lives: `<deployDir>/remotes.json`; with a database, what an empty one
+   * starts from.
+   */
+  deployDir: string;
+  /** PostgreSQL shared by replicas for the live manifest and its history; files when absent. */
+  databaseUrl?: string | undefined;
+  /** The mail-service, for `/api/*`. */
+  apiTarget: string;
+  /** The site's public origin, for canonical links, Open Graph URLs and the sitemap. */
+  siteUrl: string;
+  /** Time limit of one page's render, remote code included, counted from the render's start. */
+  renderTimeoutMs?: number;
+  /** Time limit of fetching one of a remote's files. */
+  fetchTimeoutMs?: number;
+  /** Render processes of the shell's own (frames and the shell's pages). */
+  renderWorkers?: number;
+  /** Render processes at most per group version. */
+  groupRenderWorkers?: number;
+  /** The largest page markup a render may give, and the memory one render process may hold. */
+  render?: Partial<Pick<RenderLimits, 'maxPageBytes' | 'memoryMb'>>;
+  /** The user the render processes run as, where the site server runs as root. */
+  renderUser?: string;
+  cache?: { maxEntries?: number; maxBytes?: number; failedTtlMs?: number };
+  /**
+   * The deploy API (`/_deploy/*`); off without a token. Preview links are signed with
+   * `previewSecret` (every replica must share it), by default one derived from the token.
+   */
+  deploy?: { token: string; allowedOrigins: readonly string[]; previewSecret?: string | undefined };
+  /**
+   * The proxies in front of this server whose `X-Forwarded-*` headers count (Fastify's
+   * `trustProxy`: `true`, a hop count, or addresses/subnets/`loopback`).
+   */
+  trustProxy?: false | number | string[];
+  /** When a canary is rolled back by itself: this many errors within the window (seconds). */
+  canary?: { errorThreshold: number; windowSeconds: number };
+  /** `GET /_metrics` answers with this bearer token; off (404) without it. */
+  metricsToken?: string | undefined;
+  /** Reports `POST /_beacon` accepts per client address per minute. */
+  beaconRateLimit?: number;
+  /** Node's process metrics beside the site's (default on). */
+  processMetrics?: boolean;
+  /** Each log line's message, instead of JSON lines on stderr (tests read them). */
+  log?: (message: string) => void;
+}
+
+export const DEFAULTS = {
+  renderTimeoutMs: 3000,
+  fetchTimeoutMs: 2500,
+  groupRenderWorkers: 2,
+  /** A page's markup is some 50 KB; twenty times that is no page a visitor should get. */
+  maxPageBytes: 1024 * 1024,
+  /** A render process holds about 60 MB after a few hundred pages. */
+  renderMemoryMb: 256,
+  renderUser: 'nobody',
+  cache: { maxEntries: 2000, maxBytes: 64 * 1024 * 1024, failedTtlMs: 5000 },
+  partCacheBytes: 32 * 1024 * 1024,
+};
