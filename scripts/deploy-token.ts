@@ -5,6 +5,7 @@
  * own group; the site keeps nothing but each token's digest, so a new or rotated token is printed
  * once, here.
  */
+import type { IssuedTokenAnswer, TokenRecord } from '@site/contracts/deploy-api';
 import { isGroupName } from '@site/contracts';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -100,15 +101,8 @@ export function parseCommand(argv: string[]): Command {
   return { kind: kind as 'rotate' | 'revoke', id };
 }
 
-interface TokenAnswer {
-  token?: string;
-  id: string;
-  groups: string[];
-  credential: string;
-  createdAt: string;
-  rotatedAt?: string;
-  revokedAt?: string;
-}
+/** A token as the API lists it, or as it was just made or rotated (with its secret, this once). */
+type TokenAnswer = TokenRecord & Partial<Pick<IssuedTokenAnswer, 'token'>>;
 
 async function call(
   api: string,

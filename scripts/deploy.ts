@@ -13,6 +13,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type {
+  HistoryEntry,
+  ManifestAnswer,
+  PreviewAnswer,
+  Refusal,
+  Release,
+} from '@site/contracts/deploy-api';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { sourcesDigest } from '@site/build/webpack/build-record';
@@ -42,20 +49,17 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-interface Answer {
-  error?: string;
-  message?: string;
-  remote?: string;
-  from?: { version: string; entry: string } | null;
-  to?: { version: string; entry: string };
-  manifestVersion?: string;
-  version?: string;
-}
-
 /** The answer of a change whose outcome the site did not say: the connection or the server was lost. */
 class LostAnswer extends Error {}
 
-async function call(api: string, token: string, method: string, route: string, body?: unknown) {
+/** A call of the deploy API: its answer (a type of @site/contracts/deploy-api), or the command ends with the refusal. */
+async function call<T>(
+  api: string,
+  token: string,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`${api}${route}`, {
@@ -67,7 +71,7 @@ async function call(api: string, token: string, method: string, route: string, b
     if (method !== 'GET') throw new LostAnswer(String((error as Error).cause ?? error));
     fail(`the site's deploy API at ${api} could not be reached (${String(error)})`);
   }
-  const answer = (await response.json().catch(() => ({}))) as Answer;
+  const answer = (await response.json().catch(() => ({}))) as T & Partial<Refusal>;
   // A gateway's own error (the site server behind it stopped mid-call) says nothing of the change.
   if (method !== 'GET' && !answer.error && [502, 503, 504].includes(response.status)) {
     throw new LostAnswer(`HTTP ${response.status} from ${api}`);
@@ -99,10 +103,7 @@ async function settle(
         headers: { Authorization: `Bearer ${token}` },
       });
       if (response.ok) {
-        const live = (await response.json()) as {
-          version: string;
-          manifest: { remotes?: { name: string; version: string; entry: string }[] };
-        };
+        const live = (await response.json()) as ManifestAnswer;
         const entry = live.manifest.remotes?.find((r) => r.name === name);
         const applied =
           live.version !== base &&
@@ -231,14 +232,9 @@ async function prepare(s: Settings): Promise<string> {
   return sha256Integrity(readFileSync(path.join(folder, 'server', 'pages.js')));
 }
 
-interface ReleaseAnswer extends Answer {
-  release?: string;
-  changes?: { remote: string; from: { version: string } | null; to: { version: string } }[];
-}
-
-function printRelease(verb: string, done: ReleaseAnswer): void {
+function printRelease(verb: string, done: Release): void {
   console.log(`${verb} ${done.release}: live manifest ${done.manifestVersion}`);
-  for (const c of done.changes ?? []) {
+  for (const c of done.changes) {
     console.log(`  ${c.remote}: ${c.from?.version ?? 'not deployed'} -> ${c.to.version}`);
   }
 }
@@ -278,13 +274,13 @@ async function release(s: Settings, others: string[]): Promise<void> {
       serverIntegrity,
     });
   }
-  const { version: base } = await call(s.api, token, 'GET', '/_deploy/manifest');
+  const { version: base } = await call<ManifestAnswer>(s.api, token, 'GET', '/_deploy/manifest');
   console.log(
     `publishing ${entries.map((e) => `${e.name} ${e.version}`).join(', ')} as one release through ${s.api}: the site checks every group, then makes all of them live or none…`,
   );
-  let done: ReleaseAnswer;
+  let done: Release;
   try {
-    done = await call(s.api, token, 'POST', '/_deploy/releases', {
+    done = await call<Release>(s.api, token, 'POST', '/_deploy/releases', {
       base,
       entries,
       by: s.by,
@@ -316,10 +312,10 @@ function releaseToken(): string {
 
 async function rollbackRelease(s: Settings, id: string): Promise<void> {
   const token = releaseToken();
-  const { version: base } = await call(s.api, token, 'GET', '/_deploy/manifest');
-  let done: ReleaseAnswer;
+  const { version: base } = await call<ManifestAnswer>(s.api, token, 'GET', '/_deploy/manifest');
+  let done: Release;
   try {
-    done = await call(s.api, token, 'POST', `/_deploy/releases/${id}/rollback`, {
+    done = await call<Release>(s.api, token, 'POST', `/_deploy/releases/${id}/rollback`, {
       base,
       by: s.by,
       ...(s.args.reason ? { reason: s.args.reason } : {}),
@@ -362,11 +358,11 @@ async function main(): Promise<void> {
     process.exit(2);
   }
 
-  let done: Answer;
+  let done: HistoryEntry;
   if (args.rollback) {
-    const { version: base } = await call(api, token, 'GET', '/_deploy/manifest');
+    const { version: base } = await call<ManifestAnswer>(api, token, 'GET', '/_deploy/manifest');
     try {
-      done = await call(api, token, 'POST', `/_deploy/remotes/${name}/rollback`, {
+      done = await call<HistoryEntry>(api, token, 'POST', `/_deploy/remotes/${name}/rollback`, {
         base,
         by,
         ...(args.to ? { to: args.to } : {}),
@@ -391,10 +387,10 @@ async function main(): Promise<void> {
         `${error.message}: check REMOTE_${name.toUpperCase()}_URL, or start the site with npm start (it serves each group's dist/)`,
       );
     }
-    const { version: base } = await call(api, token, 'GET', '/_deploy/manifest');
+    const { version: base } = await call<ManifestAnswer>(api, token, 'GET', '/_deploy/manifest');
     const entry = `${s.origin}/${pkg.version}/remoteEntry.js`;
     if (args.canary !== undefined) {
-      const started = (await call(api, token, 'PUT', `/_deploy/remotes/${name}`, {
+      const started = await call<HistoryEntry>(api, token, 'PUT', `/_deploy/remotes/${name}`, {
         base,
         entry,
         version: pkg.version,
@@ -402,21 +398,21 @@ async function main(): Promise<void> {
         by,
         canary: args.canary,
         ...(reason ? { reason } : {}),
-      })) as Answer;
+      });
       console.log(
         `canary ${name} ${pkg.version} live for ${args.canary}% of visits beside ${started.from?.version}; live manifest ${started.manifestVersion}\nnpm run deploy -w ${pkg.name} -- --promote makes it live for everyone; npm run rollback -w ${pkg.name} ends it (the site ends it by itself when its errors pass the threshold)`,
       );
       return;
     }
     if (args.preview) {
-      const shown = (await call(api, token, 'PUT', `/_deploy/remotes/${name}`, {
+      const shown = await call<PreviewAnswer>(api, token, 'PUT', `/_deploy/remotes/${name}`, {
         base,
         entry,
         version: pkg.version,
         serverIntegrity,
         by,
         preview: true,
-      })) as { preview?: { url: string; expiresAt: string } };
+      });
       console.log(
         `preview of ${name} ${pkg.version} (every check passed; live for no one): ${shown.preview?.url}\nthe link works until ${shown.preview?.expiresAt}; npm run deploy -w ${pkg.name} -- --promote makes it live`,
       );
@@ -426,7 +422,7 @@ async function main(): Promise<void> {
       `publishing ${name} ${pkg.version} through ${api}: the site checks it, then makes it live…`,
     );
     try {
-      done = await call(api, token, 'PUT', `/_deploy/remotes/${name}`, {
+      done = await call<HistoryEntry>(api, token, 'PUT', `/_deploy/remotes/${name}`, {
         base,
         entry,
         version: pkg.version,

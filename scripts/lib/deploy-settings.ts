@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { MAX_CANARY_PERCENT } from '@site/contracts/deploy-api';
 
 export const USAGE = `usage: npm run deploy -w mfe-<group> [-- --reason "<why>"] [-- --rebuild]
                                        [-- --with mfe-<other group> ...]
@@ -72,9 +73,9 @@ const SEMVER =
 export const isSemver = (value: string): boolean => SEMVER.test(value);
 
 function canaryPercent(value: string): number {
-  if (!/^\d{1,2}$/.test(value) || Number(value) < 1 || Number(value) > 50) {
+  if (!/^\d{1,2}$/.test(value) || Number(value) < 1 || Number(value) > MAX_CANARY_PERCENT) {
     throw new SettingsError(
-      `--canary takes a whole percent of visits from 1 to 50, not "${value}"`,
+      `--canary takes a whole percent of visits from 1 to ${MAX_CANARY_PERCENT}, not "${value}"`,
     );
   }
   return Number(value);

@@ -4,6 +4,7 @@
  * visits it gets and since when. Browsers' manifest reader ignores the list; the site server reads
  * it here. An entry that does not parse, or names a group that is not live, counts for nothing.
  */
+import { MAX_CANARY_PERCENT } from '@site/contracts/deploy-api';
 import { parseManifest, type DeploymentManifest, type RemoteDeployment } from '@site/contracts';
 
 export interface Canary {
@@ -13,7 +14,6 @@ export interface Canary {
   since: string;
 }
 
-export const MAX_CANARY_PERCENT = 50;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

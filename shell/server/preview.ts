@@ -24,7 +24,6 @@ export const PREVIEW_PATH = '/_preview';
 export const MAX_PREVIEWS = 4;
 /** How long a preview link works unless the deploy asks for another time. */
 export const DEFAULT_PREVIEW_SECONDS = 24 * 60 * 60;
-export const MAX_PREVIEW_SECONDS = 7 * 24 * 60 * 60;
 
 export interface PreviewClaims {
   remote: string;

@@ -54,7 +54,6 @@ export class RevokedTokenError extends Error {
 }
 
 const TOKEN = /^gdt_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
-export const TOKEN_ID = /^[0-9a-f]{12}$/;
 
 const sha256 = (value: string): Buffer => createHash('sha256').update(value).digest();
 

@@ -61,8 +61,10 @@ import {
   tokenBody,
   type DeployBody,
   type ReleaseBody,
+  type ReleaseRollbackBody,
   type RollbackBody,
-} from './schemas';
+  type TokenBody,
+} from '@site/contracts/deploy-api';
 import type { Logger } from '../logger';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
@@ -324,7 +326,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     },
   );
 
-  app.post<{ Params: { id: string }; Body: { base: string; reason?: string; by?: string } }>(
+  app.post<{ Params: { id: string }; Body: ReleaseRollbackBody }>(
     '/releases/:id/rollback',
     {
       bodyLimit: MAX_BODY,
@@ -351,7 +353,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     return reply.header('cache-control', 'no-store').send({ tokens: tokens.map(shown) });
   });
 
-  app.post<{ Body: { groups: string[] } }>(
+  app.post<{ Body: TokenBody }>(
     '/tokens',
     { bodyLimit: MAX_BODY, schema: { body: tokenBody } },
     async (request, reply) => {

@@ -15,6 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { RemoteDeployment } from '@site/contracts';
+import type { Release } from '@site/contracts/deploy-api';
 import { StaleManifestError, type ControlPlane, type LiveManifest } from '../control-plane';
 import { liveVersion, rollbackTarget, type HistoryEntry } from './history';
 import { EntryChecks, type EntryCheckOptions } from './entry-checks';
@@ -42,12 +43,6 @@ export interface DeployerOptions extends EntryCheckOptions {
   history: ControlPlane['history'];
 }
 
-/** What a release of several groups did: its id, the manifest it made live, a change per group. */
-export interface Release {
-  release: string;
-  manifestVersion: string;
-  changes: HistoryEntry[];
-}
 
 /** Takes the canaries of `names` out of a manifest's JSON (the key goes when none is left). */
 function withoutCanaries(json: Record<string, unknown>, names: readonly string[]): void {

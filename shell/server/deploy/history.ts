@@ -1,37 +1,7 @@
 import { promises as fs } from 'node:fs';
+import type { HistoryEntry, LiveVersion } from '@site/contracts/deploy-api';
 
-/** A version of a group as it was live: where its files are and the pin of its Node build. */
-export interface LiveVersion {
-  version: string;
-  entry: string;
-  /** Absent in entries written before versions were pinned. */
-  serverIntegrity?: string;
-}
-
-/** One change of the live manifest: who, when, which remote, from which version to which, and why. */
-export interface HistoryEntry {
-  at: string;
-  by: string;
-  /**
-   * `seed`: the manifest a shared control plane started from, one entry per remote in it;
-   * `canary`: a version made live for a share of visits (a `rollback` ends it, a deploy promotes).
-   */
-  action: 'deploy' | 'rollback' | 'seed' | 'canary';
-  remote: string;
-  from: LiveVersion | null;
-  to: LiveVersion;
-  reason: string;
-  /** The manifest version this change produced. */
-  manifestVersion: string;
-  /** The release this change was part of, when several groups went live together. */
-  release?: string;
-  /**
-   * The credential that made the change: `operator` (DEPLOY_TOKEN), `group:<group>#<token id>`
-   * (a group's deploy token), or `site` (the site itself: a seed, a canary's automatic rollback).
-   * Never the token. Absent in entries recorded before credentials were told apart.
-   */
-  credential?: string;
-}
+export type { HistoryEntry, LiveVersion };
 
 /**
  * The manifest's history: one JSON line per change, appended and flushed before the change is

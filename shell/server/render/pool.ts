@@ -20,12 +20,7 @@ import {
   type Worker,
 } from './process';
 
-export {
-  RenderProcessError,
-  RenderTimeoutError,
-  type GroupCode,
-  type RenderPoolOptions,
-} from './process';
+export { RenderProcessError, RenderTimeoutError, type RenderPoolOptions } from './process';
 
 const START_TIMEOUT_MS = 10_000;
 const MAX_BACKOFF_MS = 5000;
