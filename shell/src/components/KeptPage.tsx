@@ -1,5 +1,4 @@
 import { useEffect, useState, useSyncExternalStore, useTransition } from 'react';
-import { createPortal } from 'react-dom';
 import { useLocation } from 'react-router';
 import type { PageRef, ServerPage } from '../page-ref';
 import { PartsUnavailable } from './RemoteUnavailable';
@@ -73,8 +72,8 @@ const subscribeNever = () => () => {};
 /**
  * `<main>` holding the kept page as the server sent it (React adopts the markup and never renders
  * inside it), and above it, once React has adopted the page, the quiet notice when the code could
- * not be had. The notice is what the server could not know, so it is drawn only after adoption,
- * into a place of its own before `<main>`, leaving the page's markup and its siblings as they were.
+ * not be had. The notice is what the server could not know, so it is drawn only after adoption:
+ * adoption then finds exactly the markup the server sent.
  */
 export function KeptMain({ kept }: { kept: KeptPage }) {
   const adopted = useSyncExternalStore(
@@ -82,22 +81,12 @@ export function KeptMain({ kept }: { kept: KeptPage }) {
     () => true,
     () => false,
   );
-  const [host, setHost] = useState<HTMLElement | null>(null);
-  useEffect(() => {
-    const main = document.getElementById('main');
-    if (!main) return;
-    const element = document.createElement('div');
-    main.before(element);
-    setHost(element);
-    return () => element.remove();
-  }, []);
-  const show = adopted && host && (kept.failed || kept.retrying);
   return (
     <>
+      {adopted && (kept.failed || kept.retrying) ? (
+        <PartsUnavailable retrying={kept.retrying} onRetry={kept.retry} />
+      ) : null}
       <main id="main" tabIndex={-1} dangerouslySetInnerHTML={{ __html: kept.html }} />
-      {show
-        ? createPortal(<PartsUnavailable retrying={kept.retrying} onRetry={kept.retry} />, host)
-        : null}
     </>
   );
 }
