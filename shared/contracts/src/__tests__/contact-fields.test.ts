@@ -72,3 +72,26 @@ describe('a field added to the contact table', () => {
     });
   });
 });
+
+describe('an optional field', () => {
+  const optional = { ...company, optional: true } as const;
+  const schemas = contactSchemas([...CONTACT_FIELDS, optional] as const);
+
+  it('may be left empty, in the form and in the payload', () => {
+    expect(schemas.form.safeParse({ ...values, companyName: '   ' }).success).toBe(true);
+    const payload = toPayload([...CONTACT_FIELDS, optional] as const, {
+      ...values,
+      companyName: '',
+    });
+    expect(schemas.payload.safeParse(payload).success).toBe(true);
+  });
+
+  it('holds what is written to its rule, with its own texts', () => {
+    const long = schemas.form.safeParse({ ...values, companyName: 'x'.repeat(121) });
+    expect(fieldErrors(long.error!)).toEqual([
+      { path: 'companyName', message: 'Please keep the company to 120 characters or fewer.' },
+    ]);
+    const injected = schemas.form.safeParse({ ...values, companyName: 'A\r\nBcc: x@y.z' });
+    expect(fieldErrors(injected.error!)[0]?.path).toBe('companyName');
+  });
+});

@@ -29,6 +29,11 @@ export interface ContactFieldSpec {
   readonly autoComplete: string;
   /** The most characters the field takes. */
   readonly limit: number;
+  /**
+   * A field the sender may leave empty (its rule then holds only for what is written). Absent:
+   * required, as every field of the site's form is.
+   */
+  readonly optional?: boolean;
   /** Its texts: when it is missing or empty, and when it is longer than `limit`. */
   readonly messages: { readonly required: string; readonly tooLong: string };
   /**

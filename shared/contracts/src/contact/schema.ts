@@ -104,8 +104,24 @@ const written = (field: ContactFieldSpec) =>
     .refine(visible, { error: field.messages.required })
     .max(field.limit, { error: field.messages.tooLong });
 
-/** A field's rule, from its kind. */
+/**
+ * A field's rule, from its kind; for an optional field, empty (once trimmed) passes and anything
+ * written is held to the same rule, with the same texts.
+ */
 export function fieldRule(field: ContactFieldSpec): z.ZodType<string, string> {
+  const rule = requiredRule(field);
+  if (!field.optional) return rule;
+  return z.string().transform((value, ctx) => {
+    if (value.trim() === '') return '';
+    const checked = rule.safeParse(value);
+    if (checked.success) return checked.data;
+    for (const issue of checked.error.issues)
+      ctx.addIssue({ code: 'custom', message: issue.message });
+    return z.NEVER;
+  }) as unknown as z.ZodType<string, string>;
+}
+
+function requiredRule(field: ContactFieldSpec): z.ZodType<string, string> {
   switch (field.kind) {
     case 'line':
       // Text that goes into a mail header: one line, read as it shows, never an encoded word.

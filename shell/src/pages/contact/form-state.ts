@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { ContactForm, ContactFormField } from '@site/contracts/contact';
+import { CONTACT_FIELDS, type ContactForm, type ContactFormField } from '@site/contracts/contact';
 
 /** Why the form came back from the server without the message being sent. */
 export type FormNotice =
@@ -35,7 +35,8 @@ export const SENT_ANCHOR = 'message-sent';
 /** The state the server renders the form with (only on the server). */
 export const ServerFormState = createContext<ContactFormState | null>(null);
 
-const FIELDS = ['fullName', 'emailAddress', 'subject', 'message'] as const;
+/** The form's fields, as the field table lists them. */
+const FIELDS = CONTACT_FIELDS.map((field) => field.name) as ContactFormField[];
 const isText = (value: unknown): value is string => typeof value === 'string';
 
 /** The state in the page, checked field by field: anything else in it is left out. */
@@ -52,12 +53,9 @@ function parseState(text: string): ContactFormState {
   if (sent === true) state.sent = true;
   if (values && typeof values === 'object') {
     const v = values as Record<string, unknown>;
-    state.values = {
-      fullName: isText(v.fullName) ? v.fullName : '',
-      emailAddress: isText(v.emailAddress) ? v.emailAddress : '',
-      subject: isText(v.subject) ? v.subject : '',
-      message: isText(v.message) ? v.message : '',
-    };
+    state.values = Object.fromEntries(
+      FIELDS.map((field) => [field, isText(v[field]) ? v[field] : '']),
+    ) as ContactForm;
   }
   if (errors && typeof errors === 'object') {
     const e = errors as Record<string, unknown>;
