@@ -1,8 +1,8 @@
 /**
  * `npm run new-group -- --name <name> --prefix /<path>`: a new page group (a remote, one team's
  * independently deployed micro-frontend) in one command. It writes the workspace `mfe-<name>` from
- * the templates in `scripts/new-group/` (one sample page at `<prefix>/overview`, its tests, its dev
- * frame, the scripts every group has) and adds the group to the site table, `shared/contracts/site.json`,
+ * the templates in `scripts/new-group/` (the group's overview page at `<prefix>` with a picture drawn
+ * for it from its name, its tests, its dev frame, the scripts every group has) and adds the group to the site table, `shared/contracts/site.json`,
  * with the next free port. Everything else (the root workspaces, `npm start`, `npm test`, the lint
  * boundaries, the deploy command) reads that table or the `mfe-*` folders, so nothing else needs
  * a hand edit.
@@ -101,7 +101,11 @@ export function planGroup(
     }
   }
   const shellPaths = [...Object.values(site.shell.pages), ...SERVER_PATHS].filter((p) => p !== '/');
-  const shellClash = shellPaths.find((p) => overlaps(p, prefix));
+  // The services page is the hub of the groups: a group's prefix may lie under it, not be it.
+  const hub = site.shell.pages.services;
+  const shellClash = shellPaths.find(
+    (p) => overlaps(p, prefix) && !(p === hub && prefix.startsWith(`${p}/`)),
+  );
   if (shellClash) {
     throw new InputError(`--prefix ${prefix} overlaps ${shellClash}, which the shell serves`);
   }
@@ -123,9 +127,34 @@ export function planGroup(
   return { name, federationName, folder, prefix, port, label };
 }
 
-function fill(text: string, group: NewGroup): string {
+/**
+ * What the templates fill in besides the group itself: the overview page's content module (the
+ * prefix's last segment, as `contentModule` in shared/ui names it), the picture's component name,
+ * and the figures of a neutral picture drawn from the name, so that no two new groups look alike
+ * until their teams draw pictures of their own.
+ */
+function templateValues(group: NewGroup): Record<string, string | number> {
+  const seed = [...group.name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
+  const pick = (i: number, min: number, span: number) => min + ((seed >>> (i * 3)) % span);
+  const bars = [0, 1, 2, 3, 4].map((i) => pick(i, 30, 60));
+  const share = pick(5, 20, 70) / 100;
+  const [cx, cy, r] = [372, 180, 40];
+  const angle = 2 * Math.PI * share - Math.PI / 2;
+  const end = `${(cx + r * Math.cos(angle)).toFixed(1)} ${(cy + r * Math.sin(angle)).toFixed(1)}`;
+  return {
+    ...group,
+    module: group.prefix.slice(group.prefix.lastIndexOf('/') + 1),
+    component: group.label.replace(/ /g, ''),
+    bars: bars.join(', '),
+    accent: seed % bars.length,
+    lines: [0, 1, 2].map((i) => pick(i + 6, 60, 110)).join(', '),
+    arc: `M${cx} ${cy - r}A${r} ${r} 0 ${share > 0.5 ? 1 : 0} 1 ${end}`,
+  };
+}
+
+function fill(text: string, values: Record<string, string | number>): string {
   return text.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => {
-    const value = (group as unknown as Record<string, unknown>)[key];
+    const value = values[key];
     if (value === undefined) throw new Error(`template placeholder ${whole} is unknown`);
     return String(value);
   });
@@ -146,12 +175,13 @@ function templateFiles(dir: string, base = ''): string[] {
  */
 export async function writeGroup(root: string, group: NewGroup): Promise<string[]> {
   const staging = path.join(root, `.${group.folder}.new`);
+  const values = templateValues(group);
   const written: string[] = [];
   for (const template of templateFiles(TEMPLATES)) {
-    const target = template.replace(/\.tmpl$/, '');
+    const target = fill(template.replace(/\.tmpl$/, ''), values);
     const file = path.join(staging, target);
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, fill(readFileSync(path.join(TEMPLATES, template), 'utf8'), group));
+    writeFileSync(file, fill(readFileSync(path.join(TEMPLATES, template), 'utf8'), values));
     written.push(path.join(group.folder, target));
   }
   renameSync(staging, path.join(root, group.folder));
@@ -226,7 +256,7 @@ export function nextSteps(group: NewGroup, written: readonly string[]): string {
     row('npm start', `serves it on port ${group.port} and makes its deploy token`),
     row('', `(${token}); a running npm start does both by itself`),
     row(`npm run deploy ${w}`, 'builds it and makes it live on the local site'),
-    `  open http://localhost:3000${group.prefix}/overview`,
+    `  open http://localhost:3000${group.prefix}`,
     `  then edit ${group.folder}/src/routes.json and src/content/: your pages and words`,
     '',
     'Releasing a change (a deployed version is fixed: change, bump, deploy):',

@@ -225,7 +225,8 @@ describe('npm run new-group writes', () => {
         'package.json',
         'src/__tests__/contract.test.ts',
         'src/__tests__/pages.test.tsx',
-        'src/content/overview.ts',
+        'src/art/cyber-security.tsx',
+        'src/content/cyber-security.ts',
         'src/dev/bootstrap.tsx',
         'src/dev/index.ts',
         'src/pages/index.ts',
@@ -239,12 +240,34 @@ describe('npm run new-group writes', () => {
     expect(JSON.parse(routes)).toMatchObject({
       remote: 'cyber_security',
       prefixes: ['/services/cyber-security'],
-      routes: [{ path: '/services/cyber-security/overview', title: 'Cyber Security Overview' }],
+      routes: [{ path: '/services/cyber-security', title: 'Cyber Security' }],
     });
+    // The overview page shows a picture of its own, drawn from the group's name.
+    const content = readFileSync(path.join(folder, 'src', 'content', 'cyber-security.ts'), 'utf8');
+    expect(content).toContain("import { CyberSecurityArt } from '../art/cyber-security';");
+    expect(content).toContain('art: CyberSecurityArt,');
+    const art = readFileSync(path.join(folder, 'src', 'art', 'cyber-security.tsx'), 'utf8');
+    expect(art).toContain('export function CyberSecurityArt()');
+    expect(art).not.toMatch(/\{\{\w+\}\}/);
     expect(readdirSync(root).filter((f) => f.startsWith('.'))).toEqual([]);
     expect(existsSync(path.join(root, `${SITE_FILE}.new`))).toBe(false);
 
     // The same group again is refused.
     expect(run('--name', 'cyber-security', '--prefix', '/cyber').status).toBe(2);
+
+    // Another group gets another picture.
+    expect(run('--name', 'garden-care', '--prefix', '/gardens').status).toBe(0);
+    const other = readFileSync(
+      path.join(root, 'mfe-garden-care', 'src', 'art', 'gardens.tsx'),
+      'utf8',
+    );
+    const figures = (text: string) => text.slice(text.indexOf('<Art>'));
+    expect(figures(other).replace('GardenCare', 'CyberSecurity')).not.toBe(figures(art));
+  });
+
+  test('a prefix under the services page, where the groups live', () => {
+    expect(planGroup(root, { name: 'cyber', prefix: '/services/cyber' }).prefix).toBe(
+      '/services/cyber',
+    );
   });
 });

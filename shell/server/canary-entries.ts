@@ -14,7 +14,6 @@ export interface Canary {
   since: string;
 }
 
-
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -7,8 +7,16 @@ import { loadManifest } from './federation/manifest';
 import { watchPageErrors } from './federation/beacon';
 import { loadPage, loadedPage, registerManifest, remoteForPath } from './federation/remotes';
 import { Layout } from './components/Layout';
-import { prepare } from './page-ref';
+import { prepare, type ServerPage } from './page-ref';
 import { createRoutes } from './router';
+
+/**
+ * How long the client waits for the first page's code before taking over without it: about one
+ * load attempt (federation/remotes.ts), far beyond what a page's code takes on a working network.
+ */
+const FIRST_PAGE_PATIENCE_MS = 5000;
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function start(): Promise<void> {
   const container = document.getElementById('root');
@@ -35,11 +43,20 @@ async function start(): Promise<void> {
         notice === 'unavailable' ? new RemoteUnavailableError(owner, reason) : new Error(reason),
       );
     }
-    await prepare(first, entry);
+    // A page the server sent whole can be read without its code: if that code is slow or cannot
+    // be had, the client takes over the rest of the site and keeps the page as sent meanwhile,
+    // rather than holding the menu and every link back until the group's loads give up.
+    const main = container.querySelector('main');
+    const serverPage: ServerPage | undefined =
+      main && !notice && first.page.kind === 'lazy'
+        ? { navigation: entry, html: main.innerHTML }
+        : undefined;
+    const loading = prepare(first, entry);
+    await (serverPage ? Promise.race([loading, delay(FIRST_PAGE_PATIENCE_MS)]) : loading);
     const app = (
       <StrictMode>
         <BrowserRouter>
-          <Layout manifest={manifest} routes={routes} />
+          <Layout manifest={manifest} routes={routes} serverPage={serverPage} />
         </BrowserRouter>
       </StrictMode>
     );

@@ -101,6 +101,15 @@ export class LazyPage {
 export type PageRef =
   { kind: 'lazy'; lazy: LazyPage } | { kind: 'unavailable'; error: RemoteUnavailableError };
 
+/**
+ * The page the visitor arrived on, as the server sent it: the markup inside `<main>` and the
+ * navigation (location key) it belongs to. While that page's code is missing it is shown as sent.
+ */
+export interface ServerPage {
+  navigation: string;
+  html: string;
+}
+
 /** A route of the site, as matched from a path. */
 export interface SiteRoute {
   meta: PageMeta;

@@ -54,6 +54,17 @@ export function createRoutes(manifest: DeploymentManifest, pages: PageSource): M
       },
     ],
     [
+      shellRoutes.services.path,
+      {
+        meta: shellRoutes.services,
+        status: 200,
+        page: chunk(
+          'page-services',
+          () => import(/* webpackChunkName: "page-services" */ './pages/ServicesPage'),
+        ),
+      },
+    ],
+    [
       shellRoutes.contact.path,
       {
         meta: shellRoutes.contact,

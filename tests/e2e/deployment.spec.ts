@@ -1,6 +1,7 @@
 import { company } from '@site/ui/company';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { expect } from '@playwright/test';
 import { watchConsole } from '../support/console';
@@ -165,6 +166,64 @@ test.describe('a site that survives a broken remote', () => {
     await restore();
     await page.getByRole('button', { name: 'Retry' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('e-Learning');
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
+    expect(uncaught).toEqual([]);
+  });
+
+  test('a page whose group’s static host hangs keeps the server’s text, says quietly what is missing, and Retry recovers without a reload', async ({
+    page,
+    deployment,
+  }) => {
+    test.setTimeout(120_000);
+    const pagePath = '/services/data-analytics/big-data';
+    await deployment.startRemote(path.join(ROOT, 'mfe-data', 'dist'), 3163);
+    const remoteHost = deployment.children.at(-1)!;
+    const site = await deployment.startSite(3162);
+    await deployment.writeManifest({ urls: { data: 'http://localhost:3163' } });
+    // The site server has composed the page while the host answered, as a CDN in front of a
+    // stalled origin would keep it.
+    expect((await fetch(`${site}${pagePath}`)).status).toBe(200);
+    await new Promise((resolve) => {
+      remoteHost.once('exit', resolve);
+      remoteHost.kill('SIGTERM');
+    });
+    // The group's static host stalls: it accepts connections and never answers.
+    const stalled = net.createServer(() => {
+      // Never answers.
+    });
+    await deployment.listen(stalled, 3163);
+
+    const uncaught: string[] = [];
+    page.on('pageerror', (e) => uncaught.push(e.message));
+    await page.goto(`${site}${pagePath}`);
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
+    const heading = page.getByRole('heading', { level: 1 });
+    const notice = page.getByRole('status').filter({ hasText: 'interactive parts' });
+    await expect(notice).toBeVisible({ timeout: 60_000 });
+    await expect(heading).toHaveText('Big Data');
+    await expect(page.getByRole('main')).toContainText('Data engineering services');
+    await expect(page.getByText('temporarily unavailable')).toHaveCount(0);
+    // The page's links are plain links to real pages, followed by the browser itself.
+    await expect(page.getByRole('main').getByRole('link', { name: /Learn More/ })).toHaveAttribute(
+      'href',
+      '/services/data-analytics/data-engineering',
+    );
+    // The rest of the site is the client's: the services menu opens.
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('button', { name: 'Services' }).click();
+    await expect(nav.getByRole('link', { name: 'Data Science' })).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    await deployment.stop(stalled);
+    await deployment.startRemote(path.join(ROOT, 'mfe-data', 'dist'), 3163);
+    await notice.getByRole('button', { name: 'Retry' }).click();
+    await expect(notice).toHaveCount(0);
+    await expect(heading).toHaveText('Big Data');
+    // The page is the group's own again: its accordions open and close.
+    const firstHeader = page.getByRole('main').locator('.accordion button').first();
+    const expanded = await firstHeader.getAttribute('aria-expanded');
+    await firstHeader.click();
+    await expect(firstHeader).not.toHaveAttribute('aria-expanded', expanded ?? '');
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
     expect(uncaught).toEqual([]);
   });

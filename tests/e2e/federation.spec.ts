@@ -29,6 +29,22 @@ test.describe('module federation', () => {
     });
   }
 
+  test('each group lists the files of every one of its pages, which the site server preloads', async ({
+    request,
+  }) => {
+    const manifest = (await (await request.get('/remotes.json')).json()) as {
+      remotes: { name: string; entry: string; routes: { path: string }[] }[];
+    };
+    for (const remote of manifest.remotes) {
+      const assets = (await (
+        await request.get(new URL('page-assets.json', remote.entry).href)
+      ).json()) as { pages: Record<string, string[]> };
+      for (const { path } of remote.routes) {
+        expect(assets.pages[path]?.length ?? 0, `${remote.name} ${path}`).toBeGreaterThan(0);
+      }
+    }
+  });
+
   test('React is downloaded once, from the shell, whatever page is entered', async ({ page }) => {
     const scripts: { url: string; body: string }[] = [];
     // Each body is read as its response arrives; all of them are waited for before they are looked

@@ -1,9 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { ready } from '../support/ready';
-import { NOT_FOUND, servicePages } from '../support/site';
+import { NOT_FOUND, hubPages, servicePages } from '../support/site';
 
 test.describe('navigation', () => {
-  test('the navbar links to About, Contact and every service page, grouped', async ({ page }) => {
+  test('the navbar links to About, Contact, the services page and every service page, grouped under its overview', async ({
+    page,
+  }) => {
     await page.goto('/');
     await ready(page);
     const nav = page.getByRole('navigation', { name: 'Main' });
@@ -13,17 +15,54 @@ test.describe('navigation', () => {
     const hrefs = await nav
       .locator('.mega a')
       .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
-    expect(hrefs.sort()).toEqual(servicePages.map((p) => p.path).sort());
-    for (const group of [
+    expect(hrefs.sort()).toEqual([...servicePages, ...hubPages].map((p) => p.path).sort());
+    const groups = [
       'Custom Development',
       'Business Intelligence',
       'Data Analytics',
       'Enterprise',
       'Education',
       'Public Health',
-    ]) {
+    ];
+    for (const group of groups) {
       await expect(nav.getByRole('list', { name: group })).toBeVisible();
     }
+    // In the site table's order, as the footer and the home page's cards have them.
+    expect(await nav.locator('.mega__title').allTextContents()).toEqual(groups);
+    expect(await page.getByRole('contentinfo').locator('summary').allTextContents()).toEqual(
+      groups,
+    );
+  });
+
+  test('the services page leads to each group’s overview and pages, and a breadcrumb leads back up', async ({
+    page,
+  }) => {
+    await page.goto('/services');
+    await ready(page);
+    const main = page.getByRole('main');
+    for (const hub of hubPages.filter((h) => h.group)) {
+      await expect(main.getByRole('heading', { level: 2, name: hub.group })).toBeVisible();
+      await expect(main.getByRole('link', { name: hub.group, exact: true })).toHaveAttribute(
+        'href',
+        hub.path,
+      );
+    }
+    const links = await main
+      .locator('.service-group a')
+      .evaluateAll((all) => all.map((a) => a.getAttribute('href')));
+    expect(links.sort()).toEqual(
+      [...servicePages, ...hubPages.filter((h) => h.group)].map((p) => p.path).sort(),
+    );
+    await main.getByRole('link', { name: 'Data Analytics', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Data Analytics');
+    await main.getByRole('link', { name: /^Big Data/ }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Big Data');
+    const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+    await crumbs.getByRole('link', { name: 'Data Analytics' }).click();
+    await expect(page).toHaveURL(/\/services\/data-analytics$/);
+    await crumbs.getByRole('link', { name: 'Services' }).click();
+    await expect(page).toHaveURL(/\/services$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Services');
   });
 
   test('every navbar link resolves to a real page', async ({ page, request }) => {

@@ -103,7 +103,9 @@ test('npm run new-group: a clone gets a group whose tests pass and whose page go
   expect(changed.filter((line) => !line.startsWith(`?? ${FOLDER}/`))).toEqual([
     ' M shared/contracts/site.json',
   ]);
-  expect(changed).toContain(`?? ${FOLDER}/src/content/overview.ts`);
+  // Its overview at the prefix, with a content file and a picture of its own.
+  expect(changed).toContain(`?? ${FOLDER}/src/content/gardens.ts`);
+  expect(changed).toContain(`?? ${FOLDER}/src/art/gardens.tsx`);
 
   // The team's next steps, as the command prints them.
   run(clone, 'npm', install);
@@ -141,7 +143,7 @@ test('npm run new-group: a clone gets a group whose tests pass and whose page go
     {},
     `${HOST}/`,
   );
-  const page = `${SITE}${PREFIX}/overview`;
+  const page = `${SITE}${PREFIX}`;
   expect((await fetch(page)).status).toBe(404);
 
   const deployed = run(clone, 'npm', ['run', '--silent', 'deploy', '-w', FOLDER], {
@@ -156,6 +158,12 @@ test('npm run new-group: a clone gets a group whose tests pass and whose page go
   expect(response.status).toBe(200);
   const html = await response.text();
   expect(html).toContain('<h1');
-  expect(html).toContain('Garden Care Overview');
+  expect(html).toMatch(/<h1[^>]*>Garden Care<\/h1>/);
   expect(html).toContain('Talk to our Garden Care team');
+  // Its own picture, not the home page's.
+  expect(html).toMatch(/<div class="hero__art"><svg class="art"/);
+  expect(html).not.toContain('M380 66a22 22 0 0 1 42-8');
+  // The services page lists it, leading to its overview.
+  const services = await (await fetch(`${SITE}/services`)).text();
+  expect(services).toMatch(new RegExp(`<a href="${PREFIX}"[^>]*>Garden Care</a>`));
 });

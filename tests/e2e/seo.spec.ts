@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { company } from '@site/ui/company';
 import { watchConsole } from '../support/console';
 import { ready } from '../support/ready';
-import { NOT_FOUND, servicePages, shellPages } from '../support/site';
+import { NOT_FOUND, hubPages, servicePages, shellPages } from '../support/site';
 
 const indexable = [{ path: '/', title: '' }, ...shellPages, ...servicePages];
 
@@ -57,7 +57,7 @@ test.describe('what a crawler reads without JavaScript', () => {
 });
 
 test.describe('sitemap, robots and structured data', () => {
-  test('sitemap.xml lists the 27 indexable pages, and robots.txt points to it', async ({
+  test('sitemap.xml lists every indexable page, the services page and the group overviews too, and robots.txt points to it', async ({
     request,
   }) => {
     const robots = await (await request.get('/robots.txt')).text();
@@ -65,8 +65,21 @@ test.describe('sitemap, robots and structured data', () => {
     expect(sitemapUrl).toMatch(/^https?:\/\/.+\/sitemap\.xml$/);
     const xml = await (await request.get('/sitemap.xml')).text();
     const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
-    expect(locs.sort()).toEqual(indexable.map((p) => p.path).sort());
-    expect(locs).toHaveLength(27);
+    const pages = [...indexable, ...hubPages].map((p) => p.path);
+    expect(locs.sort()).toEqual(pages.sort());
+    expect(locs).toHaveLength(new Set(pages).size);
+  });
+
+  test('the services page and each group’s overview answer 200 with their own title and description', async ({
+    request,
+  }) => {
+    for (const hub of hubPages) {
+      const response = await request.get(hub.path);
+      expect(response.status(), hub.path).toBe(200);
+      const html = await response.text();
+      expect(html).toMatch(new RegExp(`<h1[^>]*>${hub.title}</h1>`));
+      expect(html).toMatch(/<meta name="description" content="[^"]{50,160}"/);
+    }
   });
 
   for (const path of ['/', '/contact']) {

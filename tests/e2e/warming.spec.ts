@@ -9,7 +9,8 @@ import { saveData } from '../support/save-data';
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
 const REMOTE = /^http:\/\/localhost:300[1-4]\//;
-const TARGET = { path: '/services/custom-dev/software-dev', title: 'Software Development' };
+/** The home page's card into the custom development group: its overview. */
+const TARGET = { path: '/services/custom-dev', title: 'Custom Development' };
 
 /** Records every request to a remote's origin, with whether the page had fired `load` yet. */
 function recordRemoteRequests(page: Page) {

@@ -14,7 +14,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import type { Server } from 'node:http';
+import type { Server, Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
@@ -33,6 +33,8 @@ export class TestDeployment {
   /** Other folders this deployment made (a mail-service's outbox), removed with it. */
   private folders: string[] = [];
   private servers: Server[] = [];
+  /** The connections each server of this deployment has accepted, closed with it. */
+  private sockets = new Map<Server, Set<Socket>>();
   /** The processes this deployment started, in order: a test can see whether one has stopped. */
   readonly children: ChildProcess[] = [];
   /** What the servers started by this deployment have logged. */
@@ -211,7 +213,14 @@ export class TestDeployment {
     }
   }
 
+  /** Listens with `server` (an HTTP server, or a bare TCP one) on `port`, until `stop` or `close`. */
   listen(server: Server, port: number): Promise<void> {
+    const sockets = new Set<Socket>();
+    this.sockets.set(server, sockets);
+    server.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
     return new Promise((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => {
@@ -223,7 +232,8 @@ export class TestDeployment {
 
   async stop(server: Server): Promise<void> {
     this.servers = this.servers.filter((s) => s !== server);
-    server.closeAllConnections?.();
+    // A server that never answers keeps its connections open: they are ended here, not awaited.
+    for (const socket of this.sockets.get(server) ?? []) socket.destroy();
     await new Promise((resolve) => server.close(resolve));
   }
 

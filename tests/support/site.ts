@@ -79,6 +79,21 @@ const unlistedPages: SpecPage[] = SITE_REMOTES.filter(
 
 export const servicePages: SpecPage[] = [...specifiedPages, ...unlistedPages];
 
+/**
+ * The ways into the services: the services page, which lists every group and its pages, and each
+ * group's overview at its prefix (a group `npm run new-group` made has its overview among its own
+ * pages above).
+ */
+export const hubPages: SpecPage[] = [
+  { path: '/services', title: 'Services' },
+  ...group('Custom Development', [['/services/custom-dev', 'Custom Development']]),
+  ...group('Business Intelligence', [['/services/business-intelligence', 'Business Intelligence']]),
+  ...group('Data Analytics', [['/services/data-analytics', 'Data Analytics']]),
+  ...group('Enterprise', [['/services/enterprise', 'Enterprise Services']]),
+  ...group('Education', [['/services/education', 'Education Technology']]),
+  ...group('Public Health', [['/public-health', 'Public Health']]),
+];
+
 /** Each group in the site table: its local origin and one of its pages. */
 export const remotes = SITE_REMOTES.map((r) => ({
   name: r.name,

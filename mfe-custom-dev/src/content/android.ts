@@ -1,6 +1,8 @@
 import type { ServicePageContent } from '@site/ui';
+import { AndroidArt } from '../art/android';
 
 export default {
+  art: AndroidArt,
   lead: 'Native Android apps in Kotlin and Jetpack Compose for the phones, tablets and rugged devices your users carry, tested on real hardware and published on Google Play.',
   intro: {
     heading: 'Built for the devices people really use',

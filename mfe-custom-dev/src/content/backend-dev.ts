@@ -1,6 +1,8 @@
 import type { ServicePageContent } from '@site/ui';
+import { BackendDevArt } from '../art/backend-dev';
 
 export default {
+  art: BackendDevArt,
   lead: 'The backend is where your business rules, your data and your security live. We build server-side systems that give correct answers, stay responsive at month-end peaks and tell you when something is wrong before your users do.',
   intro: {
     heading: 'The engine behind every screen',

@@ -1,6 +1,8 @@
 import type { ServicePageContent } from '@site/ui';
+import { CloudAppDevArt } from '../art/cloud-app-dev';
 
 export default {
+  art: CloudAppDevArt,
   lead: 'Applications designed for the cloud from the first line of code: they scale with demand, recover from failure on their own and cost what they should, on the platform and deployment model that fit your organisation.',
   intro: {
     heading: 'Built for the cloud, not just moved to it',

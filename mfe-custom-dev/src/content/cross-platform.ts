@@ -1,6 +1,8 @@
 import type { ServicePageContent } from '@site/ui';
+import { CrossPlatformArt } from '../art/cross-platform';
 
 export default {
+  art: CrossPlatformArt,
   lead: 'One codebase that runs on iOS and Android, built with the framework that suits your app, your budget and the team that will maintain it.',
   intro: {
     heading: 'One codebase, two platforms',

@@ -1,6 +1,8 @@
 import { company, type ServicePageContent } from '@site/ui';
+import { FrontendDevArt } from '../art/frontend-dev';
 
 export default {
+  art: FrontendDevArt,
   lead: 'The interface is the part of your software people judge you by. We build frontends that load quickly on modest phones, work for users with disabilities and stay consistent as your product grows.',
   intro: {
     heading: 'Interfaces built for the people who use them',

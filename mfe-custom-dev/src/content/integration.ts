@@ -1,6 +1,8 @@
 import type { ServicePageContent } from '@site/ui';
+import { IntegrationArt } from '../art/integration';
 
 export default {
+  art: IntegrationArt,
   lead: 'Your ERP, CRM, finance and operational systems each hold part of the truth. We connect them so that data is captured once, moves reliably and arrives where people need it, without retyping or overnight spreadsheets.',
   intro: {
     heading: 'When systems do not talk, people fill the gaps',

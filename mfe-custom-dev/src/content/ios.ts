@@ -1,6 +1,8 @@
 import type { ServicePageContent } from '@site/ui';
+import { IosArt } from '../art/ios';
 
 export default {
+  art: IosArt,
   lead: 'Native apps for iPhone, iPad and the wider Apple ecosystem, written in Swift, designed to Apple’s Human Interface Guidelines and taken all the way through App Store review.',
   intro: {
     heading: 'Why build natively for iOS',

@@ -1,6 +1,8 @@
 import type { ServicePageContent } from '@site/ui';
+import { MobileAppDevArt } from '../art/mobile-app-dev';
 
 export default {
+  art: MobileAppDevArt,
   lead: 'Mobile apps for customers, field teams and frontline staff, designed, built, published and supported by a team that ships for both iOS and Android.',
   intro: {
     heading: 'Apps people keep using',

@@ -1,6 +1,8 @@
 import { company, type ServicePageContent } from '@site/ui';
+import { SoftwareDevArt } from '../art/software-dev';
 
 export default {
+  art: SoftwareDevArt,
   lead: 'Custom software built around the way your organisation actually works, from the first workshop to a system in production that your people rely on every day.',
   intro: {
     heading: 'When off-the-shelf stops fitting',

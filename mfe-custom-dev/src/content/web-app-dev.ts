@@ -1,6 +1,8 @@
 import { company, type ServicePageContent } from '@site/ui';
+import { WebAppDevArt } from '../art/web-app-dev';
 
 export default {
+  art: WebAppDevArt,
   lead: 'Web applications that your staff, customers and partners use every day, built from the interface down to the database by one team that stays accountable for the whole system.',
   intro: {
     heading: 'Software that runs in the browser and works like a product',

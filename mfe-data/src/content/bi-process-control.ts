@@ -1,6 +1,8 @@
 import type { ServicePageContent } from '@site/ui';
+import { BiProcessControlArt } from '../art/bi-process-control';
 
 export default {
+  art: BiProcessControlArt,
   lead: 'Plants, mines and refineries record thousands of tags every second, yet shift reports are still compiled by hand. We connect historians, SCADA and MES systems to analytics that show operators and engineers where the process is drifting while there is still time to act.',
   intro: {
     heading: 'From raw tags to process insight',

@@ -1,6 +1,8 @@
 import type { ServicePageContent } from '@site/ui';
+import { BiArt } from '../art/bi';
 
 export default {
+  art: BiArt,
   lead: 'Most management teams already own the data they need; it is simply spread across an ERP, a CRM, a payroll system and a dozen spreadsheets. We bring it together into dashboards and reports that managers trust and use every week.',
   intro: {
     heading: 'What business intelligence gives managers',

@@ -1,6 +1,8 @@
 import type { ServicePageContent } from '@site/ui';
+import { BigDataArt } from '../art/big-data';
 
 export default {
+  art: BigDataArt,
   lead: 'When transaction logs, sensor readings and telematics outgrow a single database, the answer is a platform designed for volume and speed. We design, build and run big data platforms that stay reliable and affordable as your data grows.',
   intro: {
     heading: 'When data outgrows the database',

@@ -1,6 +1,8 @@
 import type { ServicePageContent } from '@site/ui';
+import { DataAnalysisArt } from '../art/data-analysis';
 
 export default {
+  art: DataAnalysisArt,
   lead: 'Some questions cannot wait for a new dashboard: why margins slipped, which branches are losing customers, whether last year’s price change worked. Our analysts answer them with evidence you can act on, and set up the reporting to keep answering them.',
   intro: {
     heading: 'Answers, not just data',

@@ -1,6 +1,8 @@
 import { company, type ServicePageContent } from '@site/ui';
+import { DataEngineeringArt } from '../art/data-engineering';
 
 export default {
+  art: DataEngineeringArt,
   lead: 'Every dashboard and every model depends on data arriving on time, complete and correct. Our data engineers build and look after the pipelines, warehouses and lakehouses that make that happen.',
   intro: {
     heading: 'The plumbing behind reliable analytics',

@@ -1,6 +1,8 @@
 import type { ServicePageContent } from '@site/ui';
+import { DataScienceArt } from '../art/data-science';
 
 export default {
+  art: DataScienceArt,
   lead: 'Data science earns its keep when a model changes a decision: which stock to order, which customer to call, which transaction to stop. We build models around those decisions and put them into daily use.',
   intro: {
     heading: 'Models that go into production',

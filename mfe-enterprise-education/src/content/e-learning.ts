@@ -1,6 +1,8 @@
 import type { ServicePageContent } from '@site/ui';
+import { ELearningArt } from '../art/e-learning';
 
 export default {
+  art: ELearningArt,
   lead: 'We turn textbooks, workbooks and training manuals into interactive eBooks that learners can read, watch, listen to and practise with, on any device and without a constant internet connection.',
   intro: {
     heading: 'More than a PDF on a screen',

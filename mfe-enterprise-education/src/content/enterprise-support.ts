@@ -1,6 +1,8 @@
 import { company, type ServicePageContent } from '@site/ui';
+import { EnterpriseSupportArt } from '../art/enterprise-support';
 
 export default {
+  art: EnterpriseSupportArt,
   lead: 'Business systems need more than a help-desk ticket queue. Enterprise Support gives you a dedicated team that knows your environment, answers within two hours and is billed at a fixed monthly amount you can plan around.',
   intro: {
     heading: 'Managed support from people who know your systems',

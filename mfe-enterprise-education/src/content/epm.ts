@@ -1,6 +1,8 @@
 import type { ServicePageContent } from '@site/ui';
+import { EpmArt } from '../art/epm';
 
 export default {
+  art: EpmArt,
   lead: 'Microsoft retired Project Online on 30 September 2026. Whether your portfolio has already moved, is half-way there or still runs on a Project Server farm, we put it on a platform Microsoft supports and keep the reports your executive depends on.',
   intro: {
     heading: 'Enterprise project management after Project Online',

@@ -1,6 +1,8 @@
 import type { ServicePageContent } from '@site/ui';
+import { LmsArt } from '../art/lms';
 
 export default {
+  art: LmsArt,
   lead: 'Our web-based learning management system gives teachers, trainers and programme staff one place to publish courses, set assessments, enrol learners and see who is progressing and who needs help.',
   intro: {
     heading: 'One platform for teaching, assessing and tracking',

@@ -1,6 +1,8 @@
 import type { ServicePageContent } from '@site/ui';
+import { SharepointArt } from '../art/sharepoint';
 
 export default {
+  art: SharepointArt,
   lead: 'SharePoint is already part of most Microsoft 365 licences, yet many organisations use it as little more than a shared drive. We turn it into the place where your people find news, policies and documents, and where routine approvals run on their own.',
   intro: {
     heading: 'SharePoint that people actually use',

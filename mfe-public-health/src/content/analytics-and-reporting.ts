@@ -1,6 +1,8 @@
 import type { ServicePageContent } from '@site/ui';
+import { AnalyticsAndReportingArt } from '../art/analytics-and-reporting';
 
 export default {
+  art: AnalyticsAndReportingArt,
   lead: 'We produce the donor and ministry reports your programme owes, on time and consistent with each other, and build the dashboards, maps and trend views that show managers where to act next.',
   intro: {
     heading: 'Reporting and analysis for health programmes',

@@ -1,6 +1,8 @@
 import type { ServicePageContent } from '@site/ui';
+import { MandESolutionsArt } from '../art/mande-solutions';
 
 export default {
+  art: MandESolutionsArt,
   lead: 'One monitoring and evaluation system for the whole programme: data captured once at the facility, rolled up to district, province and national level, and shown against your targets on dashboards your team and funders can trust.',
   intro: {
     heading: 'M & E software built around your results framework',

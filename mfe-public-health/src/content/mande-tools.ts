@@ -1,6 +1,8 @@
 import type { ServicePageContent } from '@site/ui';
+import { MandEToolsArt } from '../art/mande-tools';
 
 export default {
+  art: MandEToolsArt,
   lead: 'Paper registers and spreadsheets slow programmes down and hide problems until a report is due. Our digital M & E tools capture clean data at the point of care and put it in front of the people who act on it.',
   intro: {
     heading: 'From clipboards to real-time evidence',

@@ -86,7 +86,12 @@ const pageAssetsPlugin = (dir) =>
   assetsPlugin('PageAssetsPlugin', 'SUMMARIZE', ({ compilation, add }) => {
     const table = JSON.parse(fs.readFileSync(path.join(dir, 'src', 'routes.json'), 'utf8'));
     const { contentModule } = source('src/components/ServicePage.tsx');
-    const byResource = new Map([...compilation.modules].map((m) => [m.resource, m]));
+    // A content module and the page's picture it imports are usually concatenated into one module
+    // of the chunk graph: each file is found through the module that holds it.
+    const byResource = new Map();
+    for (const m of compilation.modules) {
+      for (const inner of m.modules ?? [m]) if (inner.resource) byResource.set(inner.resource, m);
+    }
     const pages = {};
     for (const { path: pagePath } of table.routes) {
       const file = path.join(dir, 'src', 'content', `${contentModule(pagePath)}.ts`);

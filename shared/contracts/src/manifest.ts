@@ -1,4 +1,4 @@
-import { DESCRIPTION_MAX, DESCRIPTION_MIN, type RouteMeta } from './routes';
+import { DESCRIPTION_MAX, DESCRIPTION_MIN, prefixOf, type RouteMeta } from './routes';
 
 /** One remote as the shell finds it at run time. */
 export interface RemoteDeployment {
@@ -70,7 +70,8 @@ function parseRoute(value: unknown, where: string, prefixes: string[]): RouteMet
   const { path, title, description, group, navLabel, image } = value;
   check(isNonEmptyString(path) && path.startsWith('/'), `${where}.path must start with "/"`);
   check(
-    prefixes.some((p) => path === p || path.startsWith(`${p}/`)),
+    // A path at a prefix itself is the group's overview page.
+    prefixOf(prefixes, path) !== undefined,
     `${where}.path "${path}" is outside the remote's prefixes`,
   );
   check(isNonEmptyString(title), `${where}.title is missing`);

@@ -30,3 +30,10 @@ export interface RouteTable {
 
 export const DESCRIPTION_MIN = 50;
 export const DESCRIPTION_MAX = 160;
+
+/**
+ * The prefix of `prefixes` that `path` lies under, if any. A path equal to a prefix is that
+ * group's overview page, which lists the group's pages.
+ */
+export const prefixOf = (prefixes: readonly string[], path: string): string | undefined =>
+  prefixes.find((prefix) => path === prefix || path.startsWith(`${prefix}/`));

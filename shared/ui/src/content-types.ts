@@ -1,3 +1,5 @@
+import type { ComponentType } from 'react';
+
 /**
  * The shapes of page content. Pages keep their words and sections in content files typed with these;
  * `SectionList` draws the sections with the components in `components/`.
@@ -101,11 +103,21 @@ export type SectionContent = SectionBlock & {
   animate?: false;
 };
 
-/** A service page as data: the sentence under its title, its sections in order, its closing. */
+/**
+ * A service page as data: the sentence under its title, its picture, its sections in order, its
+ * closing.
+ */
 export interface ServicePageContent {
   lead: string;
+  /**
+   * The page's own picture in its hero, drawn for this page (decoration: hidden from assistive
+   * technology). Imported by the content file, so it travels in the page's own chunk.
+   */
+  art?: ComponentType;
   /** The first band, under the hero: what the service is, and the figures that back it. */
   intro: { heading: string; paragraphs: Paragraphs; figures?: readonly StatItem[] };
   sections: readonly SectionContent[];
+  /** On a group's overview page, the words over the cards that lead to the group's pages. */
+  pages?: { heading: string; intro?: Paragraphs };
   cta?: Partial<CallToActionContent>;
 }

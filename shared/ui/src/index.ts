@@ -4,11 +4,15 @@ export * from './approach';
 export * from './text';
 export * from './share-card';
 export { useReducedMotion, prefersReducedMotion } from './hooks/use-reduced-motion';
-export { useInView } from './hooks/use-in-view';
 export { Accordion, type AccordionProps } from './components/Accordion';
 export { AnimatedCounter, type AnimatedCounterProps } from './components/AnimatedCounter';
 export { ApproachSteps } from './components/ApproachSteps';
-export { Breadcrumb, type BreadcrumbProps } from './components/Breadcrumb';
+export {
+  Breadcrumb,
+  SERVICES_CRUMB,
+  type BreadcrumbProps,
+  type Crumb,
+} from './components/Breadcrumb';
 export { ButtonLink, type ButtonLinkProps } from './components/ButtonLink';
 export { CallToAction } from './components/CallToAction';
 export { Container } from './components/Container';
@@ -16,14 +20,17 @@ export { CounterGrid } from './components/CounterGrid';
 export { CheckList, FeatureList } from './components/FeatureList';
 export { HeroBanner, type HeroBannerProps } from './components/HeroBanner';
 export {
-  AboutArt,
-  CodeArt,
-  ContactArt,
-  DataArt,
-  HealthArt,
-  HeroArtContext,
-  HomeArt,
-  LearningArt,
+  Art,
+  Bars,
+  Cloud,
+  Device,
+  Doc,
+  Gear,
+  Lines,
+  Person,
+  Store,
+  Tick,
+  Window,
 } from './components/Illustrations';
 export { LinkCards } from './components/LinkCards';
 export { Logo } from './components/Logo';
@@ -35,6 +42,7 @@ export {
   ServicePage,
   servicePages,
   contentModule,
+  groupAnchor,
   type ServicePageProps,
 } from './components/ServicePage';
 export { SkillBar, SkillBars, type SkillBarProps } from './components/SkillBar';

@@ -5,6 +5,7 @@ import {
   type RemoteDeployment,
   type RouteTable,
 } from '@site/contracts';
+import { SHELL_PAGES } from '@site/contracts/site';
 
 /** One remote's entry as a team publishes it. */
 export interface PublishedEntry {
@@ -87,9 +88,11 @@ export function patchManifest(
       );
     }
   }
-  // The home page is above every path: only a prefix at or under another shell page overlaps it.
+  // The home page is above every path: only a prefix at or under another shell page overlaps it,
+  // but for the services page, the hub of the groups, which live under it.
   for (const prefix of remote.prefixes) {
-    const page = shellPaths.find((p) => p !== '/' && overlaps(p, prefix));
+    const hub = prefix.startsWith(`${SHELL_PAGES.services}/`);
+    const page = shellPaths.find((p) => p !== '/' && overlaps(p, prefix) && !hub);
     if (page) {
       throw new RefusedError(
         422,

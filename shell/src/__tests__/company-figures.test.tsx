@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { company } from '@site/ui';
 import { SITE_REMOTES } from '@site/contracts/site';
-import { TechnologyLogos, monogram } from '../components/TechnologyLogos';
+import { TechnologyLogos } from '../components/TechnologyLogos';
 import { homeContent } from '../content/home';
+import HomePage from '../pages/HomePage';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 
@@ -40,6 +41,48 @@ describe('figures about the company’s age', () => {
   });
 });
 
+describe('the home page’s track record', () => {
+  beforeEach(() => {
+    window.matchMedia = ((query: string) => ({
+      matches: false,
+      media: query,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    })) as unknown as typeof window.matchMedia;
+  });
+
+  it('shows the founding year as it is, never counting: only the years in business count up', () => {
+    // Every counter sits just under the screen, where a counter is set to zero before it counts.
+    const callbacks: IntersectionObserverCallback[] = [];
+    window.IntersectionObserver = class {
+      constructor(callback: IntersectionObserverCallback) {
+        callbacks.push(callback);
+      }
+      observe() {}
+      disconnect() {}
+    } as unknown as typeof IntersectionObserver;
+    render(
+      <MemoryRouter>
+        <HomePage />
+      </MemoryRouter>,
+    );
+    const below = { isIntersecting: true, boundingClientRect: { top: window.innerHeight + 10 } };
+    act(() =>
+      callbacks.forEach((cb) =>
+        cb([below as unknown as IntersectionObserverEntry], {} as IntersectionObserver),
+      ),
+    );
+    const figures = screen.getByRole('heading', { name: homeContent.intro.heading });
+    const band = figures.closest('section') as HTMLElement;
+    expect(within(band).getByText(String(company.foundingYear))).toBeVisible();
+    expect(
+      within(band)
+        .getAllByTestId('counter-value')
+        .map((c) => c.textContent),
+    ).toEqual(['0+']);
+  });
+});
+
 describe('the technology wall', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the build's own sprite maker
   const { techMarksSprite } = require('../../webpack/tech-marks.cjs') as {
@@ -47,7 +90,7 @@ describe('the technology wall', () => {
   };
   const sprite = techMarksSprite().source;
 
-  it('shows every technology on the home page by name, over its mark or a monogram', () => {
+  it('shows every technology on the home page by name, over its drawn mark or as a wordmark', () => {
     render(
       <MemoryRouter>
         <TechnologyLogos names={homeContent.technologies.items} />
@@ -58,7 +101,11 @@ describe('the technology wall', () => {
     expect(items).toHaveLength(homeContent.technologies.items.length);
     for (const [i, name] of homeContent.technologies.items.entries()) {
       const item = items[i]!;
-      expect(within(item).getByText(name, { ignore: '[aria-hidden="true"]' })).toBeVisible();
+      // What a tile reads, to anyone: the technology's name, once, and no other lettering.
+      expect(item).toHaveTextContent(
+        new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+      );
+      expect(within(item).getByText(name)).toBeVisible();
       const mark = item.querySelector('svg');
       if (mark) {
         // A real mark: a drawn path from the sprite the build makes, not lettering.
@@ -67,11 +114,11 @@ describe('the technology wall', () => {
         expect(sprite).toMatch(new RegExp(`<symbol id="${slug}" viewBox="0 0 24 24"><path d="M`));
         expect(mark.querySelector('text')).toBeNull();
       } else {
-        // No mark of the owner's to show: letters of the name in our own type, hidden from
-        // screen readers, never a symbol made to look like the brand's.
-        const letters = item.querySelector('[aria-hidden="true"]');
-        expect(letters?.textContent).toBe(monogram(name));
-        expect(name.replace(/[^A-Z]/g, '')).toContain(letters?.textContent?.slice(0, 1) ?? '');
+        // No mark of the owner's to show: the name itself, set as a wordmark in our type, never
+        // initials in a tile and never a symbol made to look like the brand's.
+        expect(item).toHaveClass('tech--wordmark');
+        expect(within(item).getByText(name)).toHaveClass('tech__wordmark');
+        expect(item.querySelector('[aria-hidden="true"]')).toBeNull();
       }
     }
   });

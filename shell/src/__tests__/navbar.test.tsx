@@ -47,6 +47,8 @@ describe('Navbar', () => {
     await user.keyboard('{Enter}');
     expect(services).toHaveAttribute('aria-expanded', 'true');
     await user.keyboard('{ArrowDown}');
+    expect(screen.getByRole('link', { name: 'All services' })).toHaveFocus();
+    await user.keyboard('{ArrowDown}');
     expect(screen.getByRole('link', { name: 'Software Development' })).toHaveFocus();
     await user.keyboard('{ArrowDown}');
     expect(screen.getByRole('link', { name: 'Systems Integration' })).toHaveFocus();

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { Logo, company, formatAddress, phoneHref } from '@site/ui';
+import { SHELL_PAGES } from '@site/contracts/site';
 import type { NavGroup } from '../navigation';
 import { NavLinkList } from './NavLinkList';
 import { SocialLinks } from './SocialLinks';
@@ -7,7 +8,8 @@ import { SocialLinks } from './SocialLinks';
 /**
  * The footer of every page: contact facts, every service page, and the copyright year. Each group
  * of service pages folds into a native disclosure, so on a phone the footer is a short list of
- * groups; from a laptop's width the stylesheet shows every group's links unfolded.
+ * groups; from a laptop's width the stylesheet shows every group's links unfolded, under its title
+ * leading to the group's overview.
  */
 export function Footer({
   groups,
@@ -47,6 +49,9 @@ export function Footer({
                 <Link to="/about">About us</Link>
               </li>
               <li>
+                <Link to={SHELL_PAGES.services}>Services</Link>
+              </li>
+              <li>
                 <Link to="/contact">Contact us</Link>
               </li>
             </ul>
@@ -56,7 +61,9 @@ export function Footer({
               {/* A phone folds the group under its summary; from a laptop's width the summary is
                   not drawn (so it is no focus stop that does nothing) and the plain title shows. */}
               <summary className="footer__title footer__summary">{group.label}</summary>
-              <p className="footer__title footer__heading">{group.label}</p>
+              <p className="footer__title footer__heading">
+                {group.overview ? <Link to={group.overview.to}>{group.label}</Link> : group.label}
+              </p>
               <NavLinkList links={group.links} />
             </details>
           ))}

@@ -1,9 +1,7 @@
-import { useEffect, useMemo, useSyncExternalStore, type ComponentType } from 'react';
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router';
-import { AboutArt, ContactArt, HeroArtContext, HomeArt } from '@site/ui';
 import { type DeploymentManifest } from '@site/contracts';
-import { shellRoutes } from '../content/shell-routes';
-import { markAdopted, pageLoading, type MatchRoute } from '../page-ref';
+import { markAdopted, pageLoading, type MatchRoute, type ServerPage } from '../page-ref';
 import { useAnimateOnScroll } from '../hooks/use-animate-on-scroll';
 import { useDocumentMeta } from '../hooks/use-document-meta';
 import { useFocusOnNavigate } from '../hooks/use-focus-on-navigate';
@@ -12,17 +10,11 @@ import { useScrollRestoration } from '../hooks/use-scroll-restoration';
 import { NavGroupsContext } from '../hooks/use-nav-groups';
 import { navGroups } from '../navigation';
 import { Footer } from './Footer';
+import { KeptMain, useKeptPage } from './KeptPage';
 import { Navbar } from './Navbar';
 import { PageSlot } from './PageSlot';
 
 const serverSnapshot = () => false;
-
-/** The hero pictures of the shell's own pages; the remotes' pages bring their group's. */
-const heroArt: Readonly<Record<string, ComponentType>> = {
-  [shellRoutes.home.path]: HomeArt,
-  [shellRoutes.about.path]: AboutArt,
-  [shellRoutes.contact.path]: ContactArt,
-};
 
 /**
  * What a server render of the layout draws: the whole page (`all`, as the browser does), the frame
@@ -45,15 +37,19 @@ export function Layout({
   manifest,
   routes,
   part = 'all',
+  serverPage,
 }: {
   manifest: DeploymentManifest;
   routes: MatchRoute;
   part?: LayoutPart;
+  /** The page the server sent, kept on screen while its code is missing (the browser only). */
+  serverPage?: ServerPage;
 }) {
   const { pathname } = useLocation();
   const route = routes(pathname);
   const groups = useMemo(() => navGroups(manifest), [manifest]);
   const loading = useSyncExternalStore(pageLoading.subscribe, pageLoading.active, serverSnapshot);
+  const kept = useKeptPage(route.page, serverPage);
 
   useDocumentMeta(route.meta);
   useFocusOnNavigate();
@@ -73,9 +69,7 @@ export function Layout({
       <PageSlotMarker />
     ) : (
       <NavGroupsContext value={groups}>
-        <HeroArtContext value={heroArt[route.meta.path]}>
-          <PageSlot page={route.page} />
-        </HeroArtContext>
+        <PageSlot page={route.page} />
       </NavGroupsContext>
     );
   const frame = part !== 'page';
@@ -95,7 +89,9 @@ export function Layout({
           aria-hidden="true"
         />
       ) : null}
-      {frame ? (
+      {kept ? (
+        <KeptMain kept={kept} />
+      ) : frame ? (
         <main id="main" tabIndex={-1}>
           {page}
         </main>

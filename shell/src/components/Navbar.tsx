@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { Logo, company } from '@site/ui';
-import type { NavGroup } from '../navigation';
+import { SHELL_PAGES } from '@site/contracts/site';
+import { groupPaths, type NavGroup } from '../navigation';
 
 /** Columns of the desktop services menu. */
 const MENU_COLUMNS = 3;
@@ -14,21 +15,27 @@ const lines = (group: NavGroup) =>
 
 /**
  * The services menu's groups in columns of about the same height, whatever groups the manifest
- * brings: the tallest group goes first into the shortest column, and so on (the largest-first
- * rule); each column keeps the groups in the manifest's order.
+ * brings, without changing their order: the groups are cut into runs, one per column, read top to
+ * bottom and left to right, and of every way to cut them the one whose tallest column is shortest
+ * is taken (a handful of groups: every cut is tried).
  */
 export function menuColumns(groups: readonly NavGroup[], count = MENU_COLUMNS): NavGroup[][] {
-  const columns = Array.from({ length: Math.min(count, groups.length) }, () => ({
-    height: 0,
-    groups: [] as NavGroup[],
-  }));
-  const tallestFirst = [...groups].sort((a, b) => lines(b) - lines(a));
-  for (const group of tallestFirst) {
-    const shortest = columns.reduce((min, col) => (col.height < min.height ? col : min));
-    shortest.height += lines(group);
-    shortest.groups.push(group);
-  }
-  return columns.map((col) => groups.filter((g) => col.groups.includes(g)));
+  if (groups.length === 0) return [];
+  const height = (run: readonly NavGroup[]) => run.reduce((h, g) => h + lines(g), 0);
+  let best: NavGroup[][] = [[...groups]];
+  let bestHeight = height(groups);
+  const cut = (start: number, left: number, columns: NavGroup[][]) => {
+    if (left === 1) {
+      const all = [...columns, groups.slice(start)];
+      const tallest = Math.max(...all.map(height));
+      if (tallest < bestHeight) [best, bestHeight] = [all, tallest];
+      return;
+    }
+    for (let end = start + 1; end <= groups.length - left + 1; end++)
+      cut(end, left - 1, [...columns, groups.slice(start, end)]);
+  };
+  cut(0, Math.min(count, groups.length), []);
+  return best;
 }
 
 /**
@@ -99,7 +106,10 @@ export function Navbar({ groups }: { groups: NavGroup[] }) {
     links[next]?.focus();
   };
 
-  const inServices = groups.some((g) => g.links.some((l) => l.to === location.pathname));
+  const inServices =
+    location.pathname === SHELL_PAGES.services || groupPaths(groups).includes(location.pathname);
+  const columns = menuColumns(groups);
+  const wide = (column: NavGroup[]) => column.some((g) => g.links.length > WIDE_GROUP);
 
   return (
     <header
@@ -165,16 +175,22 @@ export function Navbar({ groups }: { groups: NavGroup[] }) {
                 </svg>
               </button>
               <div className="mega" id={servicesId} ref={servicesPanel} hidden={!servicesOpen}>
-                <div className="mega__grid">
-                  {menuColumns(groups).map((column, i) => (
-                    <div
-                      className={
-                        column.some((g) => g.links.length > WIDE_GROUP)
-                          ? 'mega__column mega__column--wide'
-                          : 'mega__column'
-                      }
-                      key={i}
-                    >
+                <p className="mega__all">
+                  <NavLink to={SHELL_PAGES.services} end className="mega__link">
+                    All services
+                  </NavLink>
+                </p>
+                <div
+                  className="mega__grid"
+                  // A column holding a long group is twice as wide, wherever the order puts it.
+                  style={
+                    {
+                      '--mega-columns': columns.map((c) => (wide(c) ? '2fr' : '1fr')).join(' '),
+                    } as CSSProperties
+                  }
+                >
+                  {columns.map((column, i) => (
+                    <div className="mega__column" key={i}>
                       {column.map((group) => {
                         const titleId = `${servicesId}-${group.label.replace(/\W+/g, '-')}`;
                         return (
@@ -187,7 +203,13 @@ export function Navbar({ groups }: { groups: NavGroup[] }) {
                             key={group.label}
                           >
                             <p className="mega__title" id={titleId}>
-                              {group.label}
+                              {group.overview ? (
+                                <NavLink to={group.overview.to} end className="mega__title-link">
+                                  {group.label}
+                                </NavLink>
+                              ) : (
+                                group.label
+                              )}
                             </p>
                             <ul aria-labelledby={titleId}>
                               {group.links.map((link) => (

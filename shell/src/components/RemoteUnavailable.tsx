@@ -52,3 +52,37 @@ export function RemoteUnavailable({
     </div>
   );
 }
+
+/**
+ * Above a page the server sent whole whose group's code this browser cannot load: the page reads
+ * as it is and its links work as plain links; only what needs the code (accordions, counters) is
+ * missing, and this says so, quietly (a status, not an alert). Retry loads the group again and
+ * makes the page the client's without a reload.
+ */
+export function PartsUnavailable({
+  retrying,
+  onRetry,
+}: {
+  retrying: boolean;
+  onRetry: () => void;
+}) {
+  return (
+    <div className="parts-notice" role="status">
+      <div className="container parts-notice__inner">
+        <p>
+          {retrying
+            ? 'Trying again to load the interactive parts of this page…'
+            : 'Some interactive parts of this page are unavailable just now. Everything on it can still be read, and its links work.'}
+        </p>
+        <button
+          type="button"
+          className="button button--secondary parts-notice__retry"
+          onClick={onRetry}
+          disabled={retrying}
+        >
+          {retrying ? 'Retrying…' : 'Retry'}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -8,19 +8,15 @@ const SPRITE = typeof __TECH_MARKS__ === 'string' ? __TECH_MARKS__ : '/assets/te
  * Marks by technology name: Simple Icons slugs, drawn from one sprite made at build time, so the
  * page's JavaScript carries a dozen names rather than a dozen paths. Technologies whose owners asked
  * for their marks to be withdrawn from the set (Microsoft's products, Amazon Web Services, Oracle's
- * Java) get a monogram instead: letters of their name set in our type in a plain tile, never an
- * imitation of their symbol.
+ * Java) are set as wordmarks instead: the product's name in our own type, which is how their
+ * guidelines let others name them, never initials in a tile and never an imitation of their symbol.
  */
 export const TECHNOLOGY_MARKS: Readonly<Record<string, string>> = marks;
 
-/** The capitals of a name, up to three (`Power BI` is `PBI`), else its first letter. */
-export const monogram = (name: string): string =>
-  name.replace(/[^A-Z]/g, '').slice(0, 3) || name.charAt(0).toUpperCase();
-
 /**
- * A wall of technology marks, one tile each: the mark (or monogram) over the name. Marks are drawn
- * in one colour, as every brand's guidelines allow. The name is the tile's text, so a screen reader
- * announces each technology once; the mark beside it is decoration.
+ * A wall of technology marks, one tile each: the mark over the name, or the name alone as a
+ * wordmark. Marks are drawn in one colour, as every brand's guidelines allow. The name is the
+ * tile's text, so a screen reader announces each technology once; a mark beside it is decoration.
  */
 export function TechnologyLogos({ names }: { names: readonly string[] }) {
   return (
@@ -28,32 +24,31 @@ export function TechnologyLogos({ names }: { names: readonly string[] }) {
       <ul className="tech-grid">
         {names.map((name) => {
           const mark = TECHNOLOGY_MARKS[name];
-          return (
+          return mark ? (
             <li className="tech" key={name}>
-              {mark ? (
-                <svg
-                  className="tech__mark"
-                  viewBox="0 0 24 24"
-                  width="36"
-                  height="36"
-                  aria-hidden="true"
-                  focusable="false"
-                >
-                  <use href={`${SPRITE}#${mark}`} fill="currentColor" />
-                </svg>
-              ) : (
-                <span className="tech__monogram" aria-hidden="true">
-                  {monogram(name)}
-                </span>
-              )}
+              <svg
+                className="tech__mark"
+                viewBox="0 0 24 24"
+                width="36"
+                height="36"
+                aria-hidden="true"
+                focusable="false"
+              >
+                <use href={`${SPRITE}#${mark}`} fill="currentColor" />
+              </svg>
               <span className="tech__name">{name}</span>
+            </li>
+          ) : (
+            <li className="tech tech--wordmark" key={name}>
+              <span className="tech__wordmark">{name}</span>
             </li>
           );
         })}
       </ul>
       <p className="tech-credits">
         Product names and marks belong to their owners. Marks from Simple Icons; the Angular mark is
-        used under CC BY 4.0 and the Apache Spark mark under the Apache License 2.0.
+        used under CC BY 4.0 and the Apache Spark mark under the Apache License 2.0. Java, Microsoft
+        Azure, AWS, SharePoint, Power BI and SQL Server are named in our own type.
       </p>
     </>
   );

@@ -1,4 +1,5 @@
 import { company, type FeatureItem, type LinkCardItem, type Paragraphs } from '@site/ui';
+import { SHELL_PAGES } from '@site/contracts/site';
 
 export const homeContent = {
   hero: {
@@ -7,15 +8,15 @@ export const homeContent = {
     lead: 'We design, build and support software, data platforms and digital services for organisations across Africa and Europe, from the first workshop to years of dependable operation.',
     actions: [
       { to: '/contact', label: 'Start a conversation' },
-      { to: '/#services', label: 'Explore our services' },
+      { to: SHELL_PAGES.services, label: 'Our services' },
     ],
   },
   intro: {
     eyebrow: 'Who we work with',
     heading: 'One partner for the systems your organisation runs on',
     paragraphs: [
-      `Founded in Centurion in ${company.foundingYear}, we have grown into a team of engineers, data specialists and consultants who work alongside in-house IT departments, operations leaders and programme managers. Some clients come to us for a single application; many stay for a decade because we keep what we build running, secure and improving.`,
-      'We serve more than 20 industries, with deep experience in manufacturing, mining, education, health, banking, petroleum, the non-profit sector and the motor industry. That breadth means we have usually solved a problem like yours before, and we can tell you plainly what it will take.',
+      `Founded in Centurion in ${company.foundingYear}, we are a team of engineers, data specialists and consultants who work alongside in-house IT departments, operations leaders and programme managers. Some clients come for one application; many stay for a decade, because we keep what we build running, secure and improving.`,
+      'We serve more than 20 industries, among them manufacturing, mining, education, health, banking, petroleum, the non-profit sector and the motor industry, so we have usually solved a problem like yours before and can tell you plainly what it will take.',
     ] satisfies Paragraphs,
   },
   services: {
@@ -26,34 +27,34 @@ export const homeContent = {
     ] satisfies Paragraphs,
     items: [
       {
-        to: '/services/custom-dev/software-dev',
+        to: '/services/custom-dev',
         title: 'Custom Development',
-        text: 'Web, mobile and cloud applications designed around how your people actually work, and integrated with the systems you already have.',
+        text: 'Web, mobile and cloud apps built around how you work.',
       },
       {
-        to: '/services/business-intelligence/bi',
+        to: '/services/business-intelligence',
         title: 'Business Intelligence',
-        text: 'Dashboards and reporting that give managers and plant operators one trusted version of the numbers.',
+        text: 'Dashboards and reports with one trusted set of numbers.',
       },
       {
-        to: '/services/data-analytics/big-data',
+        to: '/services/data-analytics',
         title: 'Data Analytics',
-        text: 'Data engineering, big data platforms and data science that turn raw records into forecasts and decisions.',
+        text: 'Pipelines, platforms and models that turn records into forecasts.',
       },
       {
-        to: '/services/enterprise/sharepoint',
+        to: '/services/enterprise',
         title: 'Enterprise Services',
-        text: 'SharePoint, enterprise project management and managed support for the Microsoft platforms your teams rely on.',
+        text: 'SharePoint, project portfolios and managed support.',
       },
       {
-        to: '/services/education/lms',
+        to: '/services/education',
         title: 'Education',
-        text: 'Learning management systems and interactive e-learning for schools, training providers and non-profits.',
+        text: 'Learning platforms and interactive e-learning.',
       },
       {
-        to: '/public-health/MandE-solutions',
+        to: '/public-health',
         title: 'Public Health',
-        text: 'Monitoring and evaluation software, digital data collection tools and reporting for health programmes.',
+        text: 'M&E software, field tools and donor reporting.',
       },
     ] satisfies LinkCardItem[],
   },
@@ -66,27 +67,27 @@ export const homeContent = {
     items: [
       {
         title: 'Discovery before code',
-        text: 'Short, structured workshops establish the real problem, the users and the numbers that will prove the solution works.',
+        text: 'Short workshops pin down the real problem, the users and the numbers that prove success.',
       },
       {
         title: 'Senior people on your project',
-        text: 'The consultants who scope your work stay on it. Most of our engineers have shipped systems in your sector before.',
+        text: 'The consultants who scope your work stay on it, and most have built for your sector before.',
       },
       {
         title: 'Secure and accessible by default',
-        text: 'Security reviews, privacy by design and accessibility testing are part of every release, not an extra at the end.',
+        text: 'Security reviews, privacy by design and accessibility testing in every release.',
       },
       {
         title: 'Fixed scope or dedicated team',
-        text: 'Choose a fixed-price project for a well-defined need, or a dedicated team that grows with your roadmap.',
+        text: 'A fixed price for a well-defined need, or a team that grows with your roadmap.',
       },
       {
         title: 'Integration with what you have',
-        text: 'ERP, CRM, finance and line-of-business systems connected through documented APIs rather than manual exports.',
+        text: 'ERP, CRM and finance systems joined by documented APIs, not manual exports.',
       },
       {
         title: 'Support that stays',
-        text: 'After launch we monitor, maintain and improve what we build, with response times written into the agreement.',
+        text: 'After launch we monitor, maintain and improve it, with response times in writing.',
       },
     ] satisfies FeatureItem[],
   },
@@ -97,13 +98,12 @@ export const homeContent = {
       'Every engagement follows the same six steps. You always know where the work stands, what comes next and what you are being asked to decide.',
     ] satisfies Paragraphs,
   },
+  /** The track record, beside the intro. */
   figures: {
-    eyebrow: 'Track record',
-    heading: 'Experience you can count on',
-    founded: 'The year we opened our doors in Centurion',
-    years: 'Years of delivering IT solutions',
+    founded: 'Founded in Centurion',
+    years: 'Years delivering IT',
     industries: { value: '20+', label: 'Industries served' },
-    regions: { value: '2', label: 'Continents: Africa and Europe' },
+    regions: { value: '2', label: 'Continents served' },
   },
   technologies: {
     eyebrow: 'Technology',

@@ -13,6 +13,12 @@ export const shellRoutes = {
     title: 'About Us',
     description: `Who we are: an IT solutions and consulting company founded in ${company.foundingYear} in Centurion, serving 20+ industries on two continents.`,
   },
+  services: {
+    path: SHELL_PAGES.services,
+    title: 'Services',
+    description:
+      'Every practice and service in one place: custom software, business intelligence, data analytics, enterprise, education and public health.',
+  },
   contact: {
     path: SHELL_PAGES.contact,
     title: 'Contact Us',

@@ -64,19 +64,23 @@ async function attempt(remote: RemoteDeployment, fresh: boolean): Promise<Remote
   await ensureRegistered();
   // The runtime caches a failed entry; re-registering with `force` makes the next load a real one.
   if (fresh) await registerRemoteEntries([entryOf(remote)], true);
-  const mod = await withTimeout(
-    loadRemoteModule<RemotePagesModule>(`${remote.name}/pages`),
-    ATTEMPT_TIMEOUT_MS,
-  );
+  const mod = await loadRemoteModule<RemotePagesModule>(`${remote.name}/pages`);
   if (!mod || typeof mod.pages !== 'object') throw new Error('it does not expose ./pages');
   return mod;
 }
 
-async function loadWithRetry(remote: RemoteDeployment): Promise<RemotePagesModule> {
+/**
+ * Runs `attempt` until it succeeds, at most once more per pause in BACKOFF_MS, each run limited to
+ * ATTEMPT_TIMEOUT_MS; the last failure is reported and thrown as the group being unavailable.
+ */
+async function withRetries<T>(
+  remote: RemoteDeployment,
+  attempt: (index: number) => Promise<T>,
+): Promise<T> {
   let lastError: unknown;
   for (let i = 0; i <= BACKOFF_MS.length; i++) {
     try {
-      return await attempt(remote, i > 0);
+      return await withTimeout(attempt(i), ATTEMPT_TIMEOUT_MS);
     } catch (error) {
       lastError = error;
       const pause = BACKOFF_MS[i];
@@ -86,6 +90,9 @@ async function loadWithRetry(remote: RemoteDeployment): Promise<RemotePagesModul
   report('remote-load-failed', remote, lastError);
   throw new RemoteUnavailableError(remote.name, lastError);
 }
+
+const loadWithRetry = (remote: RemoteDeployment) =>
+  withRetries(remote, (i) => attempt(remote, i > 0));
 
 /** Loads a remote's pages module once; a failure is forgotten so that Retry loads afresh. */
 export function loadPagesModule(remote: RemoteDeployment): Promise<RemotePagesModule> {
@@ -116,13 +123,9 @@ export async function loadPage(path: string): Promise<ComponentType> {
   const loader = mod.pages[path];
   if (!loader)
     throw new RemoteUnavailableError(remote.name, new Error(`it has no page for ${path}`));
-  let page: { default: ComponentType };
-  try {
-    page = await loader();
-  } catch (error) {
-    report('remote-load-failed', remote, error);
-    throw new RemoteUnavailableError(remote.name, error);
-  }
+  // A chunk that failed (a stalled host, a dropped connection) is fetched afresh on the next
+  // try: the browser may even answer the first try with a failed preload of the same file.
+  const page = await withRetries(remote, () => loader());
   components.set(path, page.default);
   return page.default;
 }

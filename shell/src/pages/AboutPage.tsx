@@ -11,13 +11,14 @@ import {
   StatGrid,
   company,
 } from '@site/ui';
+import { AboutArt } from '../art/about';
 import { aboutContent as c } from '../content/about';
 import { shellRoutes } from '../content/shell-routes';
 
 export default function AboutPage() {
   return (
     <>
-      <HeroBanner title={shellRoutes.about.title} lead={c.hero.lead} />
+      <HeroBanner title={shellRoutes.about.title} lead={c.hero.lead} art={AboutArt} />
       <Section heading={c.whoWeAre.heading} animate={false}>
         <div className="split">
           <Prose paragraphs={c.whoWeAre.paragraphs} />

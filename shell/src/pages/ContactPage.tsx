@@ -1,5 +1,6 @@
 import { Suspense, use, useCallback, useEffect, useRef, type RefObject } from 'react';
 import { HeroBanner, company, formatAddress, mapLink, phoneHref } from '@site/ui';
+import { ContactArt } from '../art/contact';
 import { SocialLinks } from '../components/SocialLinks';
 import { contactContent as c } from '../content/contact';
 import { shellRoutes } from '../content/shell-routes';
@@ -94,7 +95,12 @@ export default function ContactPage() {
   const onFormReady = useFormWhenWanted(layout);
   return (
     <>
-      <HeroBanner eyebrow={c.hero.eyebrow} title={shellRoutes.contact.title} lead={c.hero.lead} />
+      <HeroBanner
+        eyebrow={c.hero.eyebrow}
+        title={shellRoutes.contact.title}
+        lead={c.hero.lead}
+        art={ContactArt}
+      />
       <section className="section">
         <div className="container contact-layout" ref={layout}>
           <Suspense fallback={null}>

@@ -11,6 +11,7 @@ import {
   yearsSinceFounding,
   type SectionProps,
 } from '@site/ui';
+import { HomeArt } from '../art/home';
 import { TechnologyLogos } from '../components/TechnologyLogos';
 import { homeContent as c } from '../content/home';
 
@@ -28,9 +29,33 @@ export default function HomePage() {
         title={c.hero.title}
         lead={c.hero.lead}
         actions={c.hero.actions}
+        art={HomeArt}
       />
       <Section {...titles(c.intro)} animate={false}>
-        <Prose paragraphs={c.intro.paragraphs} />
+        {/* The track record sits beside who we are: one band, not two, on a phone's long page. */}
+        <div className="split">
+          <Prose paragraphs={c.intro.paragraphs} />
+          <div className="counter-grid counter-grid--row">
+            {/* A year is a date, not a quantity: counting up to it would show a visitor years
+                that never were, so it is set as it is. The years since then count up. */}
+            <div className="counter">
+              <p className="counter__value">{company.foundingYear}</p>
+              <p className="counter__label">{c.figures.founded}</p>
+            </div>
+            <AnimatedCounter
+              target={yearsSinceFounding()}
+              label={c.figures.years}
+              speed={2500}
+              suffix="+"
+            />
+            {[c.figures.industries, c.figures.regions].map((figure) => (
+              <div className="counter" key={figure.label}>
+                <p className="counter__value">{figure.value}</p>
+                <p className="counter__label">{figure.label}</p>
+              </div>
+            ))}
+          </div>
+        </div>
       </Section>
       <Section id="services" {...titles(c.services)} tone="muted">
         <LinkCards items={c.services.items} />
@@ -40,23 +65,6 @@ export default function HomePage() {
       </Section>
       <Section id="approach" {...titles(c.approach)} tone="dark">
         <ApproachSteps />
-      </Section>
-      <Section {...titles(c.figures)} tone="muted">
-        <div className="counter-grid">
-          <AnimatedCounter target={company.foundingYear} label={c.figures.founded} speed={2500} />
-          <AnimatedCounter
-            target={yearsSinceFounding()}
-            label={c.figures.years}
-            speed={2500}
-            suffix="+"
-          />
-          {[c.figures.industries, c.figures.regions].map((figure) => (
-            <div className="counter" key={figure.label}>
-              <p className="counter__value">{figure.value}</p>
-              <p className="counter__label">{figure.label}</p>
-            </div>
-          ))}
-        </div>
       </Section>
       <Section {...titles(c.technologies)}>
         <TechnologyLogos names={c.technologies.items} />

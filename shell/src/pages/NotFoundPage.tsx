@@ -1,12 +1,13 @@
 import { useId } from 'react';
 import { NavLinkList } from '../components/NavLinkList';
-import { ButtonLink } from '@site/ui';
+import { ButtonLink, Link } from '@site/ui';
+import { NotFoundArt } from '../art/not-found';
 import { notFoundContent as c } from '../content/not-found';
 import { useNavGroups } from '../hooks/use-nav-groups';
 
 /**
- * Any path the site does not know: the spec's texts, a way home and a way to get in touch, and
- * every service page by group (from the deployment manifest's route tables) as a way on.
+ * Any path the site does not know: its picture, the spec's texts, a way home and a way to get in
+ * touch, and every service page by group (from the deployment manifest's route tables) as a way on.
  */
 export default function NotFoundPage() {
   const groups = useNavGroups();
@@ -14,6 +15,9 @@ export default function NotFoundPage() {
   return (
     <div className="not-found">
       <div className="container container--narrow">
+        <div className="not-found__art">
+          <NotFoundArt />
+        </div>
         <p className="not-found__code" aria-hidden="true">
           404
         </p>
@@ -36,7 +40,9 @@ export default function NotFoundPage() {
           <div className="site-map__groups">
             {groups.map((group) => (
               <section className="site-map__group" key={group.label}>
-                <h3>{group.label}</h3>
+                <h3>
+                  {group.overview ? <Link to={group.overview.to}>{group.label}</Link> : group.label}
+                </h3>
                 <NavLinkList links={group.links} />
               </section>
             ))}

@@ -8,10 +8,11 @@ import { MemoryRouter } from 'react-router';
 import {
   DESCRIPTION_MAX,
   DESCRIPTION_MIN,
+  prefixOf,
   type RemotePagesModule,
   type RouteTable,
 } from '@site/contracts';
-import { SHELL_PATHS, SITE_REMOTES } from '@site/contracts/site';
+import { SHELL_PAGES, SHELL_PATHS, SITE_REMOTES } from '@site/contracts/site';
 import { countWords } from '@site/ui';
 
 export const MIN_WORDS = 250;
@@ -83,7 +84,20 @@ export function runRemoteContractTests(
       expect(new Set(paths).size).toBe(paths.length);
       expect(new Set(titles).size).toBe(titles.length);
       for (const p of paths) {
-        expect(table.prefixes.some((prefix) => p.startsWith(`${prefix}/`))).toBe(true);
+        expect(
+          prefixOf(table.prefixes, p) ? p : `${p} (outside ${table.prefixes.join(', ')})`,
+        ).toBe(p);
+      }
+    });
+
+    it('has an overview page at each of its prefixes, in the group its pages name', () => {
+      for (const prefix of table.prefixes) {
+        const overview = table.routes.find((r) => r.path === prefix);
+        expect(overview ? prefix : `no route at ${prefix}`).toBe(prefix);
+        const groups = new Set(
+          table.routes.filter((r) => prefixOf([prefix], r.path)).map((r) => r.group),
+        );
+        expect([...groups]).toEqual([overview?.group]);
       }
     });
 
@@ -125,21 +139,32 @@ export function runRemoteContractTests(
         );
       };
 
-      it('shows its title as the only h1, with the breadcrumb Home, Services, group, page', async () => {
+      it('shows its title as the only h1, under a breadcrumb whose every step is a link', async () => {
         await renderPage();
         const h1s = screen.getAllByRole('heading', { level: 1 });
         expect(h1s).toHaveLength(1);
         expect(h1s[0]).toHaveTextContent(route.title);
-        const crumbs = within(screen.getByRole('navigation', { name: 'Breadcrumb' })).getAllByRole(
-          'listitem',
-        );
-        expect(crumbs.map((li) => li.textContent)).toEqual([
-          'Home',
-          'Services',
-          route.group,
+        const crumbs = within(screen.getByRole('navigation', { name: 'Breadcrumb' }))
+          .getAllByRole('listitem')
+          .map((li) => {
+            const link = within(li).queryByRole('link');
+            return link ? `${li.textContent} -> ${link.getAttribute('href')}` : li.textContent;
+          });
+        const prefix = prefixOf(table.prefixes, path);
+        // A group's overview is the group's own step; any other page goes through it.
+        expect(crumbs).toEqual([
+          'Home -> /',
+          `Services -> ${SHELL_PAGES.services}`,
+          ...(path === prefix ? [] : [`${route.group} -> ${prefix}`]),
           route.title,
         ]);
-        expect(within(crumbs[0]!).getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/');
+      });
+
+      it('shows its own picture beside its title, hidden from assistive technology', async () => {
+        const { container } = await renderPage();
+        const art = container.querySelector('.hero__art svg');
+        expect(art).not.toBeNull();
+        expect(art).toHaveAttribute('aria-hidden', 'true');
       });
 
       it(`has at least ${MIN_WORDS} words of main text`, async () => {
@@ -160,12 +185,10 @@ export function runRemoteContractTests(
         for (const a of Array.from(container.querySelectorAll('a[href^="/"]'))) {
           const href = (a.getAttribute('href') ?? '').split('#')[0]!;
           if (SHELL_PATHS.includes(href)) continue;
-          if (table.prefixes.some((p) => href.startsWith(`${p}/`))) {
+          if (prefixOf(table.prefixes, href)) {
             expect(own.has(href) ? href : `${href} (not in the route table)`).toBe(href);
           } else {
-            expect(
-              sitePrefixes.some((p) => href.startsWith(`${p}/`)) ? href : `${href} (unknown)`,
-            ).toBe(href);
+            expect(prefixOf(sitePrefixes, href) ? href : `${href} (unknown)`).toBe(href);
           }
         }
       });

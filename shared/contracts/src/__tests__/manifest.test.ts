@@ -18,6 +18,22 @@ describe('parseManifest', () => {
     ]);
   });
 
+  it('accepts a route at a prefix itself: the group’s overview page', () => {
+    const m = valid();
+    m.remotes[0]!.routes.unshift(route('/services/custom-dev'));
+    expect(parseManifest(m).remotes[0]?.routes.map((r) => r.path)).toEqual([
+      '/services/custom-dev',
+      '/services/custom-dev/a',
+      '/services/custom-dev/b',
+    ]);
+  });
+
+  it('refuses a route that only starts with a prefix’s letters', () => {
+    const m = valid();
+    m.remotes[0]!.routes.push(route('/services/custom-development'));
+    expect(() => parseManifest(m)).toThrow(/outside/);
+  });
+
   const broken: [string, (m: ReturnType<typeof valid>) => unknown, RegExp][] = [
     ['not an object', () => 'nope', /not a JSON object/],
     ['an unknown schema version', (m) => ({ ...m, schemaVersion: 2 }), /schemaVersion/],

@@ -1,48 +1,121 @@
 import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
+import type { RouteTable } from '@site/contracts';
 import { Breadcrumb } from '../components/Breadcrumb';
-import { ServicePage } from '../components/ServicePage';
+import { ServicePage, servicePages } from '../components/ServicePage';
+
+const crumbs = () =>
+  within(screen.getByRole('navigation', { name: 'Breadcrumb' }))
+    .getAllByRole('listitem')
+    .map((li) => {
+      const link = within(li).queryByRole('link');
+      return link
+        ? `${li.textContent} -> ${link.getAttribute('href')}`
+        : `${li.textContent} (here)`;
+    });
 
 describe('Breadcrumb', () => {
-  it('reads Home, Services, group, page, with Home linking to the root and the page marked current', () => {
+  it('links every crumb on the way: Home, Services, the group’s overview; the page is marked current', () => {
     render(
       <MemoryRouter>
-        <Breadcrumb group="Data Analytics" page="Big Data" />
+        <Breadcrumb
+          trail={[
+            { label: 'Services', to: '/services' },
+            { label: 'Data Analytics', to: '/services/data-analytics' },
+          ]}
+          page="Big Data"
+        />
       </MemoryRouter>,
     );
-    const nav = screen.getByRole('navigation', { name: 'Breadcrumb' });
-    expect(
-      within(nav)
-        .getAllByRole('listitem')
-        .map((li) => li.textContent),
-    ).toEqual(['Home', 'Services', 'Data Analytics', 'Big Data']);
-    expect(within(nav).getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/');
-    expect(within(nav).getByText('Big Data')).toHaveAttribute('aria-current', 'page');
+    expect(crumbs()).toEqual([
+      'Home -> /',
+      'Services -> /services',
+      'Data Analytics -> /services/data-analytics',
+      'Big Data (here)',
+    ]);
+    expect(screen.getByText('Big Data')).toHaveAttribute('aria-current', 'page');
   });
 });
+
+const content = {
+  lead: 'Data at scale.',
+  intro: { heading: 'What it is', paragraphs: ['Body'] },
+  sections: [],
+};
+
+/** A group of two pages under one prefix, with its overview at the prefix itself. */
+const table: RouteTable = {
+  remote: 'data',
+  prefixes: ['/services/data-analytics'],
+  routes: [
+    {
+      path: '/services/data-analytics',
+      title: 'Data Analytics',
+      group: 'Data Analytics',
+      navLabel: 'Overview',
+      description: 'Everything we do with data, from the pipelines to the models and reports.',
+    },
+    {
+      path: '/services/data-analytics/big-data',
+      title: 'Big Data',
+      group: 'Data Analytics',
+      navLabel: 'Big Data',
+      description: 'Platforms that take in and process data at volume, reliably and at known cost.',
+    },
+    {
+      path: '/services/data-analytics/data-science',
+      title: 'Data Science',
+      group: 'Data Analytics',
+      navLabel: 'Data Science',
+      description: 'Forecasts and models, taken from a first question all the way into production.',
+    },
+  ],
+};
+
+const renderRoute = async (path: string) => {
+  const pages = servicePages(table, async () => ({ default: content }));
+  const { default: Page } = await pages[path]!();
+  render(
+    <MemoryRouter initialEntries={[path]}>
+      <Page />
+    </MemoryRouter>,
+  );
+};
 
 describe('ServicePage', () => {
   it('frames a page with its title as the h1, the breadcrumb, and a call to action to /contact', () => {
     render(
       <MemoryRouter>
-        <ServicePage
-          route={{
-            path: '/x/y',
-            title: 'Big Data',
-            group: 'Data Analytics',
-            navLabel: 'Big Data',
-            description: 'd'.repeat(60),
-          }}
-          content={{
-            lead: 'Data at scale.',
-            intro: { heading: 'What it is', paragraphs: ['Body'] },
-            sections: [],
-          }}
-        />
+        <ServicePage route={table.routes[1]!} content={content} />
       </MemoryRouter>,
     );
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Big Data');
     expect(screen.getByRole('navigation', { name: 'Breadcrumb' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Get in touch' })).toHaveAttribute('href', '/contact');
+  });
+
+  it('a page of a group with an overview: its group crumb leads to the overview', async () => {
+    await renderRoute('/services/data-analytics/big-data');
+    expect(crumbs()).toEqual([
+      'Home -> /',
+      'Services -> /services',
+      'Data Analytics -> /services/data-analytics',
+      'Big Data (here)',
+    ]);
+  });
+
+  it('the overview at the group’s prefix: its crumbs end at the group, and it leads to each page', async () => {
+    await renderRoute('/services/data-analytics');
+    expect(crumbs()).toEqual(['Home -> /', 'Services -> /services', 'Data Analytics (here)']);
+    const main = screen.getByRole('heading', { level: 1 });
+    expect(main).toHaveTextContent('Data Analytics');
+    const cards = screen
+      .getAllByRole('link')
+      .filter((a) => a.getAttribute('href')?.startsWith('/services/data-analytics/'));
+    expect(cards.map((a) => a.getAttribute('href'))).toEqual([
+      '/services/data-analytics/big-data',
+      '/services/data-analytics/data-science',
+    ]);
+    expect(cards[0]).toHaveTextContent(/Big Data.*Platforms that take in/);
   });
 });

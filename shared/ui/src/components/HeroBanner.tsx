@@ -2,7 +2,6 @@ import type { ComponentType, ReactNode } from 'react';
 import type { LinkAction } from '../content-types';
 import { Breadcrumb, type BreadcrumbProps } from './Breadcrumb';
 import { ButtonLink } from './ButtonLink';
-import { useHeroArt } from './Illustrations';
 
 export interface HeroBannerProps {
   title: string;
@@ -12,13 +11,13 @@ export interface HeroBannerProps {
   actions?: readonly LinkAction[];
   children?: ReactNode;
   size?: 'page' | 'home';
-  /** The picture in the hero's free half; else the one `HeroArtContext` provides, if any. */
+  /** The page's picture, in the hero's free half. */
   art?: ComponentType;
 }
 
 /**
  * The banner at the top of every page, holding its only `h1`, and the page's picture: beside the
- * words on wide screens, a strip under them on phones. The heading takes focus after a route change
+ * words on wide screens, whole and smaller under them on phones. The heading takes focus after a route change
  * (tabIndex -1), so screen reader users hear that the page changed.
  */
 export function HeroBanner({
@@ -29,9 +28,8 @@ export function HeroBanner({
   actions = [],
   children,
   size = 'page',
-  art,
+  art: Art,
 }: HeroBannerProps) {
-  const Art = useHeroArt(art);
   // An eyebrow that only says the heading again ("About us" over "About Us") is left out.
   const showEyebrow = eyebrow && !title.toLowerCase().startsWith(eyebrow.toLowerCase());
   return (
