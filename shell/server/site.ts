@@ -9,7 +9,12 @@
  * a 4xx, a page that cannot be rendered is the 503 notice, and the process stays up.
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { createLimitedServer, listenOn } from '@site/serving';
+import {
+  CONNECTION_LIMITS,
+  LIMITED_SERVER_OPTIONS,
+  limitConnections,
+  listenOn,
+} from '@site/serving';
 import type { LiveManifest } from './control-plane';
 import { apiProxy } from './http/api-proxy';
 import { DEFAULT_BEACON_RATE_LIMIT, beaconRoutes } from './http/beacon';
@@ -60,13 +65,14 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     return503OnClosing: true,
     forceCloseConnections: true,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
-    // Fastify turns Node's request timeout off: a connection that declared a body and never sent
-    // it stayed open for good, and a few thousand of them took every file descriptor. The stated
-    // limits (@site/serving's CONNECTION_LIMITS: headers within 10 s, the whole request within
-    // 30 s, 72 s of keep-alive, 256 connections per client address); main.ts applies the
-    // settings' values over them.
-    serverFactory: (handler) => createLimitedServer(handler),
+    // Fastify makes the server (and binds every address a host name has); the limits go on it below.
+    http: LIMITED_SERVER_OPTIONS,
   });
+  // Fastify turns Node's request timeout off: a connection that declared a body and never sent it
+  // stayed open for good, and a few thousand of them took every file descriptor. The stated limits
+  // (@site/serving's CONNECTION_LIMITS: headers within 10 s, the whole request within 30 s, 72 s of
+  // keep-alive, 256 connections per client address); main.ts applies the settings' values over them.
+  limitConnections(app.server, CONNECTION_LIMITS);
   const fetchTimeoutMs = options.fetchTimeoutMs ?? DEFAULTS.fetchTimeoutMs;
   const deployToken = options.deploy?.token;
 

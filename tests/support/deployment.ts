@@ -16,12 +16,23 @@ import {
 } from 'node:fs';
 import type { Server, Socket } from 'node:net';
 import os from 'node:os';
+import readline from 'node:readline';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { SMTP_PORT } from './smtp';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
+
+/** A log line as a person reads it: the message of a JSON (pino) line, any other line as it is. */
+function readableLine(line: string): string {
+  try {
+    const { msg } = JSON.parse(line) as { msg?: unknown };
+    return typeof msg === 'string' ? msg : line;
+  } catch {
+    return line;
+  }
+}
 
 /** Whether a process has not stopped: one killed by a signal has no exit code, but has stopped. */
 export const isRunning = (child: ChildProcess): boolean =>
@@ -113,8 +124,11 @@ export class TestDeployment {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout.on('data', (chunk) => (this.siteLog += String(chunk)));
-    child.stderr.on('data', (chunk) => (this.siteLog += String(chunk)));
+    for (const stream of [child.stdout, child.stderr]) {
+      readline
+        .createInterface({ input: stream, crlfDelay: Infinity })
+        .on('line', (line) => (this.siteLog += `${readableLine(line)}\n`));
+    }
     this.children.push(child);
     const deadline = Date.now() + 20_000;
     for (;;) {

@@ -61,7 +61,7 @@ export const CONNECTION_LIMITS: ConnectionLimits = {
  * How often Node looks for requests past their time (its default is 30 s, which would let a
  * 10 s bound run to 40 s); the bounds hold within this.
  */
-const CHECK_INTERVAL_MS = 500;
+export const CHECK_INTERVAL_MS = 500;
 
 const limitsOf = new WeakMap<http.Server, ConnectionLimits>();
 
@@ -113,7 +113,13 @@ export function limitConnections(server: http.Server, limits: ConnectionLimits):
   return server;
 }
 
-/** An HTTP server with `limits`: Fastify's `serverFactory`, or Express's server. */
+/**
+ * Node's options for a server the limits will be applied to (`limitConnections`): Fastify's `http`
+ * option, where Fastify makes the server itself (and so binds every address of a host name).
+ */
+export const LIMITED_SERVER_OPTIONS = { connectionsCheckingInterval: CHECK_INTERVAL_MS };
+
+/** An HTTP server with `limits`: Express's server. */
 export const createLimitedServer = (
   handler: http.RequestListener,
   limits: ConnectionLimits = CONNECTION_LIMITS,

@@ -4,6 +4,7 @@ export { LISTEN_HOST_FORMS, isListenHost, listenOn } from './listen';
 export {
   CONNECTION_LIMITS,
   createLimitedServer,
+  LIMITED_SERVER_OPTIONS,
   defaultMaxConnections,
   limitConnections,
   openFileLimit,

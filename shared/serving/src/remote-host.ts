@@ -12,7 +12,12 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { filePolicy } from './cache-policy';
-import { CONNECTION_LIMITS, createLimitedServer, type ConnectionLimits } from './connections';
+import {
+  CONNECTION_LIMITS,
+  LIMITED_SERVER_OPTIONS,
+  limitConnections,
+  type ConnectionLimits,
+} from './connections';
 import { settleAcceptEncoding } from './encoding';
 import { listenOn } from './listen';
 
@@ -36,10 +41,11 @@ export async function createRemoteServer(
 ): Promise<RemoteHost> {
   const app = Fastify({
     logger: false,
-    serverFactory: (handler) => createLimitedServer(handler, limits),
+    http: LIMITED_SERVER_OPTIONS,
     routerOptions: { maxParamLength: 16 * 1024 },
     forceCloseConnections: true,
   });
+  limitConnections(app.server, limits);
   app.addHook('onRequest', async (request) => settleAcceptEncoding(request));
   await app.register(fastifyStatic, {
     root: path.resolve(root),
