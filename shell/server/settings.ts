@@ -38,6 +38,12 @@ export interface SiteSettings {
   renderTimeoutMs: number;
   fetchTimeoutMs: number;
   renderWorkers: number;
+  /** Render processes at most per group version. */
+  groupRenderWorkers: number;
+  /** The largest page a group's render may give, and the memory one render process may hold. */
+  render: { maxPageBytes: number; memoryMb: number };
+  /** The user the render processes run as, where the site server runs as root. */
+  renderUser: string;
   /**
    * Undefined without DEPLOY_TOKEN: the deploy API is off. `previewSecret` signs preview links;
    * undefined: one derived from the token.
@@ -186,6 +192,21 @@ const schema = z.object({
   RENDER_WORKERS: wholeNumber('a number of render processes', 1, 16).default(() =>
     defaultRenderWorkers(),
   ),
+  GROUP_RENDER_WORKERS: wholeNumber('a number of render processes', 1, 16).default(
+    DEFAULTS.groupRenderWorkers,
+  ),
+  // A page's markup is some 50 KB; 64 KB to 64 MB.
+  RENDER_MAX_PAGE_BYTES: wholeNumber('a number of bytes', 65_536, 67_108_864).default(
+    DEFAULTS.maxPageBytes,
+  ),
+  // Below 96 MB a render process cannot hold React and the shell's build.
+  RENDER_MEMORY_MB: wholeNumber('a number of megabytes', 96, 8192).default(DEFAULTS.renderMemoryMb),
+  RENDER_USER: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_-]{0,31}$/i, {
+      error: (issue) => `"${String(issue.input)}" is not a user name (such as nobody)`,
+    })
+    .default(DEFAULTS.renderUser),
   DEPLOY_TOKEN: deployToken.optional(),
   DEPLOY_ALLOWED_ORIGINS: originList.default([]),
   // Signs preview links; every replica needs the same one (default: derived from DEPLOY_TOKEN).
@@ -253,6 +274,9 @@ export function parseSiteSettings(env: NodeJS.ProcessEnv): SiteSettings {
     renderTimeoutMs: s.RENDER_TIMEOUT_MS,
     fetchTimeoutMs: s.FETCH_TIMEOUT_MS,
     renderWorkers: s.RENDER_WORKERS,
+    groupRenderWorkers: s.GROUP_RENDER_WORKERS,
+    render: { maxPageBytes: s.RENDER_MAX_PAGE_BYTES, memoryMb: s.RENDER_MEMORY_MB },
+    renderUser: s.RENDER_USER,
     deploy:
       s.DEPLOY_TOKEN === undefined
         ? undefined

@@ -35,6 +35,9 @@ describe('the site server settings', () => {
       renderTimeoutMs: 3000,
       fetchTimeoutMs: 2500,
       renderWorkers: defaultRenderWorkers(),
+      groupRenderWorkers: 2,
+      render: { maxPageBytes: 1_048_576, memoryMb: 256 },
+      renderUser: 'nobody',
       deploy: undefined,
       trustProxy: false,
       beaconRateLimit: 30,
@@ -295,6 +298,29 @@ describe('the site server settings', () => {
       expect(problems({ TRUST_PROXY: bad })[0]).toMatch(
         new RegExp(`^TRUST_PROXY: "${bad}" is not`),
       );
+    }
+  });
+
+  test('the render processes: their limits bounded, their user a name', () => {
+    expect(
+      parseSiteSettings({
+        GROUP_RENDER_WORKERS: '3',
+        RENDER_MAX_PAGE_BYTES: '2000000',
+        RENDER_MEMORY_MB: '512',
+        RENDER_USER: 'render',
+      }),
+    ).toMatchObject({
+      groupRenderWorkers: 3,
+      render: { maxPageBytes: 2_000_000, memoryMb: 512 },
+      renderUser: 'render',
+    });
+    for (const [name, value, says] of [
+      ['RENDER_MAX_PAGE_BYTES', '1000', 'is not a number of bytes (65536 to 67108864)'],
+      ['RENDER_MEMORY_MB', '64', 'is not a number of megabytes (96 to 8192)'],
+      ['GROUP_RENDER_WORKERS', '0', 'is not a number of render processes (1 to 16)'],
+      ['RENDER_USER', 'no body', 'is not a user name'],
+    ] as const) {
+      expect(() => parseSiteSettings({ [name]: value })).toThrow(`${name}: "${value}" ${says}`);
     }
   });
 });
