@@ -1,4 +1,5 @@
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { databaseUrlProblem } from '@site/postgres';
 import path from 'node:path';
 import { z } from 'zod';
 import addressparser from 'nodemailer/lib/addressparser';
@@ -180,9 +181,15 @@ function serviceUrl(protocols: string[], expected: string, check?: (url: URL) =>
 
 const smtpUrl = serviceUrl(['smtp:', 'smtps:'], 'smtp://… or smtps://…');
 
-const databaseUrl = serviceUrl(['postgres:', 'postgresql:'], 'postgres://…', (url) =>
-  url.pathname.length <= 1 ? 'names no database (postgres://host/database)' : null,
-);
+const databaseUrl = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const problem = value === undefined ? undefined : databaseUrlProblem(value);
+    if (!problem) return value;
+    ctx.addIssue({ code: 'custom', message: problem });
+    return z.NEVER;
+  });
 
 function parseUrl(value: string): URL | null {
   try {

@@ -11,6 +11,7 @@ import net from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { databaseUrlProblem } from '@site/postgres';
 import { SHELL_PORT } from '@site/contracts/site';
 import { trustProxySetting, type TrustProxy } from '@site/contracts/trust-proxy';
 import {
@@ -157,22 +158,10 @@ const originList = z.string().transform((value, ctx) => {
  * never echoed.
  */
 const databaseUrl = z.string().transform((value, ctx) => {
-  const url = parseUrl(value);
-  const problem = !url
-    ? 'is not a URL'
-    : url.protocol !== 'postgres:' && url.protocol !== 'postgresql:'
-      ? `is not postgres or postgresql (${url.protocol.slice(0, -1)})`
-      : !url.hostname && !url.searchParams.get('host')
-        ? 'names no host'
-        : undefined;
-  if (problem) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `the value ${problem}: expected a URL such as postgres://user:password@db.example.com:5432/site`,
-    });
-    return z.NEVER;
-  }
-  return value;
+  const problem = databaseUrlProblem(value);
+  if (!problem) return value;
+  ctx.addIssue({ code: 'custom', message: problem });
+  return z.NEVER;
 });
 
 const schema = z.object({

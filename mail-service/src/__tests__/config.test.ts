@@ -163,7 +163,10 @@ describe('configuration', () => {
     for (const [bad, reason] of [
       ['mysql://mail:hunter2@db.internal/site', 'must start with postgres:// or postgresql://'],
       ['postgres://mail:hunter2@db.internal', 'names no database (postgres://host/database)'],
-      ['postgres//mail:hunter2@db.internal/site', 'is not a URL (expected postgres://…)'],
+      [
+        'postgres//mail:hunter2@db.internal/site',
+        'is not a URL (expected postgres://user:password@host:5432/database)',
+      ],
     ] as const) {
       expect(problems({ DATABASE_URL: bad })).toEqual([`DATABASE_URL: ${reason}`]);
     }

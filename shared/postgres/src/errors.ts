@@ -34,3 +34,23 @@ export function redactUrl(url: string): string {
     return 'the configured URL';
   }
 }
+
+/**
+ * What is wrong with a DATABASE_URL, or undefined when it names a PostgreSQL database: the one rule
+ * of the site server and the mail-service. The URL may hold a password, so it is described, never
+ * echoed.
+ */
+export function databaseUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'is not a URL (expected postgres://user:password@host:5432/database)';
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    return 'must start with postgres:// or postgresql://';
+  }
+  if (!url.hostname && !url.searchParams.get('host')) return 'names no host';
+  if (url.pathname.length <= 1) return 'names no database (postgres://host/database)';
+  return undefined;
+}

@@ -1,3 +1,3 @@
 export { migrate, migrationFiles, type MigrationOptions } from './migrate';
 export { listen, type ListenOptions, type Listener } from './listen';
-export { isUnreachable, reasonOf, redactUrl } from './errors';
+export { databaseUrlProblem, isUnreachable, reasonOf, redactUrl } from './errors';
