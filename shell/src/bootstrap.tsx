@@ -49,7 +49,7 @@ async function start(): Promise<void> {
     const main = container.querySelector('main');
     const serverPage: ServerPage | undefined =
       main && !notice && first.page.kind === 'lazy'
-        ? { navigation: entry, html: main.innerHTML }
+        ? { navigation: entry, path: window.location.pathname, html: main.innerHTML }
         : undefined;
     const loading = prepare(first, entry);
     await (serverPage ? Promise.race([loading, delay(FIRST_PAGE_PATIENCE_MS)]) : loading);

@@ -106,7 +106,9 @@ export type PageRef =
  * navigation (location key) it belongs to. While that page's code is missing it is shown as sent.
  */
 export interface ServerPage {
+  /** The history entry and the path it was sent for: kept for that page alone. */
   navigation: string;
+  path: string;
   html: string;
 }
 

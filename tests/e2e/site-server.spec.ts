@@ -23,7 +23,7 @@ test.describe('settings are checked at start', () => {
       encoding: 'utf8',
       timeout: 30_000,
     });
-    expect(started.status).toBe(1);
+    expect(started.status).toBe(78);
     expect(started.stderr).toContain('RENDER_TIMEOUT_MS: "3s"');
     expect(started.stderr).toContain('DEPLOY_ALLOWED_ORIGINS');
     expect(started.stderr).toContain('ftp://cdn.example.com');

@@ -24,9 +24,12 @@ export function useKeptPage(
   page: PageRef,
   serverPage: ServerPage | undefined,
 ): KeptPage | undefined {
-  const { key: navigation } = useLocation();
+  const { key: navigation, pathname } = useLocation();
   const lazy = page.kind === 'lazy' ? page.lazy : undefined;
-  const html = serverPage?.navigation === navigation ? serverPage.html : undefined;
+  // An entry pushed without a key (history.pushState by other code) is "default" too: the path
+  // tells the page the server sent from another one.
+  const sent = serverPage?.navigation === navigation && serverPage.path === pathname;
+  const html = sent ? serverPage.html : undefined;
   const [, setLoaded] = useState(0);
   const [retries, setRetries] = useState(0);
   const [retrying, startRetry] = useTransition();

@@ -70,6 +70,18 @@ async function attempt(remote: RemoteDeployment, fresh: boolean): Promise<Remote
 }
 
 /**
+ * Takes out the page's preload hints for a remote's files. A preload that failed (the host was
+ * down or stalled) is what Chromium answers a later load of the same file with, so a retry would
+ * fail without even asking the host; without the hint, the retry is a real request.
+ */
+function dropPreloads(remote: RemoteDeployment): void {
+  const base = new URL('./', remote.entry).href;
+  for (const link of document.querySelectorAll<HTMLLinkElement>('link[rel="preload"]')) {
+    if (link.href.startsWith(base)) link.remove();
+  }
+}
+
+/**
  * Runs `attempt` until it succeeds, at most once more per pause in BACKOFF_MS, each run limited to
  * ATTEMPT_TIMEOUT_MS; the last failure is reported and thrown as the group being unavailable.
  */
@@ -83,6 +95,7 @@ async function withRetries<T>(
       return await withTimeout(attempt(i), ATTEMPT_TIMEOUT_MS);
     } catch (error) {
       lastError = error;
+      dropPreloads(remote);
       const pause = BACKOFF_MS[i];
       if (pause !== undefined) await sleep(pause);
     }
