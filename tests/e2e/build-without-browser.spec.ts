@@ -14,7 +14,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { ROOT } from '../support/deployment';
-import { NOT_FOUND, servicePages, shellPages } from '../support/site';
+import { NOT_FOUND, hubPages, servicePages, shellPages } from '../support/site';
 
 /**
  * Building and exporting the site needs no browser. A copy of the sources is built and exported
@@ -132,7 +132,7 @@ test('the site builds and exports with no browser anywhere, every page whole in 
   });
   expect(tried).toEqual([]);
 
-  const pages = [{ path: '/', title: '' }, ...shellPages, ...servicePages];
+  const pages = [{ path: '/', title: '' }, ...shellPages, ...hubPages, ...servicePages];
   for (const spec of pages) {
     const file = spec.path === '/' ? 'index.html' : `${spec.path.slice(1)}/index.html`;
     const html = readFileSync(path.join(out, file), 'utf8');
