@@ -205,9 +205,10 @@ test('npm start in a fresh clone: the address once the site answers, one static 
     DEPLOY_BY: 'garden-care-team',
   });
   expect(deployed.stdout).toContain('deployed garden_care');
-  const page = await fetch(`${SITE}/gardens/overview`);
+  // Its overview, at its prefix, is live.
+  const page = await fetch(`${SITE}/gardens`);
   expect(page.status).toBe(200);
-  expect(await page.text()).toContain('Garden Care Overview');
+  expect(await page.text()).toContain('<title>Garden Care');
   expect(
     processGroup(pgid)
       .filter((p) => p.command.includes('serve-remote.ts'))
