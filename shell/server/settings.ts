@@ -62,6 +62,8 @@ export interface SiteSettings {
   canary: { errorThreshold: number; windowSeconds: number };
   /** How long a request may take to arrive, and the connections one client address may hold. */
   connections: ConnectionLimits;
+  /** Undefined without REPLICA_NAME: answers do not say which replica gave them. */
+  replicaName?: string | undefined;
 }
 
 export class SettingsError extends Error {
@@ -225,6 +227,14 @@ const schema = z.object({
   MAX_CONNECTIONS_PER_CLIENT: wholeNumber('a number of connections', 1, 100_000).default(
     CONNECTION_LIMITS.maxPerClient,
   ),
+  // Sent in a response header: letters, digits, dots, dashes and underscores only.
+  REPLICA_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, {
+      error: (issue) =>
+        `"${String(issue.input)}" is not a replica name (1 to 64 letters, digits, ".", "-" or "_", such as site-1)`,
+    })
+    .optional(),
 });
 
 /** Every variable the site server reads. */
@@ -286,6 +296,7 @@ export function parseSiteSettings(env: NodeJS.ProcessEnv): SiteSettings {
       maxPerClient: s.MAX_CONNECTIONS_PER_CLIENT,
       maxConnections: CONNECTION_LIMITS.maxConnections,
     },
+    replicaName: s.REPLICA_NAME,
   };
 }
 

@@ -46,6 +46,8 @@ export interface SiteOptions {
   beaconRateLimit?: number;
   /** Node's process metrics beside the site's (default on). */
   processMetrics?: boolean;
+  /** This replica's name, sent in `X-Replica` with every answer; none when absent. */
+  replicaName?: string | undefined;
   /** Each log line's message, instead of JSON lines on stderr (tests read them). */
   log?: (message: string) => void;
 }

@@ -25,6 +25,7 @@ import type { ComposedPage } from './page-cache';
 import controlPlane from './plugins/control-plane';
 import deploy from './plugins/deploy';
 import { handleErrors } from './plugins/errors';
+import health from './plugins/health';
 import pages, { type PageCacheSettings } from './plugins/pages';
 import render, { type RenderSettings } from './plugins/render';
 import { seoRoutes } from './plugins/seo';
@@ -95,6 +96,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     memoryMb: options.render?.memoryMb ?? DEFAULTS.renderMemoryMb,
     user: options.renderUser ?? DEFAULTS.renderUser,
   } satisfies RenderSettings);
+  await app.register(health, { replicaName: options.replicaName });
   await app.register(pages, {
     ...DEFAULTS.cache,
     ...options.cache,

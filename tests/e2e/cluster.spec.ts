@@ -41,7 +41,7 @@ async function startCluster(deployment: TestDeployment): Promise<Cluster> {
     await deployment.startSite(port, {
       deploy: { token: TOKEN, allowedOrigins: ALLOWED },
       trustProxy: 'loopback',
-      env: { DATABASE_URL: postgres.url, SITE_URL: LB },
+      env: { DATABASE_URL: postgres.url, SITE_URL: LB, REPLICA_NAME: `replica-${port}` },
     });
     sites.set(port, deployment.children[before]!);
   };
@@ -77,17 +77,25 @@ async function startCluster(deployment: TestDeployment): Promise<Cluster> {
   };
 }
 
-/** Visitors asking for pages through the load balancer, 8 at a time, until `stop()`. */
+/**
+ * Visitors asking for pages through the load balancer, 8 at a time, until `stop()`: each answer's
+ * status, the time it took, and the replica that gave it.
+ */
 function visitors() {
   const statuses: number[] = [];
   const failures: string[] = [];
+  const times: number[] = [];
+  const replicas: { at: number; replica: string | null }[] = [];
   let running = true;
   const workers = Array.from({ length: 8 }, async (_, w) => {
     for (let i = w; running; i++) {
       const page = PAGES[i % PAGES.length]!;
+      const started = performance.now();
       try {
         const response = await fetch(`${LB}${page}`, { signal: AbortSignal.timeout(10_000) });
         await response.arrayBuffer();
+        times.push(performance.now() - started);
+        replicas.push({ at: Date.now(), replica: response.headers.get('x-replica') });
         statuses.push(response.status);
         if (response.status !== 200) failures.push(`${page}: ${response.status}`);
       } catch (error) {
@@ -98,11 +106,26 @@ function visitors() {
   return {
     statuses,
     failures,
+    times,
+    replicas,
     async stop() {
       running = false;
       await Promise.all(workers);
     },
   };
+}
+
+/** The `p`-th percentile of `values` (nearest rank). */
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+/** The readiness of the site server on `port`: its status and the problems it names. */
+async function readiness(port: number): Promise<{ status: number; problems: string[] }> {
+  const response = await fetch(`http://localhost:${port}/_ready`);
+  const body = (await response.json()) as { problems: string[] };
+  return { status: response.status, problems: body.problems };
 }
 
 /** The manifest each site server in `ports` serves (`null` for one that does not answer). */
@@ -232,6 +255,56 @@ test.describe('the site behind its load balancer, on PostgreSQL', () => {
       await cluster.close();
     }
   });
+  test('a replica that hangs for 20 s under load costs visitors seconds, not minutes: none fails, p99 under 3 s', async ({
+    deployment,
+  }) => {
+    test.setTimeout(180_000);
+    const cluster = await startCluster(deployment);
+    const hung = cluster.sites.get(3192)!;
+    try {
+      // Every replica says it is alive and ready, and names itself, directly and through nginx.
+      for (const port of PORTS) {
+        const health = await fetch(`http://localhost:${port}/_health`);
+        expect(health.status).toBe(200);
+        expect(health.headers.get('x-replica')).toBe(`replica-${port}`);
+        expect(await readiness(port)).toEqual({ status: 200, problems: [] });
+      }
+      const load = visitors();
+      await expect.poll(() => load.statuses.length).toBeGreaterThan(20);
+      // SIGSTOP: the process keeps its port and the kernel keeps accepting connections for it,
+      // but nothing answers them: what a replica stuck in a loop or a long pause looks like.
+      hung.kill('SIGSTOP');
+      const stoppedAt = Date.now();
+      const answeredBefore = load.statuses.length;
+      // The length of the hang is the scenario itself: 20 s.
+      await new Promise((r) => setTimeout(r, 20_000));
+      hung.kill('SIGCONT');
+      const resumedAt = Date.now();
+      await load.stop();
+      const during = load.times.slice(answeredBefore);
+      const p99 = percentile(load.times, 99);
+      console.log(
+        `cluster: a replica hung for ${((resumedAt - stoppedAt) / 1000).toFixed(1)} s: ${load.statuses.length} answers (${during.length} while it hung), ${load.failures.length} failed; p50 ${percentile(load.times, 50).toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${Math.max(...load.times).toFixed(0)} ms (load average ${os.loadavg()[0]!.toFixed(2)})`,
+      );
+      expect(load.failures, load.failures.join('\n')).toEqual([]);
+      expect(during.length).toBeGreaterThan(100);
+      expect(p99).toBeLessThan(3000);
+      // Every answer names its replica; none came from the hung one while it was stopped.
+      expect(load.replicas.filter((r) => r.replica === null)).toEqual([]);
+      expect(
+        load.replicas.filter(
+          (r) => r.replica === 'replica-3192' && r.at > stoppedAt + 1000 && r.at < resumedAt,
+        ),
+      ).toEqual([]);
+      expect(new Set(load.replicas.map((r) => r.replica))).toEqual(
+        new Set(['replica-3191', 'replica-3192', 'replica-3193']),
+      );
+    } finally {
+      hung.kill('SIGCONT');
+      await cluster.close();
+    }
+  });
+
   test('a site server killed during a deploy leaves every replica on the old manifest or the new one, and the deploy command says which', async ({
     deployment,
   }) => {
@@ -337,6 +410,14 @@ test.describe('the site behind its load balancer, on PostgreSQL', () => {
       await new Promise((r) => setTimeout(r, 1000));
       await cluster.postgres.pause();
       const stoppedAt = Date.now();
+      // Every replica says it is not ready, and why, while it keeps serving pages.
+      for (const port of PORTS) {
+        await expect.poll(() => readiness(port)).toEqual({
+          status: 503,
+          problems: ['the control-plane database is unreachable: deploys are refused'],
+        });
+      }
+      expect((await fetch(`http://localhost:3191/_health`)).status).toBe(200);
       const refused = await teamDeploy(LB, SECOND_ORIGIN, 'while the database is down').done;
       expect(refused.status, refused.output).toBe(1);
       expect(refused.output).toMatch(
@@ -344,7 +425,9 @@ test.describe('the site behind its load balancer, on PostgreSQL', () => {
       );
       await new Promise((r) => setTimeout(r, Math.max(0, 10_000 - (Date.now() - stoppedAt))));
       await cluster.postgres.resume();
-      await new Promise((r) => setTimeout(r, 1000));
+      for (const port of PORTS) {
+        await expect.poll(() => readiness(port)).toEqual({ status: 200, problems: [] });
+      }
       await load.stop();
       expect(load.statuses.length).toBeGreaterThan(50);
       expect(load.failures, load.failures.join('\n')).toEqual([]);

@@ -50,6 +50,10 @@ export class FileControlPlane implements ControlPlane {
     this.tokens = new FileTokenStore(deployDir);
   }
 
+  reachable(): boolean {
+    return true;
+  }
+
   async start(): Promise<LiveManifest> {
     await fs.mkdir(path.dirname(this.file), { recursive: true });
     try {

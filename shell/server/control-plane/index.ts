@@ -42,6 +42,11 @@ export interface ControlPlane {
   /** The live manifest; after the first successful read, never rejects. */
   get(): Promise<LiveManifest>;
   /**
+   * Whether the store answered its last read: false while the database is out of reach (the last
+   * manifest read is still served, and changes are refused). Files are always reachable.
+   */
+  reachable(): boolean;
+  /**
    * Makes `json` the live manifest if the live one is still `base` (compare and swap), and records
    * `entry` with it: both or neither. Throws StaleManifestError when the live manifest has moved
    * on, ControlPlaneUnavailableError when the store cannot be reached.

@@ -78,7 +78,7 @@ export class PostgresControlPlane implements ControlPlane {
   private reading: Promise<LiveManifest> | undefined;
   private listener: Listener | undefined;
   private poll: NodeJS.Timeout | undefined;
-  private reachable = true;
+  private isReachable = true;
   private closed = false;
 
   constructor(private readonly options: PostgresControlPlaneOptions) {
@@ -158,6 +158,10 @@ export class PostgresControlPlane implements ControlPlane {
     clearInterval(this.poll);
     await this.listener?.close();
     if (this.ownPool) await this.pool.end();
+  }
+
+  reachable(): boolean {
+    return this.isReachable;
   }
 
   peek(): LiveManifest | undefined {
@@ -336,16 +340,16 @@ export class PostgresControlPlane implements ControlPlane {
   }
 
   private up(): void {
-    if (this.reachable) return;
-    this.reachable = true;
+    if (this.isReachable) return;
+    this.isReachable = true;
     this.log.info(
       `site: the control-plane database is reachable again; serving manifest ${this.current.version}`,
     );
   }
 
   private down(error: unknown): void {
-    if (!this.reachable) return;
-    this.reachable = false;
+    if (!this.isReachable) return;
+    this.isReachable = false;
     this.log.warn(
       `site: the control-plane database is unreachable (${reasonOf(error)}); still serving manifest ${this.current.version}`,
     );
