@@ -84,7 +84,11 @@ export function writeBalancerConfig({ dir, port, sites, mailServices }: Balancer
     `  upstream ${name} {\n    zone ${name} 64k;\n${ports
       .map((p, i) => server(p, i > 0 ? ' backup' : ''))
       .join('\n')}\n    keepalive 32;\n  }`;
-  const proxied = (to: string, retry: string, readMs: number = t.readMs) => `      proxy_pass http://${to};
+  const proxied = (
+    to: string,
+    retry: string,
+    readMs: number = t.readMs,
+  ) => `      proxy_pass http://${to};
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $host;
