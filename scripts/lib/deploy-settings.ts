@@ -43,7 +43,23 @@ now, or a version the origin already holds with other contents, is refused; bump
                     needs one for every group it names. Default: the group's token npm start
                     wrote to deploy/.group-tokens/<name>; for a release, the checkout's operator
                     token deploy/.deploy-token
-  DEPLOY_BY         who deploys (default: the user name)`;
+  DEPLOY_BY         who deploys (default: the user name)
+  DEPLOY_TIMEOUT    how long the command waits for the site to make a change live, whole seconds
+                    5-600 (default 60): the change carries that moment as its deadline and never
+                    goes live after it, so the command's answer is true either way`;
+
+/** The command's time limit for one change (DEPLOY_TIMEOUT), in milliseconds. */
+export const DEFAULT_DEPLOY_TIMEOUT_S = 60;
+
+export function deployTimeoutMs(value: string | undefined): number {
+  const text = value?.trim() ?? '';
+  if (text === '') return DEFAULT_DEPLOY_TIMEOUT_S * 1000;
+  const seconds = /^\d{1,3}$/.test(text) ? Number(text) : NaN;
+  if (!(seconds >= 5 && seconds <= 600)) {
+    throw new SettingsError(`DEPLOY_TIMEOUT takes whole seconds from 5 to 600, not "${text}"`);
+  }
+  return seconds * 1000;
+}
 
 /** A setting that cannot be used; the command exits 2 with the message and a pointer to --help. */
 export class SettingsError extends Error {

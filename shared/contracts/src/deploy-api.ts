@@ -23,6 +23,12 @@ const line = <N extends number>(maxLength: N) =>
 const optionalLine = <N extends number>(maxLength: N) =>
   ({ type: 'string', minLength: 0, maxLength, pattern: '^[^\\u0000-\\u001f\\u007f]*$' }) as const;
 
+/**
+ * A change's deadline, an ISO 8601 time with its zone (`2026-11-28T07:00:00.000Z`): the change
+ * never goes live after it. The deploy command sends the moment it stops waiting.
+ */
+const DEADLINE = line(40);
+
 export const NAME = { type: 'string', pattern: GROUP_NAME_PATTERN } as const;
 export const RELEASE_ID = { type: 'string', pattern: '^r-[0-9a-f]{12}$' } as const;
 
@@ -40,6 +46,7 @@ export const deployBody = {
     preview: { type: 'boolean' },
     previewSeconds: { type: 'integer', minimum: 1, maximum: MAX_PREVIEW_SECONDS },
     canary: { type: 'integer', minimum: 1, maximum: MAX_CANARY_PERCENT },
+    deadline: DEADLINE,
   },
 } as const;
 export type DeployBody = FromSchema<typeof deployBody>;
@@ -48,7 +55,13 @@ export const rollbackBody = {
   type: 'object',
   required: ['base'],
   additionalProperties: false,
-  properties: { base: line(100), to: line(100), reason: optionalLine(500), by: line(100) },
+  properties: {
+    base: line(100),
+    to: line(100),
+    reason: optionalLine(500),
+    by: line(100),
+    deadline: DEADLINE,
+  },
 } as const;
 export type RollbackBody = FromSchema<typeof rollbackBody>;
 
@@ -76,6 +89,7 @@ export const releaseBody = {
     },
     reason: optionalLine(500),
     by: line(100),
+    deadline: DEADLINE,
   },
 } as const;
 export type ReleaseBody = FromSchema<typeof releaseBody>;
@@ -84,7 +98,7 @@ export const releaseRollbackBody = {
   type: 'object',
   required: ['base'],
   additionalProperties: false,
-  properties: { base: line(100), reason: optionalLine(500), by: line(100) },
+  properties: { base: line(100), reason: optionalLine(500), by: line(100), deadline: DEADLINE },
 } as const;
 export type ReleaseRollbackBody = FromSchema<typeof releaseRollbackBody>;
 

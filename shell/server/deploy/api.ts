@@ -67,6 +67,22 @@ import {
 } from '@site/contracts/deploy-api';
 import type { Logger } from '../logger';
 
+/** A change's deadline as sent: an ISO 8601 time with its zone, or a refusal. */
+function deadlineOf(value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const at = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(value)
+    ? new Date(value)
+    : undefined;
+  if (!at || Number.isNaN(at.getTime())) {
+    throw new RefusedError(
+      400,
+      'bad_field',
+      `"deadline" must be an ISO 8601 time with its zone, such as 2026-11-28T07:00:00Z (got "${value}")`,
+    );
+  }
+  return at;
+}
+
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
 /** A refusal as every client of the API reads it. */
@@ -181,9 +197,15 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     );
   }
 
-  app.setErrorHandler((error: FastifyError, _request, reply) => {
-    if (error instanceof RefusedError)
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof RefusedError) {
+      if (error.code === 'deadline_passed') {
+        options.log.warn(
+          `site: deploy API: ${request.method} ${request.url} by ${credentialOf(request).label} refused: ${error.message}`,
+        );
+      }
       return refuse(reply, error.status, error.code, error.message);
+    }
     if (error instanceof RevokedTokenError) {
       return refuse(
         reply,
@@ -240,6 +262,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     async (request, reply) => {
       const { base, entry, version, serverIntegrity, reason = '', by = 'unknown' } = request.body;
       const credential = credentialOf(request);
+      const deadline = deadlineOf(request.body.deadline);
       if (request.body.canary !== undefined) {
         if (request.body.preview) {
           throw new RefusedError(400, 'bad_field', 'a deploy is a preview or a canary, not both');
@@ -252,7 +275,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
             ...(serverIntegrity ? { serverIntegrity } : {}),
           },
           request.body.canary,
-          { base, reason, by, credential },
+          { base, reason, by, credential, deadline },
         );
         return reply.header('cache-control', 'no-store').send(started);
       }
@@ -287,7 +310,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
           version,
           ...(serverIntegrity ? { serverIntegrity } : {}),
         },
-        { base, reason, by, credential },
+        { base, reason, by, credential, deadline },
       );
       return reply.header('cache-control', 'no-store').send(done);
     },
@@ -306,6 +329,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
         reason,
         by,
         credential: credentialOf(request),
+        deadline: deadlineOf(request.body.deadline),
       });
       return reply.header('cache-control', 'no-store').send(done);
     },
@@ -321,6 +345,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
         reason,
         by,
         credential: credentialOf(request),
+        deadline: deadlineOf(request.body.deadline),
       });
       return reply.header('cache-control', 'no-store').send(done);
     },
@@ -342,6 +367,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
         reason,
         by,
         credential: credentialOf(request),
+        deadline: deadlineOf(request.body.deadline),
       });
       return reply.header('cache-control', 'no-store').send(done);
     },

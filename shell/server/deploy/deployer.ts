@@ -16,7 +16,12 @@
 import { randomBytes } from 'node:crypto';
 import type { RemoteDeployment } from '@site/contracts';
 import type { Release } from '@site/contracts/deploy-api';
-import { StaleManifestError, type ControlPlane, type LiveManifest } from '../control-plane';
+import {
+  DeadlinePassedError,
+  StaleManifestError,
+  type ControlPlane,
+  type LiveManifest,
+} from '../control-plane';
 import { liveVersion, rollbackTarget, type HistoryEntry } from './history';
 import { EntryChecks, type EntryCheckOptions } from './entry-checks';
 import { RefusedError, type PublishedEntry } from './patch';
@@ -54,15 +59,43 @@ function withoutCanaries(json: Record<string, unknown>, names: readonly string[]
   else delete json.canaries;
 }
 
+/** The live manifest moved on between a change's checks and its commit. */
+class RebaseError extends Error {
+  constructor(readonly refusal: RefusedError) {
+    super(refusal.message);
+  }
+}
+
 /** A release's id: short enough to type, random enough never to repeat. */
 const newReleaseId = (): string => `r-${randomBytes(6).toString('hex')}`;
 
 export interface Change {
+  /**
+   * The manifest version the change was made against. It need not be the live one: the change is
+   * refused only when a group it touches has changed since (see `rebase`).
+   */
   base: string;
   reason: string;
   by: string;
   credential: Credential;
+  /** The last moment the change may go live (its client gives up then); none: no limit. */
+  deadline?: Date | undefined;
 }
+
+/** How often a change is checked again when another group's change went live during its checks. */
+const REBASES = 3;
+
+/** A change whose deadline has passed is refused, whatever it had done so far. */
+function refuseLate(deadline: Date | undefined): void {
+  if (deadline && Date.now() >= deadline.getTime()) throw lateRefusal(deadline);
+}
+
+const lateRefusal = (deadline: Date) =>
+  new RefusedError(
+    409,
+    'deadline_passed',
+    `the change's deadline ${deadline.toISOString()} passed before it could go live; nothing was changed`,
+  );
 
 /** Refuses a change of groups the credential may not change, before anything is read or fetched. */
 function authorize(credential: Credential, names: readonly string[]): void {
@@ -85,9 +118,52 @@ export class Deployer {
     this.checks = new EntryChecks(options);
   }
 
-  /** Every check of `entries` against the live manifest at `base` (entry-checks.ts). */
-  private checked(entries: readonly PublishedEntry[], base: string) {
-    return this.checks.check(entries, base);
+  /**
+   * Every check of `entries` against the live manifest (entry-checks.ts), if no group they touch
+   * has changed since `base`.
+   */
+  private async checked(entries: readonly PublishedEntry[], base: string) {
+    const names = entries.map((e) => e.name);
+    for (let attempt = 1; ; attempt++) {
+      const live = await this.rebase(names, base);
+      try {
+        return await this.checks.check(entries, live);
+      } catch (error) {
+        // Another group's change went live while these were checked: check again on top of it.
+        if (!(error instanceof RefusedError && error.code === 'stale_base') || attempt >= REBASES) {
+          throw error;
+        }
+      }
+    }
+  }
+
+  /**
+   * The live manifest's version, when no group in `names` has changed since `base`: teams
+   * deploying different groups at the same moment do not refuse each other for nothing. The
+   * history says what changed since `base` (every change is in it, with the manifest it made);
+   * a change of one of these groups since then, or a `base` the history does not know, is refused
+   * as stale: the team must look at what is live now before it changes it.
+   */
+  private async rebase(names: readonly string[], base: string): Promise<string> {
+    const live = await this.options.current();
+    if (live.version === base) return base;
+    const history = await this.options.history();
+    const newest = history.at(-1)?.manifestVersion;
+    const at = history.findLastIndex((e) => e.manifestVersion === base);
+    const stale = (why: string) =>
+      new RefusedError(
+        409,
+        'stale_base',
+        `the live manifest is at version ${newest ?? live.version}, not ${base}, and ${why}: read it again and retry`,
+      );
+    if (at === -1 || newest === undefined) throw stale(`${base} is not in the history`);
+    const touched = history.slice(at + 1).find((e) => names.includes(e.remote));
+    if (touched) {
+      throw stale(
+        `${touched.remote} has changed since (${touched.action} ${touched.to.version} by ${touched.by}, manifest ${touched.manifestVersion})`,
+      );
+    }
+    return newest;
   }
 
   private async publish(
@@ -98,6 +174,23 @@ export class Deployer {
       change.credential,
       entries.map((e) => e.name),
     );
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.publishOnce(entries, change);
+      } catch (error) {
+        // Another replica made a change of other groups live between the checks and the commit.
+        if (!(error instanceof RebaseError) || attempt >= REBASES) {
+          throw error instanceof RebaseError ? error.refusal : error;
+        }
+      }
+    }
+  }
+
+  private async publishOnce(
+    entries: readonly PublishedEntry[],
+    change: Change & { action: HistoryEntry['action']; release?: string },
+  ): Promise<HistoryEntry[]> {
+    refuseLate(change.deadline);
     const { before, json, changed } = await this.checked(entries, change.base);
     // A group's new version replaces its canary too: a deploy of the canary's version promotes it.
     withoutCanaries(
@@ -119,24 +212,33 @@ export class Deployer {
         ...(change.release ? { release: change.release } : {}),
       };
     });
-    const after = await this.casPublish(json, before.version, drafts);
+    const after = await this.casPublish(json, before.version, drafts, change.deadline);
     return drafts.map((draft) => ({ ...draft, manifestVersion: after.version }));
   }
 
-  /** Compare and swap: nothing else may have gone live while the checks ran. */
+  /**
+   * Compare and swap: nothing else may have gone live while the checks ran (a change that did is
+   * a RebaseError: the caller checks again on top of it), and nothing goes live after the
+   * change's deadline.
+   */
   private async casPublish(
     json: Record<string, unknown>,
     base: string,
     drafts: Omit<HistoryEntry, 'manifestVersion'>[],
+    deadline: Date | undefined,
   ): Promise<LiveManifest> {
+    refuseLate(deadline);
     try {
-      return await this.options.publish(json, base, drafts);
+      return await this.options.publish(json, base, drafts, { deadline });
     } catch (error) {
+      if (error instanceof DeadlinePassedError) throw lateRefusal(error.deadline);
       if (!(error instanceof StaleManifestError)) throw error;
-      throw new RefusedError(
-        409,
-        'stale_base',
-        `the live manifest changed to ${error.live} while this deploy was checked: retry`,
+      throw new RebaseError(
+        new RefusedError(
+          409,
+          'stale_base',
+          `the live manifest changed to ${error.live} while this deploy was checked: retry`,
+        ),
       );
     }
   }
@@ -181,6 +283,7 @@ export class Deployer {
   canary(published: PublishedEntry, percent: number, change: Change): Promise<HistoryEntry> {
     return this.serialized(async () => {
       authorize(change.credential, [published.name]);
+      refuseLate(change.deadline);
       const { before, json, changed } = await this.checked([published], change.base);
       const remote = changed[0]!;
       const stable = before.manifest.remotes.find((r) => r.name === remote.name);
@@ -208,7 +311,11 @@ export class Deployer {
         to: liveVersion(remote),
         reason: change.reason || `canary ${remote.version} for ${percent}% of visits`,
       };
-      const after = await this.casPublish(next, before.version, [draft]);
+      const after = await this.casPublish(next, before.version, [draft], change.deadline).catch(
+        (error: unknown) => {
+          throw error instanceof RebaseError ? error.refusal : error;
+        },
+      );
       return { ...draft, manifestVersion: after.version };
     });
   }
@@ -291,6 +398,7 @@ export class Deployer {
           by: change.by,
           credential: change.credential,
           reason: change.reason || `end the canary of ${canary.remote.version}`,
+          deadline: change.deadline,
         });
       }
       const current = live.manifest.remotes.find((r) => r.name === name)?.version;
@@ -323,7 +431,7 @@ export class Deployer {
     live: LiveManifest,
     name: string,
     base: string,
-    change: { by: string; reason: string; credential: Credential },
+    change: { by: string; reason: string; credential: Credential; deadline?: Date | undefined },
   ): Promise<HistoryEntry> {
     if (base !== live.version) {
       throw new RefusedError(
@@ -346,7 +454,11 @@ export class Deployer {
       to: liveVersion(stable),
       reason: change.reason,
     };
-    const after = await this.casPublish(json, live.version, [draft]);
+    const after = await this.casPublish(json, live.version, [draft], change.deadline).catch(
+      (error: unknown) => {
+        throw error instanceof RebaseError ? error.refusal : error;
+      },
+    );
     return { ...draft, manifestVersion: after.version };
   }
 

@@ -33,7 +33,9 @@ export default fp<HealthSettings>(
     const noStore = { 'cache-control': 'no-store' };
 
     app.get('/_health', async (_request, reply) =>
-      reply.headers(noStore).send({ status: 'ok', ...(replicaName ? { replica: replicaName } : {}) }),
+      reply
+        .headers(noStore)
+        .send({ status: 'ok', ...(replicaName ? { replica: replicaName } : {}) }),
     );
 
     app.get('/_ready', async (_request, reply) => {
