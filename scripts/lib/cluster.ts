@@ -67,7 +67,10 @@ export const BALANCER_TIMEOUTS = {
  * it is up (the others are its backups); nginx retries only their reads on another one, never a
  * change: nginx would pass a PUT on (it counts PUT as idempotent), and a deploy whose site server
  * died after its commit would then be refused by the next one as stale. A client that lost the
- * answer to a change reads the manifest for the outcome instead (`npm run deploy` does).
+ * answer to a change reads the manifest for the outcome instead (`npm run deploy` does). A
+ * mail-service's own 503 (its database is out of reach: the other instance shares it) is passed to
+ * the visitor as it is, and does not count as a failure: the instance is alive, and marking both
+ * down would leave visitors nginx's own error page instead of the form's words.
  */
 export function writeBalancerConfig({ dir, port, sites, mailServices }: BalancerOptions): string {
   mkdirSync(path.join(dir, 'logs'), { recursive: true });
@@ -115,7 +118,7 @@ ${upstream('mail', mailServices)}
   server {
     listen ${port};
     location /api/ {
-${proxied('mail', 'error timeout http_502 http_503 http_504')}
+${proxied('mail', 'error timeout http_502 http_504')}
     }
     location /_deploy/ {
       error_page 418 = @deploy_change;
