@@ -94,6 +94,7 @@ class Bucket {
 
 /** The real mail-service, started as `npm start` starts it, with its outbox and mailbox in `dir`. */
 async function startMailService(dir: string, env: Record<string, string>) {
+  mkdirSync(dir, { recursive: true });
   const probe = http.createServer();
   const port = await listenOnFreePort(probe, ports());
   await new Promise((resolve) => probe.close(resolve));
@@ -166,7 +167,14 @@ export async function startFixture(
   const origin = `http://127.0.0.1:${await listenOnFreePort(bucket.server, ports())}`;
   bucket.origin = origin;
   const mail = options.mailService
-    ? await startMailService(path.join(work, 'mail'), options.mailService)
+    ? await startMailService(path.join(work, 'mail'), options.mailService).catch(
+        async (error: unknown) => {
+          // A fixture that cannot start leaves nothing running behind it.
+          await new Promise((resolve) => bucket.server.close(resolve));
+          rmSync(work, { recursive: true, force: true });
+          throw error;
+        },
+      )
     : undefined;
   const deployDir = path.join(work, 'deploy');
   mkdirSync(deployDir);
