@@ -166,6 +166,9 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
   const credentials = new WeakMap<FastifyRequest, Credential>();
   /** The credential the request was authenticated with (the hook below runs before every route). */
   const credentialOf = (request: FastifyRequest): Credential => credentials.get(request)!;
+  // Bodies are JSON alone: Fastify's text/plain parser would hand a JSON body sent as text to the
+  // schema as a string, refused as "body must be object" instead of by its type (415).
+  app.removeContentTypeParser('text/plain');
 
   app.addHook('onRequest', async (request, reply) => {
     const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
