@@ -323,4 +323,14 @@ describe('the site server settings', () => {
       expect(() => parseSiteSettings({ [name]: value })).toThrow(`${name}: "${value}" ${says}`);
     }
   });
+
+  test("the replica's name: unset by default, else a plain name for a header", () => {
+    expect(parseSiteSettings({}).replicaName).toBeUndefined();
+    expect(parseSiteSettings({ REPLICA_NAME: 'site-1' }).replicaName).toBe('site-1');
+    for (const value of ['site 1', 'site\u00e9', 'x'.repeat(65)]) {
+      expect(() => parseSiteSettings({ REPLICA_NAME: value })).toThrow(
+        `REPLICA_NAME: "${value}" is not a replica name (1 to 64 letters, digits, ".", "-" or "_", such as site-1)`,
+      );
+    }
+  });
 });
