@@ -3,18 +3,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { listenOnFreePort, portRange } from '@site/build/testing/ports';
 import { findNginx, writeBalancerConfig } from '../lib/cluster';
 
 /**
  * The cluster run's load balancer, for real (Debian's nginx with the configuration
  * `npm run start:cluster` writes), in front of two small servers standing in for the
- * mail-services: nginx on 3450, a site server on 3452, the mail-services on 3453 and 3454.
+ * mail-services and one for a site server, each on a free port from 3590 to 3599.
  */
-const LB = 'http://127.0.0.1:3450';
+const ports = () => portRange(3590, 3599, 3590 + Math.floor(Math.random() * 10));
+let LB = '';
 
 /** A mail-service that answers as its database lets it: 503 with its own words, or 200. */
-function mailService(port: number) {
-  const state = { databaseAway: false, asked: 0 };
+function mailService() {
+  const state = { databaseAway: false, asked: 0, port: 0 };
   const server = http.createServer((_request, response) => {
     state.asked += 1;
     response.setHeader('content-type', 'application/json');
@@ -24,29 +26,34 @@ function mailService(port: number) {
       response.end(JSON.stringify({ message: 'The form cannot be checked just now.' }));
       return;
     }
-    response.end(JSON.stringify({ token: `from ${port}` }));
+    response.end(JSON.stringify({ token: `from ${state.port}` }));
   });
   return {
     state,
-    listen: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
+    listen: async () => void (state.port = await listenOnFreePort(server, ports())),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
 let dir: string;
 let nginx: ChildProcess;
-const mails = [mailService(3453), mailService(3454)];
+const mails = [mailService(), mailService()];
 const site = http.createServer((_request, response) => response.end('a page'));
 
 beforeAll(async () => {
-  await Promise.all(mails.map((m) => m.listen()));
-  await new Promise<void>((resolve) => site.listen(3452, '127.0.0.1', resolve));
+  for (const m of mails) await m.listen();
+  const sitePort = await listenOnFreePort(site, ports());
+  // nginx's own port: one free a moment ago.
+  const probe = http.createServer();
+  const port = await listenOnFreePort(probe, ports());
+  await new Promise((resolve) => probe.close(resolve));
+  LB = `http://127.0.0.1:${port}`;
   dir = mkdtempSync(path.join(os.tmpdir(), 'balancer-'));
   const config = writeBalancerConfig({
     dir,
-    port: 3450,
-    sites: [3452],
-    mailServices: [3453, 3454],
+    port,
+    sites: [sitePort],
+    mailServices: mails.map((m) => m.state.port),
   });
   nginx = spawn(findNginx(), ['-p', dir, '-c', config, '-g', 'daemon off;'], { stdio: 'ignore' });
   for (;;) {
@@ -60,11 +67,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const exited = new Promise((resolve) => nginx.once('exit', resolve));
-  nginx.kill('SIGTERM');
-  await exited;
+  if (nginx && nginx.exitCode === null && nginx.signalCode === null) {
+    const exited = new Promise((resolve) => nginx.once('exit', resolve));
+    nginx.kill('SIGTERM');
+    await exited;
+  }
   await Promise.all([...mails.map((m) => m.close()), new Promise((r) => site.close(r))]);
-  rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 test("a mail-service without its database: visitors get its own 503 and words, never nginx's error page, and it is not taken for dead", async () => {
@@ -88,5 +97,5 @@ test("a mail-service without its database: visitors get its own 503 and words, n
     expect(answer.status).toBe(200);
     tokens.add(((await answer.json()) as { token: string }).token);
   }
-  expect(tokens).toEqual(new Set(['from 3453', 'from 3454']));
+  expect(tokens).toEqual(new Set(mails.map((m) => `from ${m.state.port}`)));
 });

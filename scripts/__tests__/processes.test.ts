@@ -5,6 +5,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { promisify } from 'node:util';
 import type { PostgresServer } from '@site/build/testing/postgres';
+import { listenOnFreePort, portRange } from '@site/build/testing/ports';
+import http from 'node:http';
 import { findNginx } from '../lib/cluster';
 import readline from 'node:readline';
 import { BACKOFF, restartDelay, type Backoff, type ProcessSpec } from '../lib/processes';
@@ -117,6 +119,17 @@ const alive = (pid: number) => {
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A port free a moment ago, from 3580 to 3589 (tests side by side each have a range). */
+async function freePort(): Promise<number> {
+  const probe = http.createServer();
+  const port = await listenOnFreePort(
+    probe,
+    portRange(3580, 3589, 3580 + Math.floor(Math.random() * 10)),
+  );
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 describe('the supervisor of the local run', () => {
   test('waits 0.5 s, doubling to 30 s, and starts over after a minute of running', () => {
@@ -258,7 +271,7 @@ describe('the supervisor of the local run', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'supervised-pg-'));
     // PostgreSQL runs as a user of its own where the tests run as root: it must reach its folder.
     chmodSync(dir, 0o755);
-    const port = 3475;
+    const port = await freePort();
     try {
       const { stdout } = await promisify(execFile)(process.execPath, [
         '--import',
@@ -326,7 +339,7 @@ describe('the supervisor of the local run', () => {
 
   test("nginx's master killed: its workers go with it, and nginx started again has the port", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'supervised-nginx-'));
-    const port = 3474;
+    const port = await freePort();
     const config = path.join(dir, 'nginx.conf');
     writeFileSync(
       config,
