@@ -10,7 +10,10 @@
  *
  * With `canary: <percent>` (1-50) the version goes live beside the stable one for that share of
  * visits (canary.ts); a deploy of the same version promotes it, a rollback ends it, and the site
- * ends it by itself when its errors pass the threshold.
+ * ends it by itself when it judges it failing. `plan` (@site/contracts/canary-plan) sets how it is
+ * judged and the steps by which the site raises its share and promotes it.
+ *   GET  /_deploy/canaries                     every running canary: share, views, errors, the
+ *                                                stable version's rate, the last decision and why
  *
  * With `preview: true` a deploy runs every check and goes live for no one: the answer is
  * `{ preview: { remote, version, url, expiresAt } }`, a signed link that shows this version of the
@@ -65,6 +68,8 @@ import {
   type RollbackBody,
   type TokenBody,
 } from '@site/contracts/deploy-api';
+import { canaryPlan, canaryPlanProblem } from '@site/contracts/canary-plan';
+import type { CanaryStatusAnswer } from '@site/contracts/deploy-api';
 import type { Logger } from '../logger';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
@@ -138,6 +143,8 @@ export interface DeployApiOptions {
     link(remote: RemoteDeployment, seconds?: number): { url: string; expiresAt: Date };
   };
   current(): Promise<LiveManifest>;
+  /** Every running canary's figures and last decision. */
+  canaries(): Promise<CanaryStatusAnswer>;
   log: Logger;
 }
 
@@ -222,6 +229,11 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
       .send({ version: live.version, manifest: live.json });
   });
 
+  // Every running canary with its figures and last decision (npm run deploy -- --status).
+  app.get('/canaries', async (_request, reply) =>
+    reply.header('cache-control', 'no-store').send(await options.canaries()),
+  );
+
   app.get<{ Querystring: { remote?: string } }>(
     '/history',
     { schema: { querystring: { type: 'object', properties: { remote: NAME } } } },
@@ -240,10 +252,16 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     async (request, reply) => {
       const { base, entry, version, serverIntegrity, reason = '', by = 'unknown' } = request.body;
       const credential = credentialOf(request);
+      const { plan } = request.body;
+      if (plan !== undefined && request.body.canary === undefined) {
+        throw new RefusedError(400, 'bad_field', '"plan" is for a canary ("canary": <percent>)');
+      }
       if (request.body.canary !== undefined) {
         if (request.body.preview) {
           throw new RefusedError(400, 'bad_field', 'a deploy is a preview or a canary, not both');
         }
+        const problem = canaryPlanProblem(plan ?? {}, request.body.canary);
+        if (problem) throw new RefusedError(400, 'bad_field', `plan: ${problem}`);
         const started = await options.deployer.canary(
           {
             name: request.params.name,
@@ -253,6 +271,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
           },
           request.body.canary,
           { base, reason, by, credential },
+          canaryPlan.parse(plan ?? {}),
         );
         return reply.header('cache-control', 'no-store').send(started);
       }

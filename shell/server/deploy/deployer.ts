@@ -16,10 +16,12 @@
 import { randomBytes } from 'node:crypto';
 import type { RemoteDeployment } from '@site/contracts';
 import type { Release } from '@site/contracts/deploy-api';
+import type { CanaryPlan } from '@site/contracts/canary-plan';
 import { StaleManifestError, type ControlPlane, type LiveManifest } from '../control-plane';
 import { liveVersion, rollbackTarget, type HistoryEntry } from './history';
 import { EntryChecks, type EntryCheckOptions } from './entry-checks';
 import { RefusedError, type PublishedEntry } from './patch';
+import { CANARY_KEYS } from '../canary-entries';
 
 /** Who makes a change, and which groups it may change. */
 export interface Credential {
@@ -178,7 +180,12 @@ export class Deployer {
    * A version live for `percent` of visits beside the stable one, after every check a deploy runs
    * (the pages rendered as the canary's visitors will see them). The group must be live.
    */
-  canary(published: PublishedEntry, percent: number, change: Change): Promise<HistoryEntry> {
+  canary(
+    published: PublishedEntry,
+    percent: number,
+    change: Change,
+    plan: CanaryPlan = {},
+  ): Promise<HistoryEntry> {
     return this.serialized(async () => {
       authorize(change.credential, [published.name]);
       const { before, json, changed } = await this.checked([published], change.base);
@@ -194,9 +201,16 @@ export class Deployer {
       const raw = (json.remotes as Record<string, unknown>[]).find((r) => r.name === remote.name)!;
       const next: Record<string, unknown> = { ...before.json };
       withoutCanaries(next, [remote.name]);
+      const since = new Date().toISOString();
       next.canaries = [
         ...((next.canaries as unknown[] | undefined) ?? []),
-        { ...raw, percent, since: new Date().toISOString() },
+        {
+          ...raw,
+          percent,
+          since,
+          stepSince: since,
+          ...(Object.keys(plan).length ? { plan } : {}),
+        },
       ];
       const draft = {
         at: new Date().toISOString(),
@@ -360,6 +374,73 @@ export class Deployer {
       const canary = live.canaries.find((c) => c.remote.name === name);
       if (canary?.remote.version !== version) return null;
       return this.endCanary(live, name, live.version, { by: 'site', reason, credential: SITE });
+    });
+  }
+
+  /**
+   * A step of a progressive canary, made by the site while the canary is healthy: the same version
+   * for a larger share of visits.
+   */
+  stepCanary(
+    name: string,
+    version: string,
+    percent: number,
+    reason: string,
+  ): Promise<HistoryEntry | null> {
+    return this.serialized(async () => {
+      const live = await this.options.current();
+      const canary = live.canaries.find((c) => c.remote.name === name);
+      if (canary?.remote.version !== version || percent <= canary.percent) return null;
+      const stable = live.manifest.remotes.find((r) => r.name === name)!;
+      const json: Record<string, unknown> = { ...live.json };
+      json.canaries = (json.canaries as Record<string, unknown>[]).map((c) =>
+        c.name === name ? { ...c, percent, stepSince: new Date().toISOString() } : c,
+      );
+      const draft = {
+        at: new Date().toISOString(),
+        by: 'site',
+        credential: SITE.label,
+        action: 'canary' as const,
+        remote: name,
+        from: liveVersion(stable),
+        to: liveVersion(canary.remote),
+        reason,
+      };
+      const after = await this.casPublish(json, live.version, [draft]);
+      return { ...draft, manifestVersion: after.version };
+    });
+  }
+
+  /**
+   * The last step of a progressive canary: its version live for everyone, as its team's
+   * `--promote` would make it (every check was passed when the canary started).
+   */
+  promoteCanary(name: string, version: string, reason: string): Promise<HistoryEntry | null> {
+    return this.serialized(async () => {
+      const live = await this.options.current();
+      const canary = live.canaries.find((c) => c.remote.name === name);
+      if (canary?.remote.version !== version) return null;
+      const stable = live.manifest.remotes.find((r) => r.name === name)!;
+      const json: Record<string, unknown> = { ...live.json };
+      const raw = (json.canaries as Record<string, unknown>[]).find((c) => c.name === name)!;
+      const entry: Record<string, unknown> = { ...raw };
+      for (const key of CANARY_KEYS) delete entry[key];
+      json.remotes = (json.remotes as Record<string, unknown>[]).map((r) =>
+        r.name === name ? entry : r,
+      );
+      withoutCanaries(json, [name]);
+      const draft = {
+        at: new Date().toISOString(),
+        by: 'site',
+        credential: SITE.label,
+        action: 'deploy' as const,
+        remote: name,
+        from: liveVersion(stable),
+        to: liveVersion(canary.remote),
+        reason,
+      };
+      const after = await this.casPublish(json, live.version, [draft]);
+      return { ...draft, manifestVersion: after.version };
     });
   }
 }
