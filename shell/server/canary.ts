@@ -147,6 +147,11 @@ export class CanaryJudge {
     this.now = options.now ?? Date.now;
   }
 
+  /** This replica's name in the lease. */
+  get holder(): string {
+    return this.options.holder;
+  }
+
   start(): void {
     this.timer = setInterval(() => void this.tick(), this.options.intervalMs);
     this.timer.unref();
