@@ -259,7 +259,7 @@ describe("the deploy command's settings", () => {
     [['--canary', '10', '--max-error-rate', '2%'], '--max-error-rate takes a number'],
     [['--canary', '10', '--max-error-rate', '2'], 'maxErrorRate'],
     [['--canary', '10', '--min-views', '0'], 'minViews'],
-    [['--canary', '10', '--window', '1h'], 'windowSeconds'],
+    [['--canary', '10', '--window', '2h'], 'windowSeconds'],
     [['--status', '--canary', '10'], '--status only reads'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseDeployArgs(argv)).toThrow(SettingsError);

@@ -41,7 +41,7 @@ now, or a version the origin already holds with other contents, is refused; bump
   --max-error-rate <share>  canary: how much worse than the stable version's rate of failed views
                     the canary's may be, a share above 0 up to 1 (default: the site's, ${CANARY_JUDGMENT_DEFAULTS.maxErrorRate})
   --min-views <n>   canary: no decision on fewer views of it (default: the site's, ${CANARY_JUDGMENT_DEFAULTS.minViews})
-  --window <time>   canary: the counts of this last time are judged, up to 15m (default: the
+  --window <time>   canary: the counts of this last time are judged, up to 1h (default: the
                     site's, ${CANARY_JUDGMENT_DEFAULTS.windowSeconds / 60}m); a time is 90, 90s, 10m or 1h
   --steps <list>    canary: shares it is raised to while healthy, one every --interval, ending with
                     100 (promoted for everyone): e.g. --steps 25,50,100 --interval 10m

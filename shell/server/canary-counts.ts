@@ -7,7 +7,7 @@
  * every replica's are summed: a replica that dies loses its last seconds, nothing else.
  */
 import type { CanaryDecision } from '@site/contracts/deploy-api';
-import type { Counts } from './canary-judgment';
+import type { Counts } from '@site/contracts/canary-judgment';
 
 /** One second of a group version's counts. */
 export interface CountRow {

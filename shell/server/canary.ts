@@ -15,11 +15,15 @@
 import { randomInt } from 'node:crypto';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import { isbot } from 'isbot';
-import { CANARY_JUDGMENT_DEFAULTS, type CanaryPlan } from '@site/contracts/canary-plan';
+import {
+  CANARY_JUDGMENT_DEFAULTS,
+  MAX_CANARY_WINDOW_SECONDS,
+  type CanaryPlan,
+} from '@site/contracts/canary-plan';
 import type { CanaryDecision, CanaryStatusAnswer } from '@site/contracts/deploy-api';
 import { CANARY_KEYS, type Canary } from './canary-entries';
 import type { CanaryCountStore, CanaryCounter, StoredDecision } from './canary-counts';
-import { figures, judge, type Counts, type Judgment } from './canary-judgment';
+import { figures, judge, type Counts, type Judgment } from '@site/contracts/canary-judgment';
 import { live, manifestText, type LiveManifest } from './control-plane';
 import type { Logger } from './logger';
 import type { ViewSigner } from './view-tokens';
@@ -193,7 +197,9 @@ export class CanaryJudge {
       }
       if (this.now() - this.lastPrune > 60_000) {
         this.lastPrune = this.now();
-        await store.prune(Math.floor(this.now() / 1000) - 901).catch(() => undefined);
+        await store
+          .prune(Math.floor(this.now() / 1000) - MAX_CANARY_WINDOW_SECONDS - 1)
+          .catch(() => undefined);
       }
       return true;
     } finally {

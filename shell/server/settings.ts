@@ -22,7 +22,7 @@ import {
 } from '@site/serving';
 import { DEFAULT_BEACON_RATE_LIMIT } from './http/beacon';
 import { CANARY_DEFAULTS } from './canary';
-import type { Judgment } from './canary-judgment';
+import type { Judgment } from '@site/contracts/canary-judgment';
 import { DEFAULTS } from './site';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -220,7 +220,7 @@ const schema = z.object({
   CANARY_MIN_VIEWS: wholeNumber('a number of views', 1, 1_000_000).default(
     CANARY_DEFAULTS.minViews,
   ),
-  CANARY_WINDOW_SECONDS: wholeNumber('a whole number of seconds', 10, 900).default(
+  CANARY_WINDOW_SECONDS: wholeNumber('a whole number of seconds', 10, 3600).default(
     CANARY_DEFAULTS.windowSeconds,
   ),
   CANARY_JUDGE_SECONDS: wholeNumber('a whole number of seconds', 1, 60).default(

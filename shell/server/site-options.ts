@@ -1,4 +1,4 @@
-import type { Judgment } from './canary-judgment';
+import type { Judgment } from '@site/contracts/canary-judgment';
 import type { RenderLimits } from './render/pools';
 
 /** What a site server is made with (main.ts makes it from the settings; tests from their own). */

@@ -12,18 +12,24 @@ import { z } from 'zod';
 import { MAX_CANARY_PERCENT } from './deploy-api';
 
 /** The most a judgment window may span: the site keeps counts for this long. */
-export const MAX_CANARY_WINDOW_SECONDS = 900;
+export const MAX_CANARY_WINDOW_SECONDS = 3600;
 /** The longest wait between two steps of a progressive canary: a day. */
 export const MAX_CANARY_INTERVAL_SECONDS = 24 * 60 * 60;
 
-/** What suits a marketing site: a few hundred views an hour on a canary at 10 %. */
+/**
+ * What suits a marketing site (scripts/bench/canary-sim.ts has the figures): a decision on as few
+ * as 50 views of the canary, the views of the last half hour, and a canary worse than the stable
+ * version by 2 points of failed views rolled back. A group with fewer than some 500 views an hour
+ * at 10 % never gathers enough evidence to be judged healthy within the window: it holds (and its
+ * steps wait) until the team promotes it or passes a looser --max-error-rate or a longer --window.
+ */
 export const CANARY_JUDGMENT_DEFAULTS = {
   /** The canary may fail in at most 2 percentage points more of its views than the stable one. */
   maxErrorRate: 0.02,
-  /** No decision on fewer than 100 views of the canary. */
-  minViews: 100,
-  /** Counts of the last 10 minutes (or since the canary started, when later). */
-  windowSeconds: 600,
+  /** No decision on fewer than 50 views of the canary. */
+  minViews: 50,
+  /** Counts of the last 30 minutes (or since the canary started, when later). */
+  windowSeconds: 1800,
 } as const;
 
 export const canaryJudgment = z

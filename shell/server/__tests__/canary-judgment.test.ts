@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { canaryPlanProblem, parseDuration } from '@site/contracts/canary-plan';
 import { CanaryCounter } from '../canary-counts';
-import { judge } from '../canary-judgment';
+import { judge } from '@site/contracts/canary-judgment';
 import { clientKey } from '../http/beacon';
 import { FileCountStore } from '../control-plane/counts-files';
 
@@ -53,7 +53,7 @@ describe("a canary's judgment", () => {
     expect(canaryPlanProblem({ steps: [10, 100], intervalSeconds: 1 }, 10)).toMatch(/above/);
     expect(canaryPlanProblem({ maxErrorRate: 0 }, 10)).toMatch(/maxErrorRate/);
     expect(canaryPlanProblem({ minViews: 1.5 }, 10)).toMatch(/minViews/);
-    expect(canaryPlanProblem({ windowSeconds: 901 }, 10)).toMatch(/windowSeconds/);
+    expect(canaryPlanProblem({ windowSeconds: 3601 }, 10)).toMatch(/windowSeconds/);
     expect(canaryPlanProblem({ other: 1 }, 10)).toBeDefined();
     expect([
       parseDuration('10m'),

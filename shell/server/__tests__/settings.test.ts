@@ -41,7 +41,7 @@ describe('the site server settings', () => {
       deploy: undefined,
       trustProxy: false,
       beaconRateLimit: 30,
-      canary: { maxErrorRate: 0.02, minViews: 100, windowSeconds: 600, intervalMs: 5000 },
+      canary: { maxErrorRate: 0.02, minViews: 50, windowSeconds: 1800, intervalMs: 5000 },
       connections: {
         headersTimeoutMs: 10_000,
         requestTimeoutMs: 30_000,

@@ -1,5 +1,5 @@
 import pg, { type Pool } from 'pg';
-import type { Counts } from '../canary-judgment';
+import type { Counts } from '@site/contracts/canary-judgment';
 import type { CanaryCountStore, CountRow, StoredDecision, TokenReport } from '../canary-counts';
 
 /**

@@ -9,7 +9,7 @@ import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { randomBytes } from 'node:crypto';
 import { CanaryJudge } from '../canary';
-import type { Judgment } from '../canary-judgment';
+import type { Judgment } from '@site/contracts/canary-judgment';
 import { deployApi } from '../deploy/api';
 import { Deployer } from '../deploy/deployer';
 import { reservedPaths } from '../deploy/reserved';
