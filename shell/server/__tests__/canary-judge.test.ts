@@ -165,6 +165,21 @@ describe('a canary judged on one site server', () => {
       reason: expect.stringContaining('fewer than 1000 views'),
     });
     expect((await live('beta')).canary?.percent).toBe(50);
+    // The same figures in the site's metrics.
+    const metrics = await site.metrics.metrics();
+    expect(metrics).toContain('site_canary_percent{group="beta",version="1.1.0"} 50');
+    expect(metrics).toContain(
+      `site_canary_views{group="beta",version="1.1.0",role="canary"} ${status.canary.views}`,
+    );
+    expect(metrics).toContain(
+      `site_canary_errors{group="beta",version="1.1.0",role="canary"} ${status.canary.errors}`,
+    );
+    expect(metrics).toContain(
+      `site_canary_views{group="beta",version="1.0.0",role="stable"} ${status.stable.views}`,
+    );
+    expect(metrics).toContain(
+      'site_canary_decision{group="beta",version="1.1.0",outcome="inconclusive"} 1',
+    );
   });
 
   test('a healthy canary with steps is raised step by step and promoted, with nobody at the keyboard', async () => {
