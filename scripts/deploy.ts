@@ -287,6 +287,8 @@ async function release(s: Settings, others: string[]): Promise<void> {
       entries,
       by: s.by,
       ...(s.args.reason ? { reason: s.args.reason } : {}),
+      ...(s.args.canary === undefined ? {} : { canary: s.args.canary }),
+      ...(s.args.plan ? { plan: s.args.plan } : {}),
     });
   } catch (error) {
     if (!(error instanceof LostAnswer)) throw error;
@@ -294,7 +296,10 @@ async function release(s: Settings, others: string[]): Promise<void> {
       `the site server stopped before it answered (${error.message}): read GET ${s.api}/_deploy/history to see whether the release went live (all of it or none)`,
     );
   }
-  printRelease('released', done);
+  printRelease(
+    s.args.canary === undefined ? 'released' : `canaries for ${s.args.canary}% of visits, released`,
+    done,
+  );
 }
 
 /**

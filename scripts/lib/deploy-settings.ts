@@ -50,7 +50,8 @@ now, or a version the origin already holds with other contents, is refused; bump
   --promote         deploy: make the version (previewed, or the canary) live for everyone
   --with <group>    deploy: release another group's workspace together with this one (repeat for
                     more): every group is prepared as above, then all go live in one change or
-                    none does; the command prints the release's id
+                    none does; the command prints the release's id. With --canary, all go live
+                    as canaries together: judged, stepped and rolled back together
   --release <id>    rollback: take a whole release back (every group it changed), in one change
   --help            this text
 
@@ -239,11 +240,8 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
   if (args.rebuild && args.rollback) {
     throw new SettingsError('--rebuild is for a deploy: a rollback builds nothing');
   }
-  if (
-    args.canary !== undefined &&
-    (args.rollback || args.preview || args.promote || args.with.length)
-  ) {
-    throw new SettingsError('--canary is for a deploy of one group on its own');
+  if (args.canary !== undefined && (args.rollback || args.preview || args.promote)) {
+    throw new SettingsError('--canary is for a deploy (of one group, or several with --with)');
   }
   if ((args.preview || args.promote) && args.rollback) {
     throw new SettingsError('--preview and --promote are for a deploy, not a rollback');

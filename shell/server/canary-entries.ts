@@ -17,10 +17,12 @@ export interface Canary {
   plan: CanaryPlan;
   /** When it reached its share: the next step is due an interval after. */
   stepSince: string;
+  /** The release it went live with, when several groups' canaries are judged together. */
+  release?: string;
 }
 
 /** The keys a canary entry has beside the version's entry. */
-export const CANARY_KEYS = ['percent', 'since', 'plan', 'stepSince'] as const;
+export const CANARY_KEYS = ['percent', 'since', 'plan', 'stepSince', 'release'] as const;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -30,7 +32,7 @@ export function readCanaries(json: unknown, manifest: DeploymentManifest): Canar
   const canaries: Canary[] = [];
   for (const raw of json.canaries) {
     if (!isObject(raw)) continue;
-    const { percent, since, plan, stepSince, ...entry } = raw;
+    const { percent, since, plan, stepSince, release, ...entry } = raw;
     if (typeof percent !== 'number' || !Number.isInteger(percent)) continue;
     if (percent < 1 || percent > MAX_CANARY_PERCENT) continue;
     const stable = manifest.remotes.find((r) => r.name === entry.name);
@@ -50,6 +52,7 @@ export function readCanaries(json: unknown, manifest: DeploymentManifest): Canar
         // A plan that does not parse is the site's defaults: the canary is still judged.
         plan: read.success ? read.data : {},
         stepSince: typeof stepSince === 'string' ? stepSince : started,
+        ...(typeof release === 'string' ? { release } : {}),
       });
     } catch {
       // Set aside: the stable version is shown to everyone.

@@ -26,6 +26,7 @@ import type { CanaryCountStore, CanaryCounter, StoredDecision } from './canary-c
 import { figures, judge, type Counts, type Judgment } from '@site/contracts/canary-judgment';
 import { live, manifestText, type LiveManifest } from './control-plane';
 import type { Logger } from './logger';
+import type { CanaryRef } from './deploy/deployer';
 import type { ViewSigner } from './view-tokens';
 
 export const COHORT_COOKIE = 'site_cohort';
@@ -120,9 +121,10 @@ export interface CanaryJudgeOptions {
   defaults: Judgment;
   /** How often counts are flushed and, by the lease holder, canaries judged. */
   intervalMs: number;
-  rollBack(group: string, version: string, reason: string): Promise<unknown>;
-  step(group: string, version: string, percent: number, reason: string): Promise<unknown>;
-  promote(group: string, version: string, reason: string): Promise<unknown>;
+  /** Each takes a canary, or the canaries of one release together. */
+  rollBack(canaries: CanaryRef[], reason: string): Promise<unknown>;
+  step(canaries: CanaryRef[], percent: number, reason: string): Promise<unknown>;
+  promote(canaries: CanaryRef[], reason: string): Promise<unknown>;
   log: Logger;
   now?: () => number;
 }
@@ -187,12 +189,12 @@ export class CanaryJudge {
       } catch {
         return false; // The control plane is away: nothing can be decided now anyway.
       }
-      for (const canary of current.canaries) {
+      for (const set of releases(current.canaries)) {
         try {
-          await this.decide(current, canary);
+          await this.decide(current, set);
         } catch (error) {
           // Another replica moved the manifest first, or the store is away: the next tick sees.
-          log.warn(`site: canary ${canary.remote.name} not judged yet: ${String(error)}`);
+          log.warn(`site: canary ${namesOf(set)} not judged yet: ${String(error)}`);
         }
       }
       if (this.now() - this.lastPrune > 60_000) {
@@ -222,42 +224,50 @@ export class CanaryJudge {
     return { canary, stableVersion, judgment, counts: { canary: c, stable: s } };
   }
 
-  private async decide(current: LiveManifest, canary: Canary): Promise<void> {
-    const { remote, plan } = canary;
-    const judged = await this.figures(current, canary);
-    const decision = judge(judged.counts.canary, judged.counts.stable, judged.judgment);
+  /**
+   * Judges a canary, or the canaries of one release together: any failing rolls them all back;
+   * only when all are healthy are they stepped up (by the first one's plan, which they share).
+   */
+  private async decide(current: LiveManifest, set: Canary[]): Promise<void> {
     const at = new Date(this.now()).toISOString();
-    const stored: StoredDecision = {
-      group: remote.name,
-      version: remote.version,
-      at,
-      ...decision,
-    };
-    if (decision.outcome === 'failing') {
-      const reason = `automatic rollback: ${decision.reason}`;
-      await this.options.rollBack(remote.name, remote.version, reason);
-      await this.options.store.decide(stored);
-      this.options.log.warn(
-        `site: canary ${remote.name} ${remote.version} rolled back (${reason})`,
+    const judged = await Promise.all(set.map((c) => this.figures(current, c)));
+    const decisions = judged.map((j) => judge(j.counts.canary, j.counts.stable, j.judgment));
+    const refs = set.map((c) => ({ name: c.remote.name, version: c.remote.version }));
+    const record = (i: number, outcome: CanaryDecision['outcome'], reason: string) =>
+      this.options.store.decide({
+        group: refs[i]!.name,
+        version: refs[i]!.version,
+        at,
+        outcome,
+        reason,
+      });
+    const failing = decisions.findIndex((d) => d.outcome === 'failing');
+    if (failing !== -1) {
+      const others = refs.filter((_, i) => i !== failing).map((r) => r.name);
+      const reason = `automatic rollback: ${set.length > 1 ? `${refs[failing]!.name}: ` : ''}${decisions[failing]!.reason}${others.length ? `; ${others.join(', ')} with it` : ''}`;
+      await this.options.rollBack(refs, reason);
+      await Promise.all(
+        refs.map((_, i) => record(i, 'failing', i === failing ? decisions[i]!.reason : reason)),
       );
+      this.options.log.warn(`site: canary ${namesOf(set)} rolled back (${reason})`);
       return;
     }
-    await this.options.store.decide(stored);
-    if (decision.outcome !== 'healthy' || !plan.steps || !plan.intervalSeconds) return;
-    const next = plan.steps.find((p) => p > canary.percent);
-    const due = Date.parse(canary.stepSince) + plan.intervalSeconds * 1000;
+    await Promise.all(decisions.map((d, i) => record(i, d.outcome, d.reason)));
+    const { plan } = set[0]!;
+    if (decisions.some((d) => d.outcome !== 'healthy') || !plan.steps || !plan.intervalSeconds) {
+      return;
+    }
+    const percent = Math.max(...set.map((c) => c.percent));
+    const next = plan.steps.find((p) => p > percent);
+    const due = Math.max(...set.map((c) => Date.parse(c.stepSince))) + plan.intervalSeconds * 1000;
     if (next === undefined || Number.isNaN(due) || this.now() < due) return;
+    const why = decisions.map((d) => d.reason).join('; ');
     if (next === 100) {
-      await this.options.promote(remote.name, remote.version, `promoted: ${decision.reason}`);
-      this.options.log.info(`site: canary ${remote.name} ${remote.version} promoted`);
+      await this.options.promote(refs, `promoted: ${why}`);
+      this.options.log.info(`site: canary ${namesOf(set)} promoted`);
     } else {
-      await this.options.step(
-        remote.name,
-        remote.version,
-        next,
-        `canary raised to ${next}% of visits: ${decision.reason}`,
-      );
-      this.options.log.info(`site: canary ${remote.name} ${remote.version} raised to ${next}%`);
+      await this.options.step(refs, next, `canary raised to ${next}% of visits: ${why}`);
+      this.options.log.info(`site: canary ${namesOf(set)} raised to ${next}%`);
     }
   }
 
@@ -282,7 +292,9 @@ export class CanaryJudge {
         since: canary.since,
         steps,
         nextStepAt: steps.length && !Number.isNaN(due) ? new Date(due).toISOString() : null,
-        with: [],
+        with: current.canaries
+          .filter((c) => c !== canary && c.release !== undefined && c.release === canary.release)
+          .map((c) => c.remote.name),
         judgment: judged.judgment,
         canary: figures(judged.counts.canary),
         stable: figures(judged.counts.stable),
@@ -300,3 +312,16 @@ const decisionOf = ({ at, outcome, reason }: StoredDecision): CanaryDecision => 
   outcome,
   reason,
 });
+
+/** The canaries judged together: those of one release, each other on its own. */
+function releases(canaries: readonly Canary[]): Canary[][] {
+  const sets = new Map<string, Canary[]>();
+  for (const canary of canaries) {
+    const key = canary.release ?? `group ${canary.remote.name}`;
+    sets.set(key, [...(sets.get(key) ?? []), canary]);
+  }
+  return [...sets.values()];
+}
+
+const namesOf = (set: readonly Canary[]) =>
+  set.map((c) => `${c.remote.name} ${c.remote.version}`).join(', ');

@@ -78,6 +78,9 @@ export const releaseBody = {
     },
     reason: optionalLine(500),
     by: line(100),
+    /** Canaries of every group, for this share of visits, judged and rolled back together. */
+    canary: { type: 'integer', minimum: 1, maximum: MAX_CANARY_PERCENT },
+    plan: { type: 'object' },
   },
 } as const;
 export type ReleaseBody = FromSchema<typeof releaseBody>;

@@ -33,8 +33,8 @@ beforeAll(async () => {
   work = mkdtempSync(path.join(os.tmpdir(), 'site-canary-judge-'));
   bucket = new Bucket(path.join(work, 'bucket'));
   await bucket.listen(portRange(3340, 3399, 3340 + Math.floor(Math.random() * 60)));
-  for (const version of ['1.0.0', '1.1.0', '1.2.0']) bucket.version('alpha', version);
-  for (const version of ['1.0.0', '1.1.0']) bucket.version('beta', version);
+  for (const version of ['1.0.0', '1.1.0', '1.2.0', '1.3.0']) bucket.version('alpha', version);
+  for (const version of ['1.0.0', '1.1.0', '1.2.0']) bucket.version('beta', version);
   site = await createSite({
     shellDist: SHELL_DIST,
     deployDir: deployDirWith(path.join(work, 'deploy'), [
@@ -214,5 +214,57 @@ describe('a canary judged on one site server', () => {
       ['site', 'canary', 'canary raised to 50% of visits'],
       ['site', 'deploy', 'promoted'],
     ]);
+  });
+
+  test('canaries released together (--with) are judged together: one failing rolls both back', async () => {
+    const started = await call(site, 'POST', '/releases', OPERATOR, {
+      base: (await call(site, 'GET', '/manifest', OPERATOR)).body.version,
+      entries: [
+        { name: 'alpha', entry: bucket.entry('alpha', '1.3.0'), version: '1.3.0' },
+        { name: 'beta', entry: bucket.entry('beta', '1.2.0'), version: '1.2.0' },
+      ],
+      canary: 50,
+      plan: { minViews: 20, maxErrorRate: 0.05 },
+    });
+    expect(started.status).toBe(200);
+    const release = started.body.release as string;
+    const status = (await canaries(site)).canaries.find((c) => c.group === 'alpha')!;
+    expect(status).toMatchObject({ version: '1.3.0', percent: 50, with: ['beta'] });
+    // alpha fails for its canary's visitors; beta is fine.
+    let failed = 0;
+    for (let i = 0; failed < 30; i++) {
+      const a = await visit(site, '/alpha/page', address(6_000_000 + i));
+      if (a.version === '1.3.0') {
+        failed += 1;
+        await report(
+          site,
+          { group: 'alpha', version: '1.3.0' },
+          address(6_000_000 + i),
+          a.cookieHeader,
+        );
+      }
+      await visit(site, '/beta/page', address(7_000_000 + i));
+    }
+    await site.app.canaryJudge.tick();
+    expect((await live('alpha')).canary).toBeUndefined();
+    expect((await live('beta')).canary).toBeUndefined();
+    expect([(await live('alpha')).version, (await live('beta')).version]).toEqual([
+      '1.2.0',
+      '1.0.0',
+    ]);
+    const history = (await call(site, 'GET', '/history', OPERATOR)).body.history as {
+      remote: string;
+      action: string;
+      release?: string;
+      reason: string;
+    }[];
+    const last = history.slice(-2);
+    expect(last.map((e) => [e.remote, e.action, e.release])).toEqual([
+      ['alpha', 'rollback', release],
+      ['beta', 'rollback', release],
+    ]);
+    expect(last[0]!.reason).toMatch(
+      /^automatic rollback: alpha: canary \d+ failed of \d+ views.*; beta with it$/,
+    );
   });
 });

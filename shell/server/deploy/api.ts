@@ -24,7 +24,8 @@
  *   POST /_deploy/releases/:id/rollback        { base, reason?, by? }
  *
  * A release changes several groups in one compare-and-swap: all go live or none does, and its
- * rollback takes every group back at once.
+ * rollback takes every group back at once. With `canary` (and `plan`) the groups go live as
+ * canaries together, judged, stepped, promoted and rolled back together.
  *
  * The groups' deploy tokens, for the operator alone (control-plane/tokens.ts):
  *   GET  /_deploy/tokens                       { tokens: [{ id, groups, createdAt, rotatedAt?,
@@ -334,13 +335,23 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     '/releases',
     { bodyLimit: MAX_BODY, schema: { body: releaseBody } },
     async (request, reply) => {
-      const { base, entries, reason = '', by = 'unknown' } = request.body;
-      const done = await options.deployer.release(entries, {
-        base,
-        reason,
-        by,
-        credential: credentialOf(request),
-      });
+      const { base, entries, reason = '', by = 'unknown', canary, plan } = request.body;
+      const change = { base, reason, by, credential: credentialOf(request) };
+      if (plan !== undefined && canary === undefined) {
+        throw new RefusedError(400, 'bad_field', '"plan" is for a canary ("canary": <percent>)');
+      }
+      if (canary !== undefined) {
+        const problem = canaryPlanProblem(plan ?? {}, canary);
+        if (problem) throw new RefusedError(400, 'bad_field', `plan: ${problem}`);
+        const started = await options.deployer.canaryRelease(
+          entries,
+          canary,
+          change,
+          canaryPlan.parse(plan ?? {}),
+        );
+        return reply.header('cache-control', 'no-store').send(started);
+      }
+      const done = await options.deployer.release(entries, change);
       return reply.header('cache-control', 'no-store').send(done);
     },
   );

@@ -80,19 +80,16 @@ export default fp<DeploySettings>(
       holder: `${process.pid}-${randomBytes(6).toString('hex')}`,
       defaults: settings.canary,
       intervalMs: settings.canary.intervalMs,
-      async rollBack(group, version, reason) {
-        const done = await deployer.rollBackCanary(group, version, reason);
-        if (done) app.metrics.deploy('rollback', 'ok');
+      async rollBack(canaries, reason) {
+        if (await deployer.rollBackCanaries(canaries, reason)) app.metrics.deploy('rollback', 'ok');
       },
-      async step(group, version, percent, reason) {
-        if (await deployer.stepCanary(group, version, percent, reason)) {
+      async step(canaries, percent, reason) {
+        if (await deployer.stepCanaries(canaries, percent, reason)) {
           app.metrics.deploy('deploy', 'ok');
         }
       },
-      async promote(group, version, reason) {
-        if (await deployer.promoteCanary(group, version, reason)) {
-          app.metrics.deploy('deploy', 'ok');
-        }
+      async promote(canaries, reason) {
+        if (await deployer.promoteCanaries(canaries, reason)) app.metrics.deploy('deploy', 'ok');
       },
       log,
     });
