@@ -5,7 +5,7 @@
  * (failing as often as the stable version), how many are rolled back all the same, and how many are
  * judged healthy (so a progressive canary would move on).
  *
- *   npx tsx scripts/bench/canary-sim.ts [--views-per-minute 600] [--runs 200] [--seed 1]
+ *   npm run bench:canary [-- --views-per-minute 600] [-- --runs 200] [-- --seed 1]
  *
  * The model: page views of the group arrive at random (Poisson) at the stated rate; each is the
  * canary's with the canary's share; each fails with its version's rate (the stable version's:
