@@ -14,7 +14,16 @@ import {
   portRange,
   shellBuilt,
 } from './deploy-credentials-helpers';
-import { address, canaries, flood, report, startCanary, until, visit } from './canary-helpers';
+import {
+  BROWSER,
+  address,
+  canaries,
+  flood,
+  report,
+  startCanary,
+  until,
+  visit,
+} from './canary-helpers';
 
 /**
  * A canary judged on one site server (the real shell build, real render processes, the files
@@ -266,5 +275,44 @@ describe('a canary judged on one site server', () => {
     expect(last[0]!.reason).toMatch(
       /^automatic rollback: alpha: canary \d+ failed of \d+ views.*; beta with it$/,
     );
+  });
+
+  test("a preview's pages are no views of a canary and carry no token", async () => {
+    await startCanary(site, bucket, 'alpha', '1.3.0', 50, { minViews: 1000 });
+    const previewed = await call(site, 'PUT', '/remotes/alpha', OPERATOR, {
+      base: (await call(site, 'GET', '/manifest', OPERATOR)).body.version,
+      entry: bucket.entry('alpha', '1.1.0'),
+      version: '1.1.0',
+      preview: true,
+    });
+    expect(previewed.status).toBe(200);
+    const link = new URL((previewed.body.preview as { url: string }).url);
+    const opened = await site.app.inject({
+      url: link.pathname,
+      headers: { 'user-agent': BROWSER },
+    });
+    const previewCookie = ([] as string[])
+      .concat(opened.headers['set-cookie'] ?? [])
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const placed = await visit(site, '/alpha/page', '192.0.2.77');
+    await site.app.canaryJudge.tick();
+    const before = (await canaries(site)).canaries.find((c) => c.group === 'alpha')!;
+    for (let i = 0; i < 20; i++) {
+      const answer = await site.app.inject({
+        url: '/alpha/page',
+        headers: {
+          'user-agent': BROWSER,
+          cookie: `${previewCookie}; site_cohort=${placed.cookies.site_cohort}`,
+        },
+      });
+      expect(answer.statusCode).toBe(200);
+      expect(String(answer.headers['set-cookie'] ?? '')).not.toContain('site_view');
+    }
+    await site.app.canaryJudge.tick();
+    const after = (await canaries(site)).canaries.find((c) => c.group === 'alpha')!;
+    expect([after.canary.views + after.stable.views]).toEqual([
+      before.canary.views + before.stable.views,
+    ]);
   });
 });
