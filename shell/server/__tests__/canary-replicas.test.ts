@@ -22,7 +22,8 @@ import { address, canaries, flood, report, startCanary, until, visit } from './c
  * One judgment for the whole site: three real site servers (the real shell build, real render
  * processes) on one real PostgreSQL (port 3476), judging every 300 ms. Views are served by one
  * replica and reported to another; the replica holding the judging lease is closed midway, and
- * another takes the judgment over from the counts in the database.
+ * another takes the judgment over from the counts in the database. Then, on the two left, a healthy
+ * canary is stepped and promoted and an inconclusive one holds.
  */
 jest.setTimeout(240_000);
 
@@ -31,7 +32,7 @@ let postgres: TestPostgres;
 let work: string;
 let bucket: Bucket;
 let databaseUrl: string;
-let sites: Site[];
+let sites: Site[] = [];
 let db: pg.Client;
 
 const startReplica = (deployDir: string) =>
@@ -57,8 +58,8 @@ beforeAll(async () => {
   work = mkdtempSync(path.join(os.tmpdir(), 'site-canary-replicas-'));
   bucket = new Bucket(path.join(work, 'bucket'));
   await bucket.listen(portRange(3400, 3469, 3400 + Math.floor(Math.random() * 70)));
-  for (const version of ['1.0.0', '1.1.0']) bucket.version('alpha', version);
-  bucket.version('beta', '1.0.0');
+  for (const version of ['1.0.0', '1.1.0', '1.2.0']) bucket.version('alpha', version);
+  for (const version of ['1.0.0', '1.1.0']) bucket.version('beta', version);
   const deployDir = deployDirWith(path.join(work, 'deploy'), [
     bucket.remote('alpha'),
     bucket.remote('beta'),
@@ -161,5 +162,46 @@ describe('a canary judged across three replicas sharing PostgreSQL', () => {
       `replicas: rolled back after ${canaryViews} canary views seen (${rollback.reason})`,
     );
     for (const site of live) await until(async () => !(await canaryOf(site)), 5000, 'seen');
+    sites = live;
+  });
+
+  test('a healthy canary with steps, its views spread over the replicas, reaches 100 % and is promoted; an inconclusive one holds', async () => {
+    const [one, two] = sites as [Site, Site];
+    await startCanary(one, bucket, 'alpha', '1.2.0', 20, {
+      minViews: 10,
+      maxErrorRate: 0.2,
+      steps: [40, 100],
+      intervalSeconds: 1,
+    });
+    await startCanary(one, bucket, 'beta', '1.1.0', 50, { minViews: 100_000 });
+    let n = 0;
+    const shares = new Set<number>();
+    await until(
+      async () => {
+        for (let k = 0; k < 20; k++, n++) {
+          await visit(sites[n % 2]!, '/alpha/page', address(8_000_000 + n));
+          await visit(sites[(n + 1) % 2]!, '/beta/page', address(8_000_000 + n));
+        }
+        const now = await one.manifest();
+        const alpha = now.canaries.find((c) => c.remote.name === 'alpha');
+        if (alpha) shares.add(alpha.percent);
+        return !alpha && now.manifest.remotes.find((r) => r.name === 'alpha')?.version === '1.2.0';
+      },
+      60_000,
+      'promoted',
+    );
+    expect([...shares]).toContain(40);
+    const history = (await call(two, 'GET', '/history?remote=alpha', OPERATOR)).body.history as {
+      by: string;
+      action: string;
+      reason: string;
+    }[];
+    expect(history.slice(-2).map((e) => [e.by, e.action, e.reason.split(':')[0]])).toEqual([
+      ['site', 'canary', 'canary raised to 40% of visits'],
+      ['site', 'deploy', 'promoted'],
+    ]);
+    const beta = (await canaries(two)).canaries.find((c) => c.group === 'beta')!;
+    expect(beta).toMatchObject({ percent: 50, decision: { outcome: 'inconclusive' } });
+    expect(beta.canary.views + beta.stable.views).toBeGreaterThan(0);
   });
 });
