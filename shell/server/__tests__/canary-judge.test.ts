@@ -78,6 +78,30 @@ const live = async (group: string) => {
 };
 
 describe('a canary judged on one site server', () => {
+  test("the deploy API checks a canary's plan with the command's schema, before anything goes live", async () => {
+    const before = (await call(site, 'GET', '/manifest', OPERATOR)).body.version as string;
+    const put = (body: Record<string, unknown>) =>
+      call(site, 'PUT', '/remotes/alpha', OPERATOR, {
+        base: before,
+        entry: bucket.entry('alpha', '1.1.0'),
+        version: '1.1.0',
+        ...body,
+      });
+    for (const [body, message] of [
+      [{ canary: 10, plan: { steps: [25, 75, 100], intervalSeconds: 60 } }, /at most 50 %/],
+      [{ canary: 10, plan: { steps: [25, 50, 100] } }, /interval/],
+      [{ canary: 30, plan: { steps: [25, 50, 100], intervalSeconds: 60 } }, /above/],
+      [{ canary: 10, plan: { maxErrorRate: 2 } }, /maxErrorRate/],
+      [{ canary: 10, plan: { minViews: 10, other: 1 } }, /other/],
+      [{ plan: { minViews: 10 } }, /for a canary/],
+    ] as const) {
+      const refused = await put(body);
+      expect([refused.status, refused.body.error]).toEqual([400, 'bad_field']);
+      expect(refused.body.message).toMatch(message);
+    }
+    expect((await call(site, 'GET', '/manifest', OPERATOR)).body.version).toBe(before);
+  });
+
   test('forged, replayed and token-less reports by the thousand move nothing; a canary failing for its cohort is rolled back once it has its views, with its figures', async () => {
     await startCanary(site, bucket, 'alpha', '1.1.0', 50, {
       minViews: 30,
