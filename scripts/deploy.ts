@@ -14,6 +14,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type {
+  CanaryFigures,
+  CanaryStatusAnswer,
   HistoryEntry,
   ManifestAnswer,
   PreviewAnswer,
@@ -285,6 +287,8 @@ async function release(s: Settings, others: string[]): Promise<void> {
       entries,
       by: s.by,
       ...(s.args.reason ? { reason: s.args.reason } : {}),
+      ...(s.args.canary === undefined ? {} : { canary: s.args.canary }),
+      ...(s.args.plan ? { plan: s.args.plan } : {}),
     });
   } catch (error) {
     if (!(error instanceof LostAnswer)) throw error;
@@ -292,7 +296,10 @@ async function release(s: Settings, others: string[]): Promise<void> {
       `the site server stopped before it answered (${error.message}): read GET ${s.api}/_deploy/history to see whether the release went live (all of it or none)`,
     );
   }
-  printRelease('released', done);
+  printRelease(
+    s.args.canary === undefined ? 'released' : `canaries for ${s.args.canary}% of visits, released`,
+    done,
+  );
 }
 
 /**
@@ -329,6 +336,42 @@ async function rollbackRelease(s: Settings, id: string): Promise<void> {
   printRelease(`rolled back release ${id} with release`, done);
 }
 
+const rate = (f: CanaryFigures) =>
+  `${f.errors} failed of ${f.views} views${f.rate === null ? '' : ` (${(f.rate * 100).toFixed(2)} %)`}`;
+
+/** The group's canary as the site judges it: read only. */
+async function printStatus(api: string, token: string, name: string): Promise<void> {
+  const { canaries, ended } = await call<CanaryStatusAnswer>(
+    api,
+    token,
+    'GET',
+    '/_deploy/canaries',
+  );
+  const canary = canaries.find((c) => c.group === name);
+  if (!canary) {
+    const last = ended.find((d) => d.group === name);
+    console.log(
+      `no canary of ${name} is running${last ? `; the last one, ${last.version}, was judged ${last.outcome} at ${last.at}: ${last.reason}` : ''}`,
+    );
+    return;
+  }
+  const { judgment: j } = canary;
+  console.log(
+    [
+      `canary ${name} ${canary.version} for ${canary.percent}% of visits beside ${canary.stableVersion}, since ${canary.since}`,
+      `  canary: ${rate(canary.canary)}`,
+      `  stable: ${rate(canary.stable)}`,
+      `  judged over ${j.windowSeconds} s: rolled back when surely over the stable rate + ${(j.maxErrorRate * 100).toFixed(2)} points, on ${j.minViews} views at least`,
+      canary.steps.length
+        ? `  next: ${canary.steps.map((p) => (p === 100 ? 'promote' : `${p}%`)).join(', ')}${canary.nextStepAt ? ` (the next one due at ${canary.nextStepAt}, if healthy)` : ''}`
+        : '  no steps: npm run deploy -- --promote makes it live for everyone',
+      canary.decision
+        ? `  last decision: ${canary.decision.outcome} at ${canary.decision.at}: ${canary.decision.reason}`
+        : '  not judged yet',
+    ].join('\n'),
+  );
+}
+
 async function main(): Promise<void> {
   let s: Settings;
   try {
@@ -357,6 +400,7 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
+  if (args.status) return printStatus(api, token, name);
 
   let done: HistoryEntry;
   if (args.rollback) {
@@ -397,10 +441,14 @@ async function main(): Promise<void> {
         serverIntegrity,
         by,
         canary: args.canary,
+        ...(args.plan ? { plan: args.plan } : {}),
         ...(reason ? { reason } : {}),
       });
+      const steps = args.plan?.steps
+        ? `; the site raises it to ${args.plan.steps.join('%, ').replace(/100$/, 'everyone')} while it stays healthy`
+        : `\nnpm run deploy -w ${pkg.name} -- --promote makes it live for everyone`;
       console.log(
-        `canary ${name} ${pkg.version} live for ${args.canary}% of visits beside ${started.from?.version}; live manifest ${started.manifestVersion}\nnpm run deploy -w ${pkg.name} -- --promote makes it live for everyone; npm run rollback -w ${pkg.name} ends it (the site ends it by itself when its errors pass the threshold)`,
+        `canary ${name} ${pkg.version} live for ${args.canary}% of visits beside ${started.from?.version}; live manifest ${started.manifestVersion}${steps}\nnpm run deploy -w ${pkg.name} -- --status shows how it is judged; npm run rollback -w ${pkg.name} ends it (the site rolls it back by itself when it judges it failing)`,
       );
       return;
     }

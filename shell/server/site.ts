@@ -32,6 +32,8 @@ import shellBuild from './plugins/shell-build';
 import { sitePages } from './plugins/site-pages';
 import views, { previewSecretOf } from './plugins/views';
 import { CANARY_DEFAULTS } from './canary';
+import canary from './plugins/canary';
+import { viewKeyOf } from './view-tokens';
 import { DEFAULTS, type SiteOptions } from './site-options';
 
 export { DEFAULTS, type SiteOptions } from './site-options';
@@ -113,6 +115,11 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     ...options.cache,
     partBytes: DEFAULTS.partCacheBytes,
   } satisfies PageCacheSettings);
+  await app.register(canary, {
+    viewKey: viewKeyOf(options.deploy ? previewSecretOf(options.deploy) : undefined),
+    deployDir: options.deployDir,
+    databaseUrl: options.databaseUrl,
+  });
   await app.register(views, {
     previewSecret: options.deploy ? previewSecretOf(options.deploy) : undefined,
     allowedOrigins: options.deploy?.allowedOrigins ?? [],
@@ -122,7 +129,11 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     token: deployToken,
     allowedOrigins: options.deploy?.allowedOrigins ?? [],
     fetchTimeoutMs,
-    canary: options.canary ?? CANARY_DEFAULTS,
+    canary: {
+      ...CANARY_DEFAULTS,
+      intervalMs: DEFAULTS.canaryIntervalMs,
+      ...options.canary,
+    },
   });
   await app.register(beaconRoutes, {
     rateLimit: options.beaconRateLimit ?? DEFAULT_BEACON_RATE_LIMIT,

@@ -40,6 +40,8 @@ export const deployBody = {
     preview: { type: 'boolean' },
     previewSeconds: { type: 'integer', minimum: 1, maximum: MAX_PREVIEW_SECONDS },
     canary: { type: 'integer', minimum: 1, maximum: MAX_CANARY_PERCENT },
+    /** How the canary is judged and stepped: checked by `canaryPlan` (canary-plan.ts). */
+    plan: { type: 'object' },
   },
 } as const;
 export type DeployBody = FromSchema<typeof deployBody>;
@@ -76,6 +78,9 @@ export const releaseBody = {
     },
     reason: optionalLine(500),
     by: line(100),
+    /** Canaries of every group, for this share of visits, judged and rolled back together. */
+    canary: { type: 'integer', minimum: 1, maximum: MAX_CANARY_PERCENT },
+    plan: { type: 'object' },
   },
 } as const;
 export type ReleaseBody = FromSchema<typeof releaseBody>;
@@ -156,6 +161,43 @@ export interface ManifestAnswer {
 /** `GET /_deploy/history`. */
 export interface HistoryAnswer {
   history: HistoryEntry[];
+}
+
+/** What a version was seen doing within a canary's window. */
+export interface CanaryFigures {
+  views: number;
+  errors: number;
+  /** errors / views; null without views. */
+  rate: number | null;
+}
+
+/** How a canary was last judged: healthy, failing (it was rolled back) or inconclusive (it holds). */
+export interface CanaryDecision {
+  at: string;
+  outcome: 'healthy' | 'failing' | 'inconclusive';
+  reason: string;
+}
+
+/** `GET /_deploy/canaries`: every running canary with its figures, and the last ones ended. */
+export interface CanaryStatusAnswer {
+  canaries: {
+    group: string;
+    version: string;
+    stableVersion: string;
+    percent: number;
+    since: string;
+    /** The shares still to come (100: promoted), and when the next is due. */
+    steps: number[];
+    nextStepAt: string | null;
+    /** Groups judged and rolled back with this one. */
+    with: string[];
+    judgment: { maxErrorRate: number; minViews: number; windowSeconds: number };
+    canary: CanaryFigures;
+    stable: CanaryFigures;
+    decision: CanaryDecision | null;
+  }[];
+  /** The last decision of each group whose canary ended, with the version it was about. */
+  ended: (CanaryDecision & { group: string; version: string })[];
 }
 
 /** A deploy with `preview: true`: every check passed, live for no one. */
