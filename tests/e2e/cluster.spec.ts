@@ -210,6 +210,32 @@ function teamDeploy(
   };
 }
 
+/**
+ * The operator's `npm run status` against this cluster: the balancer, the three replicas one by
+ * one, the suite's mail-service.
+ */
+function operatorStatus(): Promise<{ status: number | null; output: string }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(ROOT, 'scripts', 'status.ts'),
+      '--site',
+      LB,
+      '--replicas',
+      PORTS.map((port) => `http://localhost:${port}`).join(','),
+      '--mail',
+      'http://localhost:3005',
+    ],
+    { cwd: ROOT, env: { ...process.env, DEPLOY_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += String(chunk)));
+  child.stderr.on('data', (chunk: Buffer) => (output += String(chunk)));
+  return new Promise((resolve) => child.on('exit', (status) => resolve({ status, output })));
+}
+
 /** Where public_health's entry points in a manifest's text. */
 const publicHealthEntry = (text: string | null) =>
   text === null
@@ -443,6 +469,17 @@ test.describe('the site behind its load balancer, on PostgreSQL', () => {
           });
       }
       expect((await fetch(`http://localhost:3191/_health`)).status).toBe(200);
+      // The operator's one screen says so too, naming each replica, and exits 1.
+      const away = await operatorStatus();
+      expect(away.status, away.output).toBe(1);
+      for (const port of PORTS) {
+        expect(away.output).toContain(
+          `http://localhost:${port} (replica-${port})  NOT READY, manifest `,
+        );
+      }
+      expect(away.output).toContain(
+        'Control-plane database: unreachable from 3 of 3 site server(s)',
+      );
       const refused = await teamDeploy(LB, SECOND_ORIGIN, 'while the database is down').done;
       expect(refused.status, refused.output).toBe(1);
       expect(refused.output).toMatch(
@@ -467,6 +504,18 @@ test.describe('the site behind its load balancer, on PostgreSQL', () => {
       await expect
         .poll(async () => (await manifests([3191, 3192, 3193])).map(publicHealthEntry), SPREAD)
         .toEqual(Array(3).fill(`${SECOND_ORIGIN}/1.0.0/remoteEntry.js`));
+      // The operator's screen once all is well: every replica ready, the change just made.
+      const back = await operatorStatus();
+      for (const port of PORTS) {
+        expect(back.output).toContain(
+          `http://localhost:${port} (replica-${port})  ready, manifest `,
+        );
+      }
+      expect(back.output).toContain('Control-plane database: reachable from every site server');
+      expect(back.output).toMatch(/^Live manifest \S+: .*public_health@1\.0\.0/m);
+      expect(back.output).toMatch(
+        /^Last change: \S+ deploy public_health 1\.0\.0 -> 1\.0\.0 by public-health-ci .*: after the database is back$/m,
+      );
     } finally {
       await cluster.close();
     }
