@@ -33,6 +33,8 @@ interface Line {
 class Supervised {
   readonly lines: Line[] = [];
   readonly exited: Promise<number | null>;
+  /** Resolves once the supervisor has exited and its output has ended: no line can follow. */
+  readonly closed: Promise<void>;
   private waiters: (() => void)[] = [];
 
   constructor(readonly child: ChildProcess) {
@@ -44,6 +46,7 @@ class Supervised {
       });
     }
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    this.closed = new Promise((resolve) => child.once('close', () => resolve()));
   }
 
   /** Lines matching `pattern`, in order. */
@@ -110,8 +113,6 @@ const alive = (pid: number) => {
   }
 };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe('the supervisor of the local run', () => {
   test('waits 0.5 s, doubling to 30 s, and starts over after a minute of running', () => {
     expect([1, 2, 3, 4, 5, 6, 7, 8, 20].map((n) => restartDelay(n))).toEqual([
@@ -176,8 +177,9 @@ describe('the supervisor of the local run', () => {
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
     for (const pid of pids) expect(alive(pid)).toBe(false);
-    // The failing process's pending restart is cancelled too: nothing starts after the stop.
-    await sleep(1000);
+    // The failing process's pending restart is cancelled too: nothing starts after the stop
+    // (read once the supervisor's output has ended, so no later line is missed).
+    await s.closed;
     const after = s.lines.slice(before).map((l) => l.text);
     expect(after.filter((t) => / up \d+$|restarting/.test(t))).toEqual([]);
   });
