@@ -237,7 +237,10 @@ test.describe('reduced motion', () => {
     const values = await page.getByTestId('counter-value').allTextContents();
     expect(values).toEqual(['01', '02', '03', '04']);
     await open(page, '/');
-    await page.waitForTimeout(500);
+    // Animate-on-scroll would have marked its elements once the page went idle (`site:idle`).
+    await expect
+      .poll(() => page.evaluate(() => performance.getEntriesByName('site:idle').length))
+      .toBe(1);
     expect(await page.locator('.aos-init').count()).toBe(0);
     expect(
       await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior),

@@ -47,7 +47,7 @@ test('a canary reaches its share of visits, stays with each visit, and is rolled
     },
     env: { METRICS_TOKEN: METRICS, CANARY_ERROR_THRESHOLD: '5', CANARY_WINDOW_SECONDS: '60' },
   });
-  const work = buildPublicHealthNext('canary-public-health');
+  const work = await buildPublicHealthNext('canary-public-health');
   await deployment.startRemote(path.join(work, 'dist'), 3132);
   // The team deploys with its group's own token, made by the site's operator.
   const teamToken = groupToken(SITE, TOKEN, 'public_health');
@@ -132,6 +132,11 @@ test('a canary reaches its share of visits, stays with each visit, and is rolled
   await inCohort(canaryVisitor, 3);
   for (let view = 0; view < 2; view++) {
     const page = await canaryVisitor.newPage();
+    // The page's error reports, once the site server has answered them.
+    let reported = 0;
+    page.on('requestfinished', (request) => {
+      if (new URL(request.url()).pathname === '/_beacon') reported += 1;
+    });
     await page.goto(`${SITE}${PAGE}`);
     await ready(page);
     await page.evaluate((n) => {
@@ -141,7 +146,7 @@ test('a canary reaches its share of visits, stays with each visit, and is rolled
         });
       }
     }, view);
-    await page.waitForTimeout(500);
+    await expect.poll(() => reported, { message: 'the three errors reported' }).toBe(3);
     await page.close();
   }
   await expect
