@@ -31,7 +31,7 @@ test('a previewed version is seen by the browser that opened its link, by no one
       allowedOrigins: [...SITE_REMOTES.map((r) => `http://localhost:${r.port}`), ORIGIN],
     },
   });
-  const work = buildPublicHealthNext('preview-public-health');
+  const work = await buildPublicHealthNext('preview-public-health');
   await deployment.startRemote(path.join(work, 'dist'), 3128);
   // The team previews and promotes with its group's own token, made by the site's operator.
   const env = {

@@ -44,7 +44,7 @@ test('a preview, a canary and its automatic rollback are the same on every repli
         env: { DATABASE_URL: postgres.url, CANARY_ERROR_THRESHOLD: '3' },
       });
     }
-    const work = buildPublicHealthNext('release-replicas-public-health');
+    const work = await buildPublicHealthNext('release-replicas-public-health');
     await deployment.startRemote(path.join(work, 'dist'), 3137);
     const [first, second] = REPLICAS;
     const next = { entry: `${ORIGIN}/1.1.0/remoteEntry.js`, version: '1.1.0' };
