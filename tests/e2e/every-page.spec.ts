@@ -157,6 +157,8 @@ async function expectPhoneLayout(page: Page, path: string) {
 }
 
 test.describe('every page, in one visit', () => {
+  // The pages are independent of one another: shared among the workers, not one file's queue.
+  test.describe.configure({ mode: 'parallel' });
   test.use({ viewport: DESKTOP });
 
   for (const p of PAGES) {
