@@ -52,15 +52,19 @@ interface PageUnderTest {
   takeOver: boolean;
   /** Its axe scan and layout at every width are checked. */
   look: boolean;
+  /** A service page whose content has accordions: each of their panels is scanned too. */
+  accordions?: boolean;
 }
 
 const PAGES: PageUnderTest[] = [
   { path: '/', takeOver: true, look: true },
-  ...[...shellPages, ...servicePages].map((spec) => ({
+  ...shellPages.map((spec) => ({ path: spec.path, spec, takeOver: true, look: true })),
+  ...servicePages.map((spec) => ({
     path: spec.path,
     spec,
     takeOver: true,
     look: true,
+    accordions: hasAccordions(spec.path),
   })),
   ...hubPages.map((hub) => ({ path: hub.path, takeOver: false, look: true })),
   { path: '/no-such-page', missing: true, takeOver: false, look: true },
@@ -165,7 +169,7 @@ test.describe('every page, in one visit', () => {
     test(`${p.path}`, async ({ page, request }, testInfo) => {
       // One visit does the work of many: an axe scan per accordion panel and four widths take a
       // while on a busy machine.
-      test.setTimeout(hasAccordions(p.path) ? 180_000 : 120_000);
+      test.setTimeout(p.accordions ? 180_000 : 120_000);
       const status = p.missing ? 404 : 200;
 
       await test.step('the client takes over the server-rendered page', async () => {
@@ -233,7 +237,7 @@ test.describe('every page, in one visit', () => {
 
       await test.step('no axe violations (WCAG 2.2 AA)', async () => {
         await expectNoViolations(page, { label: p.path });
-        if (hasAccordions(p.path)) await expectNoViolationsInPanels(page, p.path);
+        if (p.accordions) await expectNoViolationsInPanels(page, p.path);
       });
 
       await test.step(`at ${DESKTOP.width} px it fits the screen`, async () => {
