@@ -14,6 +14,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type {
+  CanaryFigures,
+  CanaryStatusAnswer,
   HistoryEntry,
   ManifestAnswer,
   PreviewAnswer,
@@ -27,6 +29,7 @@ import {
   LOCAL_TOKENS,
   SettingsError,
   USAGE,
+  deployTimeoutMs,
   httpUrl,
   isSemver,
   localToken,
@@ -52,26 +55,59 @@ function fail(message: string): never {
 /** The answer of a change whose outcome the site did not say: the connection or the server was lost. */
 class LostAnswer extends Error {}
 
-/** A call of the deploy API: its answer (a type of @site/contracts/deploy-api), or the command ends with the refusal. */
+/** No answer to a change before its deadline: it did not go live by then, and never will after. */
+class NoAnswerInTime extends LostAnswer {}
+
+/** DEPLOY_TIMEOUT, read once `settings()` has checked it. */
+let timeLimitMs = 60_000;
+
+const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+
+/**
+ * A call of the deploy API: its answer (a type of @site/contracts/deploy-api), or the command ends
+ * with the refusal. A change carries the moment this command stops waiting for it as its deadline
+ * (DEPLOY_TIMEOUT from now): no site server makes it live after that, so once the command has
+ * waited that long, the live manifest says for good whether it went live.
+ */
 async function call<T>(
   api: string,
   token: string,
   method: string,
   route: string,
-  body?: unknown,
+  body?: Record<string, unknown>,
 ): Promise<T> {
+  const deadline = new Date(Date.now() + timeLimitMs);
+  const sent = method === 'GET' || !body ? body : { ...body, deadline: deadline.toISOString() };
   let response: Response;
+  let answer: T & Partial<Refusal>;
   try {
     response = await fetch(`${api}${route}`, {
       method,
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(sent === undefined ? {} : { body: JSON.stringify(sent) }),
+      // The answer to a change made just before its deadline still has a moment to arrive.
+      signal: AbortSignal.timeout(timeLimitMs + 1000),
     });
+    answer = (await response.json().catch((error: unknown) => {
+      if (error instanceof Error && error.name === 'TimeoutError') throw error;
+      return {};
+    })) as T & Partial<Refusal>;
   } catch (error) {
-    if (method !== 'GET') throw new LostAnswer(String((error as Error).cause ?? error));
-    fail(`the site's deploy API at ${api} could not be reached (${String(error)})`);
+    const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    if (method !== 'GET') {
+      if (timedOut) {
+        throw new NoAnswerInTime(
+          `the site gave no answer within ${seconds(timeLimitMs)} (DEPLOY_TIMEOUT), and the change's deadline ${deadline.toISOString()} has passed`,
+        );
+      }
+      throw new LostAnswer(String((error as Error).cause ?? error));
+    }
+    fail(
+      timedOut
+        ? `the site's deploy API at ${api} gave no answer within ${seconds(timeLimitMs)} (DEPLOY_TIMEOUT)`
+        : `the site's deploy API at ${api} could not be reached (${String(error)})`,
+    );
   }
-  const answer = (await response.json().catch(() => ({}))) as T & Partial<Refusal>;
   // A gateway's own error (the site server behind it stopped mid-call) says nothing of the change.
   if (method !== 'GET' && !answer.error && [502, 503, 504].includes(response.status)) {
     throw new LostAnswer(`HTTP ${response.status} from ${api}`);
@@ -83,6 +119,12 @@ async function call<T>(
   }
   return answer;
 }
+
+/** What happened to a change whose answer was lost, in the words the command prints. */
+const lostHow = (lost: LostAnswer) =>
+  lost instanceof NoAnswerInTime
+    ? lost.message
+    : `the site server stopped before it answered (${lost.message})`;
 
 /**
  * A change whose answer was lost: the live manifest says whether it went live (a change is one
@@ -101,6 +143,7 @@ async function settle(
     try {
       const response = await fetch(`${api}/_deploy/manifest`, {
         headers: { Authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(10_000),
       });
       if (response.ok) {
         const live = (await response.json()) as ManifestAnswer;
@@ -111,12 +154,12 @@ async function settle(
           (target.entry === undefined || entry.entry === target.entry);
         if (applied) {
           console.log(
-            `the site server stopped before it answered (${lost.message}), but the change is live: ${name} ${target.version}; live manifest ${live.version}`,
+            `${lostHow(lost)}, but the change is live: ${name} ${target.version}; live manifest ${live.version}`,
           );
           process.exit(0);
         }
         fail(
-          `the site server stopped before it answered (${lost.message}) and the change did not go live: ${name} is ${entry?.version ?? 'not deployed'} in live manifest ${live.version}; run the command again`,
+          `${lostHow(lost)} and the change did not go live${lost instanceof NoAnswerInTime ? ' (and never will: no site server makes it live after its deadline)' : ''}: ${name} is ${entry?.version ?? 'not deployed'} in live manifest ${live.version}; run the command again`,
         );
       }
     } catch {
@@ -125,7 +168,7 @@ async function settle(
     await new Promise((r) => setTimeout(r, 500));
   }
   fail(
-    `the site server stopped before it answered (${lost.message}) and none answers now: whether the change went live is unknown; read it with GET ${api}/_deploy/manifest`,
+    `${lostHow(lost)} and none answers now: whether the change went live is unknown; read it with GET ${api}/_deploy/manifest`,
   );
 }
 
@@ -149,6 +192,7 @@ function settings(args: DeployArgs, workspace = process.cwd()) {
   const originVar = `REMOTE_${name.toUpperCase()}_URL`;
   const origin = httpUrl(originVar, process.env[originVar] ?? `http://localhost:${port ?? 3010}`);
   const api = httpUrl('DEPLOY_API', process.env.DEPLOY_API ?? 'http://localhost:3000');
+  timeLimitMs = deployTimeoutMs(process.env.DEPLOY_TIMEOUT);
   return {
     args,
     workspace,
@@ -285,14 +329,19 @@ async function release(s: Settings, others: string[]): Promise<void> {
       entries,
       by: s.by,
       ...(s.args.reason ? { reason: s.args.reason } : {}),
+      ...(s.args.canary === undefined ? {} : { canary: s.args.canary }),
+      ...(s.args.plan ? { plan: s.args.plan } : {}),
     });
   } catch (error) {
     if (!(error instanceof LostAnswer)) throw error;
     fail(
-      `the site server stopped before it answered (${error.message}): read GET ${s.api}/_deploy/history to see whether the release went live (all of it or none)`,
+      `${lostHow(error)}: read GET ${s.api}/_deploy/history to see whether the release went live (all of it or none)`,
     );
   }
-  printRelease('released', done);
+  printRelease(
+    s.args.canary === undefined ? 'released' : `canaries for ${s.args.canary}% of visits, released`,
+    done,
+  );
 }
 
 /**
@@ -323,10 +372,46 @@ async function rollbackRelease(s: Settings, id: string): Promise<void> {
   } catch (error) {
     if (!(error instanceof LostAnswer)) throw error;
     fail(
-      `the site server stopped before it answered (${error.message}): read GET ${s.api}/_deploy/history to see whether the rollback went live`,
+      `${lostHow(error)}: read GET ${s.api}/_deploy/history to see whether the rollback went live`,
     );
   }
   printRelease(`rolled back release ${id} with release`, done);
+}
+
+const rate = (f: CanaryFigures) =>
+  `${f.errors} failed of ${f.views} views${f.rate === null ? '' : ` (${(f.rate * 100).toFixed(2)} %)`}`;
+
+/** The group's canary as the site judges it: read only. */
+async function printStatus(api: string, token: string, name: string): Promise<void> {
+  const { canaries, ended } = await call<CanaryStatusAnswer>(
+    api,
+    token,
+    'GET',
+    '/_deploy/canaries',
+  );
+  const canary = canaries.find((c) => c.group === name);
+  if (!canary) {
+    const last = ended.find((d) => d.group === name);
+    console.log(
+      `no canary of ${name} is running${last ? `; the last one, ${last.version}, was judged ${last.outcome} at ${last.at}: ${last.reason}` : ''}`,
+    );
+    return;
+  }
+  const { judgment: j } = canary;
+  console.log(
+    [
+      `canary ${name} ${canary.version} for ${canary.percent}% of visits beside ${canary.stableVersion}, since ${canary.since}`,
+      `  canary: ${rate(canary.canary)}`,
+      `  stable: ${rate(canary.stable)}`,
+      `  judged over ${j.windowSeconds} s: rolled back when surely over the stable rate + ${(j.maxErrorRate * 100).toFixed(2)} points, on ${j.minViews} views at least`,
+      canary.steps.length
+        ? `  next: ${canary.steps.map((p) => (p === 100 ? 'promote' : `${p}%`)).join(', ')}${canary.nextStepAt ? ` (the next one due at ${canary.nextStepAt}, if healthy)` : ''}`
+        : '  no steps: npm run deploy -- --promote makes it live for everyone',
+      canary.decision
+        ? `  last decision: ${canary.decision.outcome} at ${canary.decision.at}: ${canary.decision.reason}`
+        : '  not judged yet',
+    ].join('\n'),
+  );
 }
 
 async function main(): Promise<void> {
@@ -357,6 +442,7 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
+  if (args.status) return printStatus(api, token, name);
 
   let done: HistoryEntry;
   if (args.rollback) {
@@ -372,7 +458,7 @@ async function main(): Promise<void> {
       if (!(error instanceof LostAnswer)) throw error;
       if (!args.to) {
         fail(
-          `the site server stopped before it answered (${error.message}): read GET ${api}/_deploy/history?remote=${name} to see whether the rollback went live`,
+          `${lostHow(error)}: read GET ${api}/_deploy/history?remote=${name} to see whether the rollback went live`,
         );
       }
       return settle(api, token, name, base ?? '', { version: args.to }, error);
@@ -397,10 +483,14 @@ async function main(): Promise<void> {
         serverIntegrity,
         by,
         canary: args.canary,
+        ...(args.plan ? { plan: args.plan } : {}),
         ...(reason ? { reason } : {}),
       });
+      const steps = args.plan?.steps
+        ? `; the site raises it to ${args.plan.steps.join('%, ').replace(/100$/, 'everyone')} while it stays healthy`
+        : `\nnpm run deploy -w ${pkg.name} -- --promote makes it live for everyone`;
       console.log(
-        `canary ${name} ${pkg.version} live for ${args.canary}% of visits beside ${started.from?.version}; live manifest ${started.manifestVersion}\nnpm run deploy -w ${pkg.name} -- --promote makes it live for everyone; npm run rollback -w ${pkg.name} ends it (the site ends it by itself when its errors pass the threshold)`,
+        `canary ${name} ${pkg.version} live for ${args.canary}% of visits beside ${started.from?.version}; live manifest ${started.manifestVersion}${steps}\nnpm run deploy -w ${pkg.name} -- --status shows how it is judged; npm run rollback -w ${pkg.name} ends it (the site rolls it back by itself when it judges it failing)`,
       );
       return;
     }

@@ -243,8 +243,10 @@ async function main(): Promise<void> {
  * later, and how it gets its deploy token for production.
  */
 export function nextSteps(group: NewGroup, written: readonly string[]): string {
-  const row = (command: string, what: string) => `  ${command.padEnd(46)} ${what}`;
   const w = `-w ${group.folder}`;
+  // One column for every command, as wide as the longest, so each explanation starts in line.
+  const width = `npm run deploy ${w} -- --canary 10`.length + 1;
+  const row = (command: string, what: string) => `  ${command.padEnd(width)} ${what}`;
   const token = `deploy/.group-tokens/${group.federationName}`;
   return [
     `new page group ${group.federationName}: ${group.folder}, ${group.prefix}/**, port ${group.port}`,

@@ -307,18 +307,34 @@ async function loadPostgres(): Promise<typeof import('@site/build/testing/postgr
   return loaded;
 }
 
+/**
+ * The cluster run's metrics token: METRICS_TOKEN, else one made once for this checkout and kept in
+ * deploy/.metrics-token, so that every site server and mail-service answers its metrics to it.
+ */
+const METRICS_TOKEN_FILE = path.join('deploy', '.metrics-token');
+
+function metricsToken(): string {
+  if (process.env.METRICS_TOKEN) return process.env.METRICS_TOKEN;
+  const file = path.join(root, METRICS_TOKEN_FILE);
+  if (!existsSync(file)) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
 async function cluster(): Promise<ProcessSpec[]> {
-  const { startPostgres } = await loadPostgres();
+  const { preparePostgres } = await loadPostgres();
   const dir = path.join(root, 'deploy', '.cluster');
   mkdirSync(dir, { recursive: true });
   const nginx = findNginx();
-  console.log(`PostgreSQL: starting on port ${CLUSTER.postgres} (data in deploy/.postgres)…`);
-  const postgres = await startPostgres({
+  console.log(`PostgreSQL: preparing on port ${CLUSTER.postgres} (data in deploy/.postgres)…`);
+  // Made (or found) and its database created here; then run and restarted like every other part.
+  const postgres = await preparePostgres({
     port: CLUSTER.postgres,
     dir: path.join(root, 'deploy', '.postgres'),
   });
-  const stopPostgres = () => void postgres.pause();
-  process.once('exit', stopPostgres);
+  const metrics = metricsToken();
   const sitePorts = Array.from({ length: replicas }, (_, i) => CLUSTER.sites + i);
   // The mail-service makes its DATA_DIR one level deep, no more.
   mkdirSync(path.join(root, 'mail-service', '.data'), { recursive: true });
@@ -329,12 +345,25 @@ async function cluster(): Promise<ProcessSpec[]> {
     mailServices: [...CLUSTER.mailServices],
   });
   return [
+    {
+      name: 'postgres',
+      command: postgres.command,
+      args: postgres.args,
+      ...(postgres.uid === undefined ? {} : { uid: postgres.uid, gid: postgres.gid }),
+      ownGroup: true,
+      // Fast shutdown: it ends its clients' sessions instead of waiting for them to leave.
+      stopSignal: 'SIGINT',
+    },
     ...sitePorts.map((sitePort, i) =>
       siteSpec(`site-${i + 1}`, {
         PORT: String(sitePort),
         SITE_URL: process.env.SITE_URL ?? `http://localhost:${port}`,
         DATABASE_URL: postgres.url,
-        MAIL_SERVICE_URL: `http://127.0.0.1:${CLUSTER.mailServices[0]}`,
+        // The no-script contact form through the load balancer, spread over the mail-services
+        // like the visitors' own /api calls (and moved off one that is down).
+        MAIL_SERVICE_URL: `http://127.0.0.1:${port}`,
+        REPLICA_NAME: `site-${i + 1}`,
+        METRICS_TOKEN: metrics,
       }),
     ),
     ...CLUSTER.mailServices.map((mailServicePort, i) =>
@@ -342,10 +371,29 @@ async function cluster(): Promise<ProcessSpec[]> {
         MAIL_SERVICE_PORT: String(mailServicePort),
         DATABASE_URL: postgres.url,
         DATA_DIR: path.join(root, 'mail-service', '.data', `instance-${i + 1}`),
+        METRICS_TOKEN: metrics,
       }),
     ),
-    { name: 'nginx', command: nginx, args: ['-p', dir, '-c', config, '-g', 'daemon off;'] },
+    {
+      name: 'nginx',
+      command: nginx,
+      args: ['-p', dir, '-c', config, '-g', 'daemon off;'],
+      // Its workers outlive a master that is killed, and keep the port: they go with it.
+      ownGroup: true,
+    },
   ];
+}
+
+/** What the operator of the cluster run is told once it answers: where to look, how to act. */
+function clusterNotes(site: string): string {
+  const sites = Array.from({ length: replicas }, (_, i) => CLUSTER.sites + i);
+  const token = process.env.METRICS_TOKEN ? '$METRICS_TOKEN' : `$(cat ${METRICS_TOKEN_FILE})`;
+  return [
+    `Each site server: http://localhost:${sites[0]}/ to :${sites.at(-1)} (site-1 to site-${replicas}); every answer names its replica in X-Replica.`,
+    `Health: curl ${site}/_health (alive) and curl http://localhost:${sites[0]}/_ready (ready: 503 with the reasons while its database is away).`,
+    `Metrics: curl -H "Authorization: Bearer ${token}" http://localhost:${sites[0]}/_metrics (each site server), and ${site}/api/metrics (the mail-services).`,
+    `One part by hand: kill -TERM <pid> stops it and it is started again within a second (the lines above say so); Ctrl-C stops everything. PostgreSQL is on port ${CLUSTER.postgres}, data in deploy/.postgres.`,
+  ].join('\n');
 }
 
 /** Resolves once `url` answers (any status but a gateway's or the server's 5xx). */
@@ -391,6 +439,7 @@ async function main(): Promise<void> {
   console.log(
     `\nThe site is at ${url}${replicas ? ` (${replicas} site servers behind nginx)` : ''} (Ctrl-C stops everything)\n`,
   );
+  if (replicas) console.log(`${clusterNotes(site)}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -203,6 +203,33 @@ describe("the deploy command's settings", () => {
       to: '1.0.0-rc.1',
     });
     expect(parseDeployArgs(['-h']).help).toBe(true);
+    expect(
+      parseDeployArgs([
+        '--canary',
+        '10',
+        '--steps',
+        '25,50,100',
+        '--interval',
+        '10m',
+        '--max-error-rate',
+        '0.01',
+        '--min-views',
+        '200',
+        '--window',
+        '5m',
+      ]),
+    ).toMatchObject({
+      canary: 10,
+      plan: {
+        steps: [25, 50, 100],
+        intervalSeconds: 600,
+        maxErrorRate: 0.01,
+        minViews: 200,
+        windowSeconds: 300,
+      },
+    });
+    expect(parseDeployArgs(['--canary', '10']).plan).toBeUndefined();
+    expect(parseDeployArgs(['--status']).status).toBe(true);
   });
 
   it.each([
@@ -223,6 +250,17 @@ describe("the deploy command's settings", () => {
     [['--rollback', '--with', 'mfe-data'], '--with is for a deploy'],
     [['--release', 'r-3f2a9c1b7d4e'], '--release is for a rollback'],
     [['--rollback', '--release', 'latest'], '--release takes a release id such as r-3f2a9c1b7d4e'],
+    [['--steps', '25,50,100', '--interval', '1m'], '--steps is for a canary'],
+    [['--canary', '10', '--steps', '25,50,100'], 'steps and an interval go together'],
+    [['--canary', '10', '--steps', '25,75,100', '--interval', '1m'], 'at most 50 %'],
+    [['--canary', '10', '--steps', '5,50,100', '--interval', '1m'], 'must be above'],
+    [['--canary', '10', '--steps', '25,50', '--interval', '1m'], 'the last step is 100'],
+    [['--canary', '10', '--interval', 'soon', '--steps', '50,100'], '--interval takes a time'],
+    [['--canary', '10', '--max-error-rate', '2%'], '--max-error-rate takes a number'],
+    [['--canary', '10', '--max-error-rate', '2'], 'maxErrorRate'],
+    [['--canary', '10', '--min-views', '0'], 'minViews'],
+    [['--canary', '10', '--window', '2h'], 'windowSeconds'],
+    [['--status', '--canary', '10'], '--status only reads'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseDeployArgs(argv)).toThrow(SettingsError);
     expect(() => parseDeployArgs(argv)).toThrow(message);

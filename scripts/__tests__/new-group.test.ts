@@ -208,6 +208,13 @@ describe('npm run new-group writes', () => {
     ]) {
       expect(result.stdout).toContain(step);
     }
+    // Each command's explanation starts in the same column, the longest command's included.
+    const columns = result.stdout
+      .split('\n')
+      .filter((line) => /^ {2}npm /.test(line))
+      .map((line) => /^ {2}npm .*?\S {2,}(?=\S)/.exec(line)?.[0].length);
+    expect(columns.length).toBeGreaterThan(5);
+    expect(new Set(columns)).toEqual(new Set([columns[0]]));
 
     const site = JSON.parse(readFileSync(path.join(root, SITE_FILE), 'utf8')) as {
       remotes: unknown[];

@@ -1,5 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
+import { promisify } from 'node:util';
+import type { PostgresServer } from '@site/build/testing/postgres';
+import { listenOnFreePort, portRange } from '@site/build/testing/ports';
+import http from 'node:http';
+import { findNginx } from '../lib/cluster';
 import readline from 'node:readline';
 import { BACKOFF, restartDelay, type Backoff, type ProcessSpec } from '../lib/processes';
 
@@ -112,6 +120,19 @@ const alive = (pid: number) => {
     return false;
   }
 };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A port free a moment ago, from 3580 to 3589 (tests side by side each have a range). */
+async function freePort(): Promise<number> {
+  const probe = http.createServer();
+  const port = await listenOnFreePort(
+    probe,
+    portRange(3580, 3589, 3580 + Math.floor(Math.random() * 10)),
+  );
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 describe('the supervisor of the local run', () => {
   test('waits 0.5 s, doubling to 30 s, and starts over after a minute of running', () => {
@@ -250,4 +271,140 @@ describe('the supervisor of the local run', () => {
       '[mail-service] a plain line',
     ]);
   });
+  test('PostgreSQL killed is started again by itself, said in the log, and takes writes again within 10 s', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'supervised-pg-'));
+    // PostgreSQL runs as a user of its own where the tests run as root: it must reach its folder.
+    chmodSync(dir, 0o755);
+    const port = await freePort();
+    try {
+      const { stdout } = await promisify(execFile)(process.execPath, [
+        '--import',
+        'tsx',
+        path.join(__dirname, 'support', 'prepare-postgres.ts'),
+        String(port),
+        path.join(dir, 'data'),
+      ]);
+      const server = JSON.parse(stdout.trim().split('\n').pop()!) as PostgresServer;
+      const s = supervise([
+        {
+          name: 'postgres',
+          command: server.command,
+          args: server.args,
+          ...(server.uid === undefined ? {} : { uid: server.uid, gid: server.gid }),
+          ownGroup: true,
+          stopSignal: 'SIGINT',
+        },
+      ]);
+      const write = async () => {
+        const client = new pg.Client({
+          connectionString: server.url,
+          connectionTimeoutMillis: 1000,
+        });
+        client.on('error', () => undefined);
+        try {
+          await client.connect();
+          await client.query('CREATE TABLE IF NOT EXISTS marks (at timestamptz)');
+          await client.query('INSERT INTO marks VALUES (now())');
+          return true;
+        } catch {
+          return false;
+        } finally {
+          await client.end().catch(() => undefined);
+        }
+      };
+      const until = async (limitMs: number) => {
+        const started = Date.now();
+        while (!(await write())) {
+          if (Date.now() - started > limitMs) return Infinity;
+          await sleep(100);
+        }
+        return Date.now() - started;
+      };
+      expect(await until(30_000)).toBeLessThan(30_000);
+      const first = Number(
+        readFileSync(path.join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0],
+      );
+      process.kill(first, 'SIGKILL');
+      const killedAt = Date.now();
+      await s.waitFor(/^\[postgres\] stopped \(SIGKILL\); restarting in 0\.2 s \(restart 1\)$/);
+      await s.waitFor(/^\[postgres\] started again \(restart 1, pid \d+\)$/);
+      const back = await until(10_000);
+      console.log(
+        `supervisor: PostgreSQL took writes again ${Date.now() - killedAt} ms after its SIGKILL (load average ${os.loadavg()[0]!.toFixed(2)})`,
+      );
+      expect(back).toBeLessThan(10_000);
+      expect(Date.now() - killedAt).toBeLessThan(10_000);
+    } finally {
+      for (const s of started) if (s.child.pid !== undefined) process.kill(s.child.pid, 'SIGTERM');
+      await Promise.all(started.map((s) => s.exited));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  test("nginx's master killed: its workers go with it, and nginx started again has the port", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'supervised-nginx-'));
+    const port = await freePort();
+    const config = path.join(dir, 'nginx.conf');
+    writeFileSync(
+      config,
+      `worker_processes 2;
+pid ${path.join(dir, 'nginx.pid')};
+error_log ${path.join(dir, 'error.log')} warn;
+events { worker_connections 64; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fcgi;
+  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
+  server { listen ${port}; location / { return 200 "ok"; } }
+}
+`,
+    );
+    /** The processes in process group `pgid`. */
+    const group = (pgid: number) =>
+      readdirSync('/proc').filter((entry) => {
+        if (!/^\d+$/.test(entry)) return false;
+        try {
+          const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          return fields[0] !== 'Z' && Number(fields[2]) === pgid;
+        } catch {
+          return false;
+        }
+      });
+    const answers = () =>
+      fetch(`http://127.0.0.1:${port}/`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+    try {
+      const s = supervise([
+        {
+          name: 'nginx',
+          command: findNginx(),
+          args: ['-p', dir, '-c', config, '-g', 'daemon off;'],
+          ownGroup: true,
+        },
+      ]);
+      await s.waitFor(/^supervising$/);
+      while (!(await answers())) await sleep(100);
+      const master = Number(readFileSync(path.join(dir, 'nginx.pid'), 'utf8').trim());
+      expect(group(master).length).toBeGreaterThanOrEqual(3);
+      process.kill(master, 'SIGKILL');
+      await s.waitFor(/^\[nginx\] stopped \(SIGKILL\); restarting in 0\.2 s \(restart 1\)$/);
+      await s.waitFor(/^\[nginx\] started again \(restart 1, pid \d+\)$/);
+      // The old workers are gone, and the new nginx holds the port.
+      expect(group(master)).toEqual([]);
+      while (!(await answers())) await sleep(100);
+      const again = Number(readFileSync(path.join(dir, 'nginx.pid'), 'utf8').trim());
+      expect(again).not.toBe(master);
+      expect(s.matching(/^\[nginx\] stopped/)).toHaveLength(1);
+      expect(readFileSync(path.join(dir, 'error.log'), 'utf8')).not.toContain(
+        'Address already in use',
+      );
+    } finally {
+      for (const s of started) if (s.child.pid !== undefined) process.kill(s.child.pid, 'SIGTERM');
+      await Promise.all(started.map((s) => s.exited));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

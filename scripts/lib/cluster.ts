@@ -37,32 +37,70 @@ export interface BalancerOptions {
 }
 
 /**
+ * How the balancer tells a replica that stopped answering from a slow one. A replica that is hung
+ * (stopped, or stuck in a loop) still accepts connections (the kernel does), so only the read and
+ * send timeouts notice it: a page or `/api` request waits at most `readMs` for the first byte
+ * before nginx gives up on that replica and asks the next one. After `maxFails` such failures
+ * within `failTimeoutS` the replica is skipped for `failTimeoutS`, then tried with one request
+ * again. `maxFails` is more than one so that a burst of slow answers (replicas starting together,
+ * a group's first render on a cold machine) does not take every replica out at once; should every
+ * replica still be marked failed, each is also listed as a backup that is never marked, so nginx
+ * keeps asking instead of answering "no live upstreams".
+ */
+export const BALANCER_TIMEOUTS = {
+  connectMs: 1000,
+  sendMs: 2000,
+  readMs: 2000,
+  maxFails: 3,
+  failTimeoutS: 10,
+  /** A change (deploy, rollback, release) runs its checks: it may take this long, and is never retried. */
+  changeMs: 120_000,
+} as const;
+
+/**
  * nginx as the load balancer: pages to the site servers, `/api/` to the mail-services. A server
- * that refuses connections, times out or answers 502/503/504 is skipped for the request (passive
- * health checks: `max_fails`, `fail_timeout`, `proxy_next_upstream`), so a dead replica costs at
- * most the requests that were in flight on it. Deploys (`/_deploy/`) go to the first site server
- * while it is up (the others are its backups); nginx retries only their reads on another one, never
- * a change: nginx would pass a PUT on (it counts PUT as idempotent), and a deploy whose site server
+ * that refuses connections, does not answer within the timeouts above, or answers 502/504 is
+ * skipped for the request (passive health checks: `max_fails`, `fail_timeout`,
+ * `proxy_next_upstream`), so a dead replica costs at most the requests that were in flight on it,
+ * and a hung one about `readMs`. The failure counts live in shared memory (`zone`), so every nginx
+ * worker skips a failed replica at once. Deploys (`/_deploy/`) go to the first site server while
+ * it is up (the others are its backups); nginx retries only their reads on another one, never a
+ * change: nginx would pass a PUT on (it counts PUT as idempotent), and a deploy whose site server
  * died after its commit would then be refused by the next one as stale. A client that lost the
- * answer to a change reads the manifest for the outcome instead (`npm run deploy` does).
+ * answer to a change reads the manifest for the outcome instead (`npm run deploy` does). A
+ * mail-service's own 503 (its database is out of reach: the other instance shares it) is passed to
+ * the visitor as it is, and does not count as a failure: the instance is alive, and marking both
+ * down would leave visitors nginx's own error page instead of the form's words.
  */
 export function writeBalancerConfig({ dir, port, sites, mailServices }: BalancerOptions): string {
   mkdirSync(path.join(dir, 'logs'), { recursive: true });
-  const upstream = (name: string, ports: number[], backups = false) =>
-    `  upstream ${name} {\n${ports
-      .map(
-        (p, i) =>
-          `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s${backups && i > 0 ? ' backup' : ''};`,
-      )
+  const t = BALANCER_TIMEOUTS;
+  const server = (p: number, extra = '') =>
+    `    server 127.0.0.1:${p} max_fails=${t.maxFails} fail_timeout=${t.failTimeoutS}s${extra};`;
+  /** Every server, then each again as a backup that is never marked failed. */
+  const upstream = (name: string, ports: number[]) =>
+    `  upstream ${name} {\n    zone ${name} 64k;\n${ports.map((p) => server(p)).join('\n')}\n${ports
+      .map((p) => `    server 127.0.0.1:${p} max_fails=0 backup;`)
       .join('\n')}\n    keepalive 32;\n  }`;
-  const proxied = (to: string, retry: string) => `      proxy_pass http://${to};
+  /** The first server, the others its backups. */
+  const firstUp = (name: string, ports: number[]) =>
+    `  upstream ${name} {\n    zone ${name} 64k;\n${ports
+      .map((p, i) => server(p, i > 0 ? ' backup' : ''))
+      .join('\n')}\n    keepalive 32;\n  }`;
+  const proxied = (
+    to: string,
+    retry: string,
+    readMs: number = t.readMs,
+  ) => `      proxy_pass http://${to};
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $host;
       proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
       proxy_set_header X-Forwarded-Proto $scheme;
       proxy_next_upstream ${retry};
-      proxy_connect_timeout 2s;`;
+      proxy_connect_timeout ${t.connectMs}ms;
+      proxy_send_timeout ${t.sendMs}ms;
+      proxy_read_timeout ${readMs}ms;`;
   const config = `worker_processes auto;
 pid ${path.join(dir, 'nginx.pid')};
 error_log ${path.join(dir, 'logs', 'error.log')} warn;
@@ -75,12 +113,12 @@ http {
   uwsgi_temp_path ${path.join(dir, 'uwsgi')};
   scgi_temp_path ${path.join(dir, 'scgi')};
 ${upstream('site', sites)}
-${upstream('deploy', sites, true)}
+${firstUp('deploy', sites)}
 ${upstream('mail', mailServices)}
   server {
     listen ${port};
     location /api/ {
-${proxied('mail', 'error timeout http_502 http_503 http_504')}
+${proxied('mail', 'error timeout http_502 http_504')}
     }
     location /_deploy/ {
       error_page 418 = @deploy_change;
@@ -88,7 +126,7 @@ ${proxied('mail', 'error timeout http_502 http_503 http_504')}
 ${proxied('deploy', 'error timeout http_502 http_504')}
     }
     location @deploy_change {
-${proxied('deploy', 'off')}
+${proxied('deploy', 'off', t.changeMs)}
     }
     location / {
 ${proxied('site', 'error timeout http_502 http_504')}

@@ -6,10 +6,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MAX_CANARY_PERCENT } from '@site/contracts/deploy-api';
+import {
+  CANARY_JUDGMENT_DEFAULTS,
+  canaryPlanProblem,
+  parseDuration,
+  type CanaryPlan,
+} from '@site/contracts/canary-plan';
 
 export const USAGE = `usage: npm run deploy -w mfe-<group> [-- --reason "<why>"] [-- --rebuild]
                                        [-- --with mfe-<other group> ...]
        npm run deploy -w mfe-<group> -- --preview | --canary <percent> | --promote
+       npm run deploy -w mfe-<group> -- --canary <percent> [--steps 25,50,100 --interval 10m]
+                                       [--max-error-rate 0.02] [--min-views 100] [--window 10m]
+       npm run deploy -w mfe-<group> -- --status
        npm run rollback -w mfe-<group> [-- --to <version>] [-- --reason "<why>"]
        npm run rollback -w mfe-<group> -- --release <id>
 
@@ -24,12 +33,25 @@ now, or a version the origin already holds with other contents, is refused; bump
   --preview         deploy: every check, but live for no one: prints a signed link that shows this
                     version of the group to the browser that opens it (and to no one else)
   --canary <pct>    deploy: make the version live for that share of visits (1-50) beside the live
-                    one; the site rolls it back by itself when its errors pass the threshold;
-                    npm run rollback ends it
+                    one. The site judges it every few seconds from the views it served and the
+                    views that failed (a page it could not render, or a browser's report with the
+                    token of its view), against the stable version over the window: failing (it is
+                    rolled back at once), healthy, or inconclusive (it holds); npm run rollback
+                    ends it
+  --max-error-rate <share>  canary: how much worse than the stable version's rate of failed views
+                    the canary's may be, a share above 0 up to 1 (default: the site's, ${CANARY_JUDGMENT_DEFAULTS.maxErrorRate})
+  --min-views <n>   canary: no decision on fewer views of it (default: the site's, ${CANARY_JUDGMENT_DEFAULTS.minViews})
+  --window <time>   canary: the counts of this last time are judged, up to 1h (default: the
+                    site's, ${CANARY_JUDGMENT_DEFAULTS.windowSeconds / 60}m); a time is 90, 90s, 10m or 1h
+  --steps <list>    canary: shares it is raised to while healthy, one every --interval, ending with
+                    100 (promoted for everyone): e.g. --steps 25,50,100 --interval 10m
+  --status          the group's canary: its share, views, failed views, the stable version's rate,
+                    the last decision and why (read-only)
   --promote         deploy: make the version (previewed, or the canary) live for everyone
   --with <group>    deploy: release another group's workspace together with this one (repeat for
                     more): every group is prepared as above, then all go live in one change or
-                    none does; the command prints the release's id
+                    none does; the command prints the release's id. With --canary, all go live
+                    as canaries together: judged, stepped and rolled back together
   --release <id>    rollback: take a whole release back (every group it changed), in one change
   --help            this text
 
@@ -43,7 +65,23 @@ now, or a version the origin already holds with other contents, is refused; bump
                     needs one for every group it names. Default: the group's token npm start
                     wrote to deploy/.group-tokens/<name>; for a release, the checkout's operator
                     token deploy/.deploy-token
-  DEPLOY_BY         who deploys (default: the user name)`;
+  DEPLOY_BY         who deploys (default: the user name)
+  DEPLOY_TIMEOUT    how long the command waits for the site to make a change live, whole seconds
+                    5-600 (default 60): the change carries that moment as its deadline and never
+                    goes live after it, so the command's answer is true either way`;
+
+/** The command's time limit for one change (DEPLOY_TIMEOUT), in milliseconds. */
+export const DEFAULT_DEPLOY_TIMEOUT_S = 60;
+
+export function deployTimeoutMs(value: string | undefined): number {
+  const text = value?.trim() ?? '';
+  if (text === '') return DEFAULT_DEPLOY_TIMEOUT_S * 1000;
+  const seconds = /^\d{1,3}$/.test(text) ? Number(text) : NaN;
+  if (!(seconds >= 5 && seconds <= 600)) {
+    throw new SettingsError(`DEPLOY_TIMEOUT takes whole seconds from 5 to 600, not "${text}"`);
+  }
+  return seconds * 1000;
+}
 
 /** A setting that cannot be used; the command exits 2 with the message and a pointer to --help. */
 export class SettingsError extends Error {
@@ -64,6 +102,45 @@ export interface DeployArgs {
   promote: boolean;
   /** Deploy as a canary for this share of visits. */
   canary?: number;
+  /** How the canary is judged and stepped (checked by @site/contracts/canary-plan). */
+  plan?: CanaryPlan;
+  /** Print the group's canary and its figures; change nothing. */
+  status?: true;
+}
+
+const PLAN_OPTIONS = ['max-error-rate', 'min-views', 'window', 'steps', 'interval'] as const;
+
+/** The canary's plan from its options, checked by the same schema the deploy API checks. */
+function planOf(
+  values: Partial<Record<(typeof PLAN_OPTIONS)[number], string>>,
+  percent: number,
+): CanaryPlan | undefined {
+  const plan: Record<string, unknown> = {};
+  const number = (option: string, text: string) => {
+    const n = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : NaN;
+    if (Number.isNaN(n)) throw new SettingsError(`--${option} takes a number, not "${text}"`);
+    return n;
+  };
+  const duration = (option: string, text: string) => {
+    const seconds = parseDuration(text);
+    if (seconds === undefined) {
+      throw new SettingsError(`--${option} takes a time such as 90s, 10m or 1h, not "${text}"`);
+    }
+    return seconds;
+  };
+  if (values['max-error-rate'] !== undefined) {
+    plan.maxErrorRate = number('max-error-rate', values['max-error-rate']);
+  }
+  if (values['min-views'] !== undefined) plan.minViews = number('min-views', values['min-views']);
+  if (values.window !== undefined) plan.windowSeconds = duration('window', values.window);
+  if (values.steps !== undefined) {
+    plan.steps = values.steps.split(',').map((step) => number('steps', step));
+  }
+  if (values.interval !== undefined) plan.intervalSeconds = duration('interval', values.interval);
+  if (Object.keys(plan).length === 0) return undefined;
+  const problem = canaryPlanProblem(plan, percent);
+  if (problem) throw new SettingsError(`the canary's plan cannot be used: ${problem}`);
+  return plan as CanaryPlan;
 }
 
 // https://semver.org/#is-there-a-suggested-regular-expression-regex-to-check-a-semver-string
@@ -100,6 +177,12 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
         promote: { type: 'boolean' },
         canary: { type: 'string' },
         release: { type: 'string' },
+        status: { type: 'boolean' },
+        'max-error-rate': { type: 'string' },
+        'min-views': { type: 'string' },
+        window: { type: 'string' },
+        steps: { type: 'string' },
+        interval: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -121,7 +204,15 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
               ? 'r-3f2a9c1b7d4e'
               : option === '--canary'
                 ? '10'
-                : '"New page"';
+                : option === '--steps'
+                  ? '25,50,100'
+                  : option === '--window' || option === '--interval'
+                    ? '10m'
+                    : option === '--max-error-rate'
+                      ? '0.02'
+                      : option === '--min-views'
+                        ? '100'
+                        : '"New page"';
       throw new SettingsError(`${option} needs a value, e.g. ${option} ${example}`);
     }
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
@@ -140,8 +231,23 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
     promote: values.promote ?? false,
     ...(values.canary === undefined ? {} : { canary: canaryPercent(values.canary) }),
     ...(values.release === undefined ? {} : { release: values.release }),
+    ...(values.status ? { status: true as const } : {}),
   };
   if (args.help) return args;
+  const planned = PLAN_OPTIONS.filter((o) => values[o] !== undefined);
+  if (planned.length && args.canary === undefined) {
+    throw new SettingsError(`--${planned[0]} is for a canary (--canary <percent>)`);
+  }
+  if (args.canary !== undefined) {
+    const plan = planOf(values, args.canary);
+    if (plan) args.plan = plan;
+  }
+  if (
+    args.status &&
+    (args.rollback || args.preview || args.promote || args.with.length || args.canary !== undefined)
+  ) {
+    throw new SettingsError('--status only reads: it goes with no other option');
+  }
   if (args.to !== undefined && !args.rollback) {
     throw new SettingsError(
       '--to is for a rollback (npm run rollback -w mfe-<group> -- --to 1.2.0)',
@@ -150,11 +256,8 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
   if (args.rebuild && args.rollback) {
     throw new SettingsError('--rebuild is for a deploy: a rollback builds nothing');
   }
-  if (
-    args.canary !== undefined &&
-    (args.rollback || args.preview || args.promote || args.with.length)
-  ) {
-    throw new SettingsError('--canary is for a deploy of one group on its own');
+  if (args.canary !== undefined && (args.rollback || args.preview || args.promote)) {
+    throw new SettingsError('--canary is for a deploy (of one group, or several with --with)');
   }
   if ((args.preview || args.promote) && args.rollback) {
     throw new SettingsError('--preview and --promote are for a deploy, not a rollback');

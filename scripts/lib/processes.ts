@@ -16,6 +16,27 @@ export interface ProcessSpec {
    * as one human line each: time, level, message, and for warnings and errors their details.
    */
   logs?: 'pino';
+  /** The user and group it runs as (PostgreSQL refuses to run as root). */
+  uid?: number;
+  gid?: number;
+  /**
+   * A process group of its own: when it stops, whatever it leaves in its group is killed before it
+   * is started again (nginx's workers, which would otherwise keep the port; PostgreSQL's backends,
+   * which would keep its shared memory).
+   */
+  ownGroup?: boolean;
+  /** The signal that asks it to stop (default SIGTERM; PostgreSQL's fast shutdown is SIGINT). */
+  stopSignal?: NodeJS.Signals;
+}
+
+/** Kills what is left of a process group of its own (nothing when it is all gone). */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Nothing left in it.
+  }
 }
 
 /**
@@ -94,6 +115,9 @@ export function runTogether(
   let stopping = false;
   let exitCode = 0;
   const running = new Set<ChildProcess>();
+  /** Children in process groups of their own, and how each is asked to stop. */
+  const groups = new Set<ChildProcess>();
+  const stopSignals = new Map<ChildProcess, NodeJS.Signals>();
   /** Children whose output may still be arriving (until their streams close). */
   const open = new Map<ChildProcess, Promise<void>>();
   const pending = new Set<NodeJS.Timeout>();
@@ -110,8 +134,16 @@ export function runTogether(
         cwd: spec.cwd,
         env: { ...process.env, ...spec.env },
         stdio: ['ignore', 'pipe', 'pipe'],
+        ...(spec.uid === undefined ? {} : { uid: spec.uid }),
+        ...(spec.gid === undefined ? {} : { gid: spec.gid }),
+        ...(spec.ownGroup ? { detached: true } : {}),
       });
       running.add(child);
+      if (spec.ownGroup) groups.add(child);
+      if (spec.stopSignal) stopSignals.set(child, spec.stopSignal);
+      if (restarts > 0 && child.pid !== undefined) {
+        console.error(`${prefix}started again (restart ${restarts}, pid ${child.pid})`);
+      }
       open.set(
         child,
         new Promise((resolve) =>
@@ -134,6 +166,11 @@ export function runTogether(
         if (ended) return;
         ended = true;
         running.delete(child);
+        if (spec.ownGroup) {
+          // Before anything else: what it left behind goes with it.
+          killGroup(child);
+          groups.delete(child);
+        }
         // Ctrl-C reaches the whole process group: a child may die of it a moment before this
         // process has run its own handler. Decide after pending signals are handled.
         setImmediate(() => {
@@ -174,9 +211,10 @@ export function runTogether(
     exitCode = code;
     for (const timer of pending) clearTimeout(timer);
     pending.clear();
-    for (const child of running) child.kill('SIGTERM');
+    for (const child of running) child.kill(stopSignals.get(child) ?? 'SIGTERM');
     setTimeout(() => {
       for (const child of running) child.kill('SIGKILL');
+      for (const child of groups) killGroup(child);
     }, graceMs).unref();
     // Once every child has exited and its last lines (how it shut down) are shown.
     void Promise.all(open.values()).then(() => process.exit(exitCode));
@@ -190,6 +228,7 @@ export function runTogether(
   // An error in this process, or process.exit() elsewhere, must not leave a child running.
   process.on('exit', () => {
     for (const child of running) child.kill('SIGKILL');
+    for (const child of groups) killGroup(child);
   });
   return { stop: () => stop() };
 }

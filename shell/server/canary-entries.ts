@@ -5,6 +5,7 @@
  * it here. An entry that does not parse, or names a group that is not live, counts for nothing.
  */
 import { MAX_CANARY_PERCENT } from '@site/contracts/deploy-api';
+import { canaryPlan, type CanaryPlan } from '@site/contracts/canary-plan';
 import { parseManifest, type DeploymentManifest, type RemoteDeployment } from '@site/contracts';
 
 export interface Canary {
@@ -12,7 +13,16 @@ export interface Canary {
   /** Whole percent of visits, 1-50. */
   percent: number;
   since: string;
+  /** How it is judged and stepped (the site's defaults for what it does not say). */
+  plan: CanaryPlan;
+  /** When it reached its share: the next step is due an interval after. */
+  stepSince: string;
+  /** The release it went live with, when several groups' canaries are judged together. */
+  release?: string;
 }
+
+/** The keys a canary entry has beside the version's entry. */
+export const CANARY_KEYS = ['percent', 'since', 'plan', 'stepSince', 'release'] as const;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -22,7 +32,7 @@ export function readCanaries(json: unknown, manifest: DeploymentManifest): Canar
   const canaries: Canary[] = [];
   for (const raw of json.canaries) {
     if (!isObject(raw)) continue;
-    const { percent, since, ...entry } = raw;
+    const { percent, since, plan, stepSince, release, ...entry } = raw;
     if (typeof percent !== 'number' || !Number.isInteger(percent)) continue;
     if (percent < 1 || percent > MAX_CANARY_PERCENT) continue;
     const stable = manifest.remotes.find((r) => r.name === entry.name);
@@ -33,7 +43,17 @@ export function readCanaries(json: unknown, manifest: DeploymentManifest): Canar
       const remote = parseManifest({ schemaVersion: 1, remotes: [...others, entry] }).remotes.at(
         -1,
       )!;
-      canaries.push({ remote, percent, since: typeof since === 'string' ? since : '' });
+      const read = canaryPlan.safeParse(plan ?? {});
+      const started = typeof since === 'string' ? since : '';
+      canaries.push({
+        remote,
+        percent,
+        since: started,
+        // A plan that does not parse is the site's defaults: the canary is still judged.
+        plan: read.success ? read.data : {},
+        stepSince: typeof stepSince === 'string' ? stepSince : started,
+        ...(typeof release === 'string' ? { release } : {}),
+      });
     } catch {
       // Set aside: the stable version is shown to everyone.
     }

@@ -29,6 +29,7 @@ async function main(): Promise<void> {
     metricsToken: settings.metricsToken,
     beaconRateLimit: settings.beaconRateLimit,
     canary: settings.canary,
+    replicaName: settings.replicaName,
     ...(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : {}),
     ...(settings.deploy ? { deploy: settings.deploy } : {}),
   });

@@ -10,6 +10,7 @@ import bearerAuth from '@fastify/bearer-auth';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CanaryStatusAnswer } from '@site/contracts/deploy-api';
 import type { LiveManifest } from './control-plane';
 
 /** What a request was for, as the request counter labels it. */
@@ -17,6 +18,13 @@ export type RouteKind = 'page' | 'asset' | 'api' | 'deploy' | 'other';
 export type RenderFailure = 'error' | 'timeout';
 export type BeaconKind = 'page-error' | 'remote-load-failed';
 export const BEACON_KINDS: readonly BeaconKind[] = ['page-error', 'remote-load-failed'];
+/**
+ * Why a report was not counted as an error: not a report (invalid, too_large), too many from one
+ * address (rate_limited), or one that moves nothing: without a valid view token (no_token), its
+ * token counted before (replayed), or naming another group or version than its token's (mismatch).
+ */
+export type BeaconRefusal =
+  'invalid' | 'too_large' | 'rate_limited' | 'no_token' | 'replayed' | 'mismatch';
 /**
  * A deploy API call that changes the manifest (one group, several at once, or back), or checks a
  * version for a preview without changing it.
@@ -200,7 +208,7 @@ export class SiteMetrics {
     });
     this.beaconsRefused = new Counter({
       name: 'site_beacons_refused_total',
-      help: 'Reports /_beacon refused, by reason (invalid, too_large, rate_limited)',
+      help: 'Reports /_beacon did not count as errors, by reason (invalid, too_large, rate_limited; no_token, replayed, mismatch: answered 204 and counted here only)',
       labelNames: ['reason'],
       registers,
     });
@@ -271,8 +279,75 @@ export class SiteMetrics {
     }
   }
 
-  beaconRefused(reason: 'invalid' | 'too_large' | 'rate_limited'): void {
+  beaconRefused(reason: BeaconRefusal): void {
     this.beaconsRefused.inc({ reason });
+  }
+
+  /** The running canaries' figures, read from the control plane at scrape time. */
+  canaries(status: () => Promise<CanaryStatusAnswer>): void {
+    const registers = [this.registry];
+    let reading: Promise<CanaryStatusAnswer | undefined> | undefined;
+    // One read per scrape, shared by the gauges below.
+    const read = () => {
+      reading ??= status()
+        .catch(() => undefined)
+        .finally(() => setTimeout(() => (reading = undefined), 100).unref());
+      return reading;
+    };
+    const gauge = (
+      name: string,
+      help: string,
+      labelNames: string[],
+      fill: (g: Gauge, s: CanaryStatusAnswer) => void,
+    ) =>
+      new Gauge({
+        name,
+        help,
+        labelNames,
+        registers,
+        async collect() {
+          const s = await read();
+          this.reset();
+          if (s) fill(this, s);
+        },
+      });
+    gauge(
+      'site_canary_percent',
+      'Share of visits each running canary gets, by group and version',
+      ['group', 'version'],
+      (g, s) => {
+        for (const c of s.canaries) g.set({ group: c.group, version: c.version }, c.percent);
+      },
+    );
+    const byRole = (pick: 'views' | 'errors') => (g: Gauge, s: CanaryStatusAnswer) => {
+      for (const c of s.canaries) {
+        g.set({ group: c.group, version: c.version, role: 'canary' }, c.canary[pick]);
+        g.set({ group: c.group, version: c.stableVersion, role: 'stable' }, c.stable[pick]);
+      }
+    };
+    gauge(
+      'site_canary_views',
+      "Page views within each running canary's window, summed over every replica, by group, version and role (canary, stable)",
+      ['group', 'version', 'role'],
+      byRole('views'),
+    );
+    gauge(
+      'site_canary_errors',
+      "Failed views (a report with the view's token, or a page the site could not render) within each running canary's window, by group, version and role",
+      ['group', 'version', 'role'],
+      byRole('errors'),
+    );
+    gauge(
+      'site_canary_decision',
+      'The last decision about each running canary (1 on its outcome: healthy, failing, inconclusive)',
+      ['group', 'version', 'outcome'],
+      (g, s) => {
+        for (const c of s.canaries) {
+          if (c.decision)
+            g.set({ group: c.group, version: c.version, outcome: c.decision.outcome }, 1);
+        }
+      },
+    );
   }
 
   /**

@@ -22,6 +22,7 @@ import {
 } from '@site/serving';
 import { DEFAULT_BEACON_RATE_LIMIT } from './http/beacon';
 import { CANARY_DEFAULTS } from './canary';
+import type { Judgment } from '@site/contracts/canary-judgment';
 import { DEFAULTS } from './site';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -58,10 +59,12 @@ export interface SiteSettings {
   metricsToken?: string | undefined;
   /** Reports `POST /_beacon` takes from one client address per minute. */
   beaconRateLimit: number;
-  /** A canary is rolled back by itself at this many errors within the window. */
-  canary: { errorThreshold: number; windowSeconds: number };
+  /** How canaries are judged unless their deploy says otherwise, and how often. */
+  canary: Judgment & { intervalMs: number };
   /** How long a request may take to arrive, and the connections one client address may hold. */
   connections: ConnectionLimits;
+  /** Undefined without REPLICA_NAME: answers do not say which replica gave them. */
+  replicaName?: string | undefined;
 }
 
 export class SettingsError extends Error {
@@ -207,11 +210,23 @@ const schema = z.object({
   BEACON_RATE_LIMIT: wholeNumber('a number of reports per minute', 1, 100_000).default(
     DEFAULT_BEACON_RATE_LIMIT,
   ),
-  CANARY_ERROR_THRESHOLD: wholeNumber('a number of errors', 1, 100_000).default(
-    CANARY_DEFAULTS.errorThreshold,
+  CANARY_MAX_ERROR_RATE: z
+    .string()
+    .trim()
+    .regex(/^(0(\.\d+)?|1(\.0+)?)$/, {
+      error: (issue) => `"${String(issue.input)}" is not a share from 0 to 1 (such as 0.02)`,
+    })
+    .transform(Number)
+    .refine((n) => n > 0, { error: 'a share above 0 (such as 0.02)' })
+    .default(CANARY_DEFAULTS.maxErrorRate),
+  CANARY_MIN_VIEWS: wholeNumber('a number of views', 1, 1_000_000).default(
+    CANARY_DEFAULTS.minViews,
   ),
-  CANARY_WINDOW_SECONDS: wholeNumber('a whole number of seconds', 10, 900).default(
+  CANARY_WINDOW_SECONDS: wholeNumber('a whole number of seconds', 10, 3600).default(
     CANARY_DEFAULTS.windowSeconds,
+  ),
+  CANARY_JUDGE_SECONDS: wholeNumber('a whole number of seconds', 1, 60).default(
+    DEFAULTS.canaryIntervalMs / 1000,
   ),
   HEADERS_TIMEOUT_MS: wholeNumber('a whole number of milliseconds', 1000, 60_000).default(
     CONNECTION_LIMITS.headersTimeoutMs,
@@ -225,6 +240,14 @@ const schema = z.object({
   MAX_CONNECTIONS_PER_CLIENT: wholeNumber('a number of connections', 1, 100_000).default(
     CONNECTION_LIMITS.maxPerClient,
   ),
+  // Sent in a response header: letters, digits, dots, dashes and underscores only.
+  REPLICA_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, {
+      error: (issue) =>
+        `"${String(issue.input)}" is not a replica name (1 to 64 letters, digits, ".", "-" or "_", such as site-1)`,
+    })
+    .optional(),
 });
 
 /** Every variable the site server reads. */
@@ -278,7 +301,12 @@ export function parseSiteSettings(env: NodeJS.ProcessEnv): SiteSettings {
     databaseUrl: s.DATABASE_URL,
     metricsToken: s.METRICS_TOKEN,
     beaconRateLimit: s.BEACON_RATE_LIMIT,
-    canary: { errorThreshold: s.CANARY_ERROR_THRESHOLD, windowSeconds: s.CANARY_WINDOW_SECONDS },
+    canary: {
+      maxErrorRate: s.CANARY_MAX_ERROR_RATE,
+      minViews: s.CANARY_MIN_VIEWS,
+      windowSeconds: s.CANARY_WINDOW_SECONDS,
+      intervalMs: s.CANARY_JUDGE_SECONDS * 1000,
+    },
     connections: {
       headersTimeoutMs: s.HEADERS_TIMEOUT_MS,
       requestTimeoutMs: s.REQUEST_TIMEOUT_MS,
@@ -286,6 +314,7 @@ export function parseSiteSettings(env: NodeJS.ProcessEnv): SiteSettings {
       maxPerClient: s.MAX_CONNECTIONS_PER_CLIENT,
       maxConnections: CONNECTION_LIMITS.maxConnections,
     },
+    replicaName: s.REPLICA_NAME,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Judgment } from '@site/contracts/canary-judgment';
 import type { RenderLimits } from './render/pools';
 
 /** What a site server is made with (main.ts makes it from the settings; tests from their own). */
@@ -38,14 +39,19 @@ export interface SiteOptions {
    * `trustProxy`: `true`, a hop count, or addresses/subnets/`loopback`).
    */
   trustProxy?: false | number | string[];
-  /** When a canary is rolled back by itself: this many errors within the window (seconds). */
-  canary?: { errorThreshold: number; windowSeconds: number };
+  /**
+   * How canaries are judged unless their deploy says otherwise (canary-judgment.ts), and how often
+   * counts are flushed to the control plane and judged (`intervalMs`).
+   */
+  canary?: Partial<Judgment & { intervalMs: number }>;
   /** `GET /_metrics` answers with this bearer token; off (404) without it. */
   metricsToken?: string | undefined;
   /** Reports `POST /_beacon` accepts per client address per minute. */
   beaconRateLimit?: number;
   /** Node's process metrics beside the site's (default on). */
   processMetrics?: boolean;
+  /** This replica's name, sent in `X-Replica` with every answer; none when absent. */
+  replicaName?: string | undefined;
   /** Each log line's message, instead of JSON lines on stderr (tests read them). */
   log?: (message: string) => void;
 }
@@ -61,4 +67,6 @@ export const DEFAULTS = {
   renderUser: 'nobody',
   cache: { maxEntries: 2000, maxBytes: 64 * 1024 * 1024, failedTtlMs: 5000 },
   partCacheBytes: 32 * 1024 * 1024,
+  /** Counts reach the control plane, and canaries are judged, every 5 s. */
+  canaryIntervalMs: 5000,
 };

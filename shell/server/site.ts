@@ -8,7 +8,7 @@
  * Every request is hostile until parsed, and no error leaves a request unanswered: a bad request is
  * a 4xx, a page that cannot be rendered is the 503 notice, and the process stays up.
  */
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import {
   CONNECTION_LIMITS,
   LIMITED_SERVER_OPTIONS,
@@ -25,6 +25,7 @@ import type { ComposedPage } from './page-cache';
 import controlPlane from './plugins/control-plane';
 import deploy from './plugins/deploy';
 import { handleErrors } from './plugins/errors';
+import health from './plugins/health';
 import pages, { type PageCacheSettings } from './plugins/pages';
 import render, { type RenderSettings } from './plugins/render';
 import { seoRoutes } from './plugins/seo';
@@ -32,6 +33,8 @@ import shellBuild from './plugins/shell-build';
 import { sitePages } from './plugins/site-pages';
 import views, { previewSecretOf } from './plugins/views';
 import { CANARY_DEFAULTS } from './canary';
+import canary from './plugins/canary';
+import { viewKeyOf } from './view-tokens';
 import { DEFAULTS, type SiteOptions } from './site-options';
 
 export { DEFAULTS, type SiteOptions } from './site-options';
@@ -50,6 +53,8 @@ export interface Site {
   close(): Promise<void>;
 }
 
+const BAD_TARGET = 'The request target is not valid percent-encoding';
+
 /** A hop count trusts the nearest `n` proxies (Express's meaning, which the settings share). */
 const trustProxy = (value: SiteOptions['trustProxy']) =>
   typeof value === 'number' ? (_address: string, hop: number) => hop < value : (value ?? false);
@@ -63,6 +68,17 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     // Long enough for any path Node's header limit lets through; the page lookup is exact.
     routerOptions: { maxParamLength: 16 * 1024 },
     return503OnClosing: true,
+    // A target the router cannot decode (`/%zz`) never reaches a route or the error handler:
+    // refused here as every other bad target is, not to be stored, instead of Fastify's JSON that
+    // echoes the target back. The deploy API's clients read JSON refusals.
+    frameworkErrors: (_error, request, generic) => {
+      const reply = (generic as unknown as FastifyReply)
+        .code(400)
+        .header('cache-control', 'no-store');
+      return request.url.startsWith('/_deploy')
+        ? reply.send({ error: 'bad_target', message: BAD_TARGET })
+        : reply.type('text/plain; charset=utf-8').send(`${BAD_TARGET}.\n`);
+    },
     forceCloseConnections: true,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
     // Fastify makes the server (and binds every address a host name has); the limits go on it below.
@@ -95,11 +111,17 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     memoryMb: options.render?.memoryMb ?? DEFAULTS.renderMemoryMb,
     user: options.renderUser ?? DEFAULTS.renderUser,
   } satisfies RenderSettings);
+  await app.register(health, { replicaName: options.replicaName });
   await app.register(pages, {
     ...DEFAULTS.cache,
     ...options.cache,
     partBytes: DEFAULTS.partCacheBytes,
   } satisfies PageCacheSettings);
+  await app.register(canary, {
+    viewKey: viewKeyOf(options.deploy ? previewSecretOf(options.deploy) : undefined),
+    deployDir: options.deployDir,
+    databaseUrl: options.databaseUrl,
+  });
   await app.register(views, {
     previewSecret: options.deploy ? previewSecretOf(options.deploy) : undefined,
     allowedOrigins: options.deploy?.allowedOrigins ?? [],
@@ -109,7 +131,11 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     token: deployToken,
     allowedOrigins: options.deploy?.allowedOrigins ?? [],
     fetchTimeoutMs,
-    canary: options.canary ?? CANARY_DEFAULTS,
+    canary: {
+      ...CANARY_DEFAULTS,
+      intervalMs: DEFAULTS.canaryIntervalMs,
+      ...options.canary,
+    },
   });
   await app.register(beaconRoutes, {
     rateLimit: options.beaconRateLimit ?? DEFAULT_BEACON_RATE_LIMIT,

@@ -1,5 +1,6 @@
 import { prefixOf, type DeploymentManifest } from '@site/contracts';
 import { SITE_REMOTES } from '@site/contracts/site';
+import type { LinkCardItem } from '@site/ui';
 
 export interface NavLink {
   to: string;
@@ -52,3 +53,27 @@ export function navGroups(manifest: DeploymentManifest): NavGroup[] {
 /** Every page of the groups, overviews included: what the services menu counts as "in services". */
 export const groupPaths = (groups: readonly NavGroup[]): string[] =>
   groups.flatMap((g) => [...(g.overview ? [g.overview.to] : []), ...g.links.map((l) => l.to)]);
+
+/**
+ * A card for each group that has an overview, in the groups' order: the card written for it where
+ * there is one, else its overview's title and description, so a group deployed after this shell was
+ * built is on the home page too. Before the groups are known (no manifest yet), the written cards.
+ */
+export function groupCards(
+  groups: readonly NavGroup[],
+  written: readonly LinkCardItem[],
+): LinkCardItem[] {
+  if (groups.length === 0) return [...written];
+  const byPath = new Map(written.map((card) => [card.to, card]));
+  return groups.flatMap(({ overview }) =>
+    overview
+      ? [
+          byPath.get(overview.to) ?? {
+            to: overview.to,
+            title: overview.label,
+            text: overview.description ?? '',
+          },
+        ]
+      : [],
+  );
+}

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, type BrowserContext } from '@playwright/test';
+import { expect, type Browser, type BrowserContext } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { watchConsole } from '../support/console';
 import { ready } from '../support/ready';
@@ -29,9 +29,17 @@ const deployApi = async (route: string) =>
 const history = async () =>
   ((await deployApi('/history?remote=public_health')) as { history: Record<string, unknown>[] })
     .history;
+/** The automatic rollback's reason: the canary's figures against the stable version's, and why. */
+const ROLLBACK =
+  /^automatic rollback: canary (\d+) failed of (\d+) views \([\d.]+ %\), stable \d+ of \d+ \([\d.]+ %\) in 60 s: at least [\d.]+ % failing, over the limit of [\d.]+ %$/;
 
-async function inCohort(context: BrowserContext, cohort: number) {
-  await context.addCookies([{ name: 'site_cohort', value: String(cohort), url: SITE }]);
+/** A browser holding the cohort the site signed for a first visit (its `site_cohort` cookie). */
+async function withCohort(browser: Browser, cohort: string): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  await context.addCookies([
+    { name: 'site_cohort', value: cohort, url: SITE, httpOnly: true, sameSite: 'Lax' },
+  ]);
+  return context;
 }
 
 test('a canary reaches its share of visits, stays with each visit, and is rolled back by the site when it fails in browsers', async ({
@@ -45,7 +53,13 @@ test('a canary reaches its share of visits, stays with each visit, and is rolled
       token: TOKEN,
       allowedOrigins: [...SITE_REMOTES.map((r) => `http://localhost:${r.port}`), ORIGIN],
     },
-    env: { METRICS_TOKEN: METRICS, CANARY_ERROR_THRESHOLD: '5', CANARY_WINDOW_SECONDS: '60' },
+    // Judged every second, on as few as 5 views of the canary, over the last minute.
+    env: {
+      METRICS_TOKEN: METRICS,
+      CANARY_MIN_VIEWS: '5',
+      CANARY_JUDGE_SECONDS: '1',
+      CANARY_WINDOW_SECONDS: '60',
+    },
   });
   const work = await buildPublicHealthNext('canary-public-health');
   await deployment.startRemote(path.join(work, 'dist'), 3132);
@@ -64,9 +78,11 @@ test('a canary reaches its share of visits, stays with each visit, and is rolled
     'canary public_health 1.1.0 live for 10% of visits beside 1.0.0',
   );
 
-  // 1,000 first visits: each is placed in a cohort, and about a tenth get the canary.
+  // 1,000 first visits: each is placed in a cohort (signed by the site) and given its page's view
+  // token, and about a tenth get the canary. A cohort of each kind is kept for the browsers below.
   let canaryVisits = 0;
   const cookies = new Set<string>();
+  const cohorts: { canary?: string; stable?: string } = {};
   for (let batch = 0; batch < 100; batch++) {
     const answers = await Promise.all(
       Array.from({ length: 10 }, () =>
@@ -76,10 +92,14 @@ test('a canary reaches its share of visits, stays with each visit, and is rolled
     for (const answer of answers) {
       expect(answer.status).toBe(200);
       expect(answer.headers.get('cache-control')).toBe('private, no-cache');
-      const cookie = answer.headers.get('set-cookie') ?? '';
-      expect(cookie).toMatch(/^site_cohort=\d{1,2};/);
-      cookies.add(cookie.split(';')[0]!);
-      if ((await answer.text()).includes(CANARY)) canaryVisits++;
+      const [cohort, view] = answer.headers.getSetCookie();
+      expect(cohort).toMatch(/^site_cohort=\d{1,2}\.[\w-]{16}; Max-Age=86400; Path=\/;/);
+      expect(view).toMatch(/^site_view=[\w-]+\.[\w-]+; Max-Age=1800; Path=\/_beacon;/);
+      const value = cohort!.split(';')[0]!.slice('site_cohort='.length);
+      cookies.add(value);
+      const seen = (await answer.text()).includes(CANARY) ? 'canary' : 'stable';
+      if (seen === 'canary') canaryVisits++;
+      cohorts[seen] ??= value;
     }
   }
   console.log(`canary: ${canaryVisits} of 1000 first visits got the canary`);
@@ -94,13 +114,20 @@ test('a canary reaches its share of visits, stays with each visit, and is rolled
     expect(await crawled.text()).toContain(STABLE);
   }
 
+  // A cohort written by hand is no cohort: the site gives a signed one in its place.
+  const handSet = await fetch(`${SITE}${PAGE}`, {
+    headers: { 'user-agent': BROWSER_UA, cookie: 'site_cohort=0' },
+  });
+  expect(handSet.headers.getSetCookie()[0]).toMatch(/^site_cohort=\d{1,2}\.[\w-]{16};/);
+  const { canary: canaryCohort, stable: stableCohort } = cohorts;
+  if (!canaryCohort || !stableCohort) throw new Error('no first visit got each version');
+
   // A visit keeps its version across ten navigations, server and client agreeing.
   for (const [cohort, heading] of [
-    [0, CANARY],
-    [99, STABLE],
+    [canaryCohort, CANARY],
+    [stableCohort, STABLE],
   ] as const) {
-    const context = await browser.newContext();
-    await inCohort(context, cohort);
+    const context = await withCohort(browser, cohort);
     const page = await context.newPage();
     const errors = watchConsole(page);
     for (let i = 0; i < 5; i++) {
@@ -114,13 +141,16 @@ test('a canary reaches its share of visits, stays with each visit, and is rolled
     await context.close();
   }
 
-  // The canary's page throws in browsers; stable visitors keep asking for pages meanwhile.
+  // The canary's page throws in its visitors' browsers, whose reporter tells the site, with each
+  // view's token; stable visitors keep asking for pages meanwhile.
   const stableFailures: string[] = [];
   let stableAnswers = 0;
   let loading = true;
   const stableLoad = (async () => {
     while (loading) {
-      const answer = await fetch(`${SITE}${PAGE}`, { headers: { cookie: 'site_cohort=99' } });
+      const answer = await fetch(`${SITE}${PAGE}`, {
+        headers: { 'user-agent': BROWSER_UA, cookie: `site_cohort=${stableCohort}` },
+      });
       const text = await answer.text();
       stableAnswers++;
       if (answer.status !== 200 || !text.includes(STABLE)) {
@@ -128,34 +158,45 @@ test('a canary reaches its share of visits, stays with each visit, and is rolled
       }
     }
   })();
-  const canaryVisitor = await browser.newContext();
-  await inCohort(canaryVisitor, 3);
-  for (let view = 0; view < 2; view++) {
+  // The canary's clean views above count too: its visitors' failing ones must outweigh them (some
+  // ten of them), and the site judges every second, so they go on until it has rolled it back.
+  const canaryVisitor = await withCohort(browser, canaryCohort);
+  const rolledBack = async () => (await history()).at(-1)?.action === 'rollback';
+  let failedViews = 0;
+  while (!(await rolledBack())) {
+    expect(failedViews, 'failing views of the canary before its rollback').toBeLessThan(40);
     const page = await canaryVisitor.newPage();
-    // The page's error reports, once the site server has answered them.
-    let reported = 0;
+    const beacons: string[] = [];
     page.on('requestfinished', (request) => {
-      if (new URL(request.url()).pathname === '/_beacon') reported += 1;
+      if (new URL(request.url()).pathname === '/_beacon') beacons.push(request.url());
     });
     await page.goto(`${SITE}${PAGE}`);
     await ready(page);
+    // Rolled back meanwhile: this view is of the stable version.
+    if (!(await page.getByRole('heading', { name: CANARY, exact: true }).isVisible())) break;
     await page.evaluate((n) => {
       for (let i = 0; i < 3; i++) {
         setTimeout(() => {
           throw new Error(`the canary broke (${n}.${i})`);
         });
       }
-    }, view);
-    await expect.poll(() => reported, { message: 'the three errors reported' }).toBe(3);
+    }, failedViews);
+    // Three errors, three reports; only the first of the view counts.
+    await expect.poll(() => beacons.length).toBe(3);
+    failedViews++;
     await page.close();
   }
-  await expect
-    .poll(async () => (await history()).at(-1)?.reason, { timeout: 15_000 })
-    .toMatch(/^automatic rollback: \d+ errors in 60 s$/);
+  await expect.poll(async () => (await history()).at(-1)?.reason).toMatch(ROLLBACK);
   loading = false;
   await stableLoad;
   expect(stableAnswers).toBeGreaterThan(10);
   expect(stableFailures).toEqual([]);
+  const [, failed, views] = ROLLBACK.exec(String((await history()).at(-1)?.reason))!;
+  console.log(`canary: rolled back after ${failedViews} failing views of the canary`);
+  expect(Number(failed)).toBeGreaterThan(0);
+  // Each failing view counted once, however many errors its browser reported.
+  expect(Number(failed)).toBeLessThanOrEqual(failedViews);
+  expect(Number(views)).toBeGreaterThanOrEqual(Number(failed));
 
   const lines = (await history()).slice(-2);
   console.log(

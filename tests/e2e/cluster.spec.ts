@@ -22,7 +22,13 @@ const TOKEN = 'cluster-deploy-token-0123456789';
 const LB = 'http://localhost:3190';
 const PORTS = [3191, 3192, 3193];
 const SECOND_ORIGIN = 'http://localhost:3194';
-const ALLOWED = [...SITE_REMOTES.map((r) => `http://localhost:${r.port}`), SECOND_ORIGIN];
+/** A second origin of the data group's build, for a deploy of data beside public-health's. */
+const DATA_ORIGIN = 'http://localhost:3196';
+const ALLOWED = [
+  ...SITE_REMOTES.map((r) => `http://localhost:${r.port}`),
+  SECOND_ORIGIN,
+  DATA_ORIGIN,
+];
 const PAGES = ['/', '/about', '/services/data-analytics/big-data', '/public-health/MandE-tools'];
 
 interface Cluster {
@@ -41,7 +47,7 @@ async function startCluster(deployment: TestDeployment): Promise<Cluster> {
     await deployment.startSite(port, {
       deploy: { token: TOKEN, allowedOrigins: ALLOWED },
       trustProxy: 'loopback',
-      env: { DATABASE_URL: postgres.url, SITE_URL: LB },
+      env: { DATABASE_URL: postgres.url, SITE_URL: LB, REPLICA_NAME: `replica-${port}` },
     });
     sites.set(port, deployment.children[before]!);
   };
@@ -77,17 +83,25 @@ async function startCluster(deployment: TestDeployment): Promise<Cluster> {
   };
 }
 
-/** Visitors asking for pages through the load balancer, 8 at a time, until `stop()`. */
+/**
+ * Visitors asking for pages through the load balancer, 8 at a time, until `stop()`: each answer's
+ * status, the time it took, and the replica that gave it.
+ */
 function visitors() {
   const statuses: number[] = [];
   const failures: string[] = [];
+  const times: number[] = [];
+  const replicas: { at: number; replica: string | null }[] = [];
   let running = true;
   const workers = Array.from({ length: 8 }, async (_, w) => {
     for (let i = w; running; i++) {
       const page = PAGES[i % PAGES.length]!;
+      const started = performance.now();
       try {
         const response = await fetch(`${LB}${page}`, { signal: AbortSignal.timeout(10_000) });
         await response.arrayBuffer();
+        times.push(performance.now() - started);
+        replicas.push({ at: Date.now(), replica: response.headers.get('x-replica') });
         statuses.push(response.status);
         if (response.status !== 200) failures.push(`${page}: ${response.status}`);
       } catch (error) {
@@ -98,11 +112,26 @@ function visitors() {
   return {
     statuses,
     failures,
+    times,
+    replicas,
     async stop() {
       running = false;
       await Promise.all(workers);
     },
   };
+}
+
+/** The `p`-th percentile of `values` (nearest rank). */
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+/** The readiness of the site server on `port`: its status and the problems it names. */
+async function readiness(port: number): Promise<{ status: number; problems: string[] }> {
+  const response = await fetch(`http://localhost:${port}/_ready`);
+  const body = (await response.json()) as { problems: string[] };
+  return { status: response.status, problems: body.problems };
 }
 
 /** The manifest each site server in `ports` serves (`null` for one that does not answer). */
@@ -130,21 +159,31 @@ interface Command {
 }
 
 /**
- * The public-health team's `npm run deploy` (scripts/deploy.ts in its workspace, version 1.0.0 as
- * built), publishing its entry from `origin` through `api`.
+ * A team's `npm run deploy` (scripts/deploy.ts in its workspace, version 1.0.0 as built),
+ * publishing its entry from `origin` through `api`: the public-health team's unless `team` says
+ * otherwise; `env` adds settings (DEPLOY_TIMEOUT).
  */
-function teamDeploy(api: string, origin: string, reason: string): Command {
+function teamDeploy(
+  api: string,
+  origin: string,
+  reason: string,
+  {
+    team = { folder: 'mfe-public-health', name: 'public_health' },
+    env = {},
+  }: { team?: { folder: string; name: string }; env?: Record<string, string> } = {},
+): Command {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(ROOT, 'scripts', 'deploy.ts'), '--reason', reason],
     {
-      cwd: path.join(ROOT, 'mfe-public-health'),
+      cwd: path.join(ROOT, team.folder),
       env: {
         ...process.env,
         DEPLOY_API: api,
         DEPLOY_TOKEN: TOKEN,
-        DEPLOY_BY: 'public-health-ci',
-        REMOTE_PUBLIC_HEALTH_URL: origin,
+        DEPLOY_BY: `${team.folder.slice(4)}-ci`,
+        [`REMOTE_${team.name.toUpperCase()}_URL`]: origin,
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -232,6 +271,56 @@ test.describe('the site behind its load balancer, on PostgreSQL', () => {
       await cluster.close();
     }
   });
+  test('a replica that hangs for 20 s under load costs visitors seconds, not minutes: none fails, p99 under 3 s', async ({
+    deployment,
+  }) => {
+    test.setTimeout(180_000);
+    const cluster = await startCluster(deployment);
+    const hung = cluster.sites.get(3192)!;
+    try {
+      // Every replica says it is alive and ready, and names itself, directly and through nginx.
+      for (const port of PORTS) {
+        const health = await fetch(`http://localhost:${port}/_health`);
+        expect(health.status).toBe(200);
+        expect(health.headers.get('x-replica')).toBe(`replica-${port}`);
+        expect(await readiness(port)).toEqual({ status: 200, problems: [] });
+      }
+      const load = visitors();
+      await expect.poll(() => load.statuses.length, { timeout: 60_000 }).toBeGreaterThan(20);
+      // SIGSTOP: the process keeps its port and the kernel keeps accepting connections for it,
+      // but nothing answers them: what a replica stuck in a loop or a long pause looks like.
+      hung.kill('SIGSTOP');
+      const stoppedAt = Date.now();
+      const answeredBefore = load.statuses.length;
+      // The length of the hang is the scenario itself: 20 s.
+      await new Promise((r) => setTimeout(r, 20_000));
+      hung.kill('SIGCONT');
+      const resumedAt = Date.now();
+      await load.stop();
+      const during = load.times.slice(answeredBefore);
+      const p99 = percentile(load.times, 99);
+      console.log(
+        `cluster: a replica hung for ${((resumedAt - stoppedAt) / 1000).toFixed(1)} s: ${load.statuses.length} answers (${during.length} while it hung), ${load.failures.length} failed; p50 ${percentile(load.times, 50).toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${Math.max(...load.times).toFixed(0)} ms (load average ${os.loadavg()[0]!.toFixed(2)})`,
+      );
+      expect(load.failures, load.failures.join('\n')).toEqual([]);
+      expect(during.length).toBeGreaterThan(100);
+      expect(p99).toBeLessThan(3000);
+      // Every answer names its replica; none came from the hung one while it was stopped.
+      expect(load.replicas.filter((r) => r.replica === null)).toEqual([]);
+      expect(
+        load.replicas.filter(
+          (r) => r.replica === 'replica-3192' && r.at > stoppedAt + 1000 && r.at < resumedAt,
+        ),
+      ).toEqual([]);
+      expect(new Set(load.replicas.map((r) => r.replica))).toEqual(
+        new Set(['replica-3191', 'replica-3192', 'replica-3193']),
+      );
+    } finally {
+      hung.kill('SIGCONT');
+      await cluster.close();
+    }
+  });
+
   test('a site server killed during a deploy leaves every replica on the old manifest or the new one, and the deploy command says which', async ({
     deployment,
   }) => {
@@ -283,9 +372,15 @@ test.describe('the site behind its load balancer, on PostgreSQL', () => {
       expect(await manifests([3192, 3193])).toEqual([before, before]);
       await cluster.start(3191);
       expect(await manifests([3191, 3192, 3193])).toEqual([before, before, before]);
-      // The load balancer sends deploys to the first site server again once its failure has
-      // timed out (fail_timeout=5s): the next deploy is handled by the server the proxy kills.
-      await new Promise((r) => setTimeout(r, 6000));
+      // The load balancer sends deploys to the first site server again once it answers (one
+      // failure is below max_fails): the next deploy is handled by the server the proxy kills.
+      await expect
+        .poll(async () =>
+          (
+            await fetch(`${LB}/_deploy/manifest`, { headers: { Authorization: `Bearer ${TOKEN}` } })
+          ).headers.get('x-replica'),
+        )
+        .toBe('replica-3191');
 
       // Killed after its commit, before its answer reached the command.
       step('killed after its commit');
@@ -334,9 +429,20 @@ test.describe('the site behind its load balancer, on PostgreSQL', () => {
     const cluster = await startCluster(deployment);
     try {
       const load = visitors();
-      await new Promise((r) => setTimeout(r, 1000));
+      // The replicas have composed the pages (a group's first render starts its processes).
+      await expect.poll(() => load.statuses.length, { timeout: 60_000 }).toBeGreaterThan(20);
       await cluster.postgres.pause();
       const stoppedAt = Date.now();
+      // Every replica says it is not ready, and why, while it keeps serving pages.
+      for (const port of PORTS) {
+        await expect
+          .poll(() => readiness(port))
+          .toEqual({
+            status: 503,
+            problems: ['the control-plane database is unreachable: deploys are refused'],
+          });
+      }
+      expect((await fetch(`http://localhost:3191/_health`)).status).toBe(200);
       const refused = await teamDeploy(LB, SECOND_ORIGIN, 'while the database is down').done;
       expect(refused.status, refused.output).toBe(1);
       expect(refused.output).toMatch(
@@ -344,7 +450,9 @@ test.describe('the site behind its load balancer, on PostgreSQL', () => {
       );
       await new Promise((r) => setTimeout(r, Math.max(0, 10_000 - (Date.now() - stoppedAt))));
       await cluster.postgres.resume();
-      await new Promise((r) => setTimeout(r, 1000));
+      for (const port of PORTS) {
+        await expect.poll(() => readiness(port)).toEqual({ status: 200, problems: [] });
+      }
       await load.stop();
       expect(load.statuses.length).toBeGreaterThan(50);
       expect(load.failures, load.failures.join('\n')).toEqual([]);
@@ -360,6 +468,129 @@ test.describe('the site behind its load balancer, on PostgreSQL', () => {
         .poll(async () => (await manifests([3191, 3192, 3193])).map(publicHealthEntry), SPREAD)
         .toEqual(Array(3).fill(`${SECOND_ORIGIN}/1.0.0/remoteEntry.js`));
     } finally {
+      await cluster.close();
+    }
+  });
+  test("a deploy whose site server stalls past the command's limit is not live afterwards, and the command said so", async ({
+    deployment,
+  }) => {
+    test.setTimeout(240_000);
+    const cluster = await startCluster(deployment);
+    const stalled = cluster.sites.get(3191)!;
+    try {
+      const [before] = await manifests([3191]);
+      // The site server that handles deploys stops answering as the change arrives.
+      stalled.kill('SIGSTOP');
+      const started = Date.now();
+      const late = await teamDeploy(LB, SECOND_ORIGIN, 'stalled past the limit', {
+        env: { DEPLOY_TIMEOUT: '8' },
+      }).done;
+      const took = Date.now() - started;
+      console.log(
+        `cluster: the deploy command gave up after ${(took / 1000).toFixed(1)} s (limit 8 s; load average ${os.loadavg()[0]!.toFixed(2)})`,
+      );
+      expect(late.status, late.output).toBe(1);
+      expect(late.output).toMatch(
+        /the site gave no answer within 8 s \(DEPLOY_TIMEOUT\), and the change's deadline \S+ has passed and the change did not go live \(and never will: no site server makes it live after its deadline\): public_health is 1\.0\.0 in live manifest /,
+      );
+      // Resumed, the stalled server reads the change at last, and refuses it for its deadline.
+      stalled.kill('SIGCONT');
+      await expect
+        .poll(() => deployment.siteLog, { timeout: 30_000 })
+        .toMatch(/refused: the change's deadline \S+ passed before it could go live/);
+      expect(await manifests(PORTS)).toEqual([before, before, before]);
+      const history = (await (
+        await fetch(`${LB}/_deploy/history`, { headers: { Authorization: `Bearer ${TOKEN}` } })
+      ).json()) as { history: { reason: string }[] };
+      expect(history.history.map((e) => e.reason)).not.toContain('stalled past the limit');
+    } finally {
+      stalled.kill('SIGCONT');
+      await cluster.close();
+    }
+  });
+
+  test('two teams deploying different groups at the same moment both go live; a change from an old base of the same group is refused', async ({
+    deployment,
+  }) => {
+    test.setTimeout(240_000);
+    const cluster = await startCluster(deployment);
+    await deployment.startRemote(path.join(ROOT, 'mfe-data', 'dist'), 3196);
+    const database = new pg.Client({ connectionString: cluster.postgres.url });
+    const watcher = new pg.Client({ connectionString: cluster.postgres.url });
+    await database.connect();
+    await watcher.connect();
+    try {
+      const { version: base } = (await (
+        await fetch(`${LB}/_deploy/manifest`, { headers: { Authorization: `Bearer ${TOKEN}` } })
+      ).json()) as { version: string };
+      // Both commands read the same live manifest before either change goes live: the test
+      // holds the live pointer's row lock until both have sent their change.
+      await database.query('BEGIN');
+      await database.query('SELECT version FROM live_manifest WHERE id FOR UPDATE');
+      const publicHealth = teamDeploy(LB, SECOND_ORIGIN, 'public-health at the same moment');
+      const data = teamDeploy(LB, DATA_ORIGIN, 'data at the same moment', {
+        team: { folder: 'mfe-data', name: 'data' },
+      });
+      await Promise.all([
+        publicHealth.printed('publishing public_health'),
+        data.printed('publishing data'),
+      ]);
+      await expect
+        .poll(
+          async () =>
+            (
+              await watcher.query<{ n: number }>(
+                `SELECT count(*)::int AS n FROM pg_stat_activity
+                  WHERE wait_event_type = 'Lock' AND query LIKE '%FROM live_manifest%FOR UPDATE%'`,
+              )
+            ).rows[0]!.n,
+          { timeout: 120_000 },
+        )
+        .toBeGreaterThan(0);
+      await database.query('ROLLBACK');
+      const [ph, dt] = await Promise.all([publicHealth.done, data.done]);
+      expect(ph.status, ph.output).toBe(0);
+      expect(dt.status, dt.output).toBe(0);
+      expect(ph.output).toContain(`deployed public_health: 1.0.0 (http://localhost:3004`);
+      expect(dt.output).toContain(`deployed data: 1.0.0 (http://localhost:3002`);
+      const entries = (text: string | null) =>
+        (JSON.parse(text!) as { remotes: { name: string; entry: string }[] }).remotes
+          .filter((r) => r.name === 'public_health' || r.name === 'data')
+          .map((r) => r.entry)
+          .sort();
+      await expect
+        .poll(async () => (await manifests(PORTS)).map(entries), SPREAD)
+        .toEqual(
+          Array(3).fill([
+            `${SECOND_ORIGIN}/1.0.0/remoteEntry.js`,
+            `${DATA_ORIGIN}/1.0.0/remoteEntry.js`,
+          ]),
+        );
+      const history = (await (
+        await fetch(`${LB}/_deploy/history`, { headers: { Authorization: `Bearer ${TOKEN}` } })
+      ).json()) as { history: { reason: string }[] };
+      expect(history.history.map((e) => e.reason)).toEqual(
+        expect.arrayContaining(['public-health at the same moment', 'data at the same moment']),
+      );
+
+      // The same group from the old base: what public_health's team saw is no longer live.
+      const stale = await fetch(`${LB}/_deploy/remotes/public_health`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          base,
+          entry: 'http://localhost:3004/1.0.0/remoteEntry.js',
+          version: '1.0.0',
+          reason: 'from an old base',
+        }),
+      });
+      expect(stale.status).toBe(409);
+      expect(((await stale.json()) as { message: string }).message).toMatch(
+        /^the live manifest is at version \w+, not \w+, and public_health has changed since \(deploy 1\.0\.0 by public-health-ci, manifest \w+\): read it again and retry$/,
+      );
+    } finally {
+      await database.end();
+      await watcher.end();
       await cluster.close();
     }
   });

@@ -99,7 +99,13 @@ export default {
         {
           title: 'Cross-platform',
           body: ['For one codebase that serves both platforms.'],
-          list: ['React Native', 'Flutter', 'Xamarin and .NET MAUI', 'Ionic', 'Cordova'],
+          list: [
+            'React Native',
+            'Flutter',
+            '.NET MAUI (and Xamarin migrations)',
+            'Ionic',
+            'Cordova',
+          ],
         },
         {
           title: 'Backend and delivery',

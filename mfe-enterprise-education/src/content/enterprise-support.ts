@@ -21,7 +21,10 @@ export default {
       ],
       items: [
         { value: '2 hours', label: 'Response time, down from our standard 4-hour SLA' },
-        { value: '8 AM–6 PM', label: `${company.timeZone.label} cover, at no extra cost` },
+        {
+          value: '10 hours',
+          label: `Of cover a day, 8 AM to 6 PM ${company.timeZone.label}, at no extra cost`,
+        },
         { value: '40 hours', label: 'A month, the starting size of a plan' },
       ],
     },

@@ -7,7 +7,7 @@ export default {
   intro: {
     heading: 'Reporting and analysis for health programmes',
     paragraphs: [
-      'In many programmes the M & E team spends the last weeks of every quarter assembling reports by hand: exporting, pasting into templates and reconciling totals that do not agree. Little time is left to look at what the figures say.',
+      'In many programmes the M\u00a0&\u00a0E team spends the last weeks of every quarter assembling reports by hand: exporting, pasting into templates and reconciling totals that do not agree. Little time is left to look at what the figures say.',
       'We automate the assembly and give that time back to analysis. Our analysts understand public-health indicators as well as the tools, so the work starts from the questions a district manager, a technical adviser or a funder actually asks.',
     ],
   },
@@ -114,7 +114,7 @@ export default {
         {
           title: 'Analyst support',
           body: [
-            'An analyst from our team works with your M & E unit each month or each quarter, preparing reports, answering questions from funders and presenting findings at programme reviews.',
+            'An analyst from our team works with your M\u00a0&\u00a0E unit each month or each quarter, preparing reports, answering questions from funders and presenting findings at programme reviews.',
           ],
         },
       ],
@@ -126,7 +126,7 @@ export default {
         {
           to: '/public-health/MandE-solutions',
           title: 'M & E Solutions',
-          text: 'The M & E system that collects, manages and aggregates the data behind your reports.',
+          text: 'The M\u00a0&\u00a0E system that collects, manages and aggregates the data behind your reports.',
         },
         {
           to: '/public-health/MandE-tools',

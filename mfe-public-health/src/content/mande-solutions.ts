@@ -5,10 +5,10 @@ export default {
   art: MandESolutionsArt,
   lead: 'One monitoring and evaluation system for the whole programme: data captured once at the facility, rolled up to district, province and national level, and shown against your targets on dashboards your team and funders can trust.',
   intro: {
-    heading: 'M & E software built around your results framework',
+    heading: 'M\u00a0&\u00a0E software built around your results framework',
     paragraphs: [
-      'Many health programmes run M & E on a patchwork: forms in one tool, spreadsheets on a coordinator’s laptop, a separate template for every donor. Nobody is quite sure which number is the right one.',
-      'We design, configure and run M & E software that replaces it with one system. It starts from your logframe or results framework, with every indicator defined once, and covers the full cycle from the first record captured at a site to the figure presented to a ministry or a funder.',
+      'Many health programmes run M\u00a0&\u00a0E on a patchwork: forms in one tool, spreadsheets on a coordinator’s laptop, a separate template for every donor. Nobody is quite sure which number is the right one.',
+      'We design, configure and run M\u00a0&\u00a0E software that replaces it with one system. It starts from your logframe or results framework, with every indicator defined once, and covers the full cycle from the first record captured at a site to the figure presented to a ministry or a funder.',
     ],
   },
   sections: [
@@ -95,7 +95,7 @@ export default {
         {
           title: 'Indicator and workflow review',
           body: [
-            'Two to three weeks with your M & E and programme leads to map indicators, data flows and reporting deadlines, ending in a written design and an agreed first release.',
+            'Two to three weeks with your M\u00a0&\u00a0E and programme leads to map indicators, data flows and reporting deadlines, ending in a written design and an agreed first release.',
           ],
         },
         {
@@ -118,7 +118,7 @@ export default {
         {
           title: 'Pilot, training and roll-out',
           body: [
-            'A pilot in one district proves the system with real users before wider roll-out. We train supervisors and M & E officers as trainers, so skills stay in the organisation.',
+            'A pilot in one district proves the system with real users before wider roll-out. We train supervisors and M\u00a0&\u00a0E officers as trainers, so skills stay in the organisation.',
           ],
         },
         {
@@ -148,7 +148,7 @@ export default {
   ],
   cta: {
     heading: 'Ready for one version of your programme’s numbers?',
-    text: 'Send us your indicator list and reporting calendar. We will come back within one working day with how we would set up your M & E system and what it would take.',
+    text: 'Send us your indicator list and reporting calendar. We will come back within one working day with how we would set up your M\u00a0&\u00a0E system and what it would take.',
     action: { to: '/contact', label: 'Discuss your M & E system' },
   },
 } satisfies ServicePageContent;

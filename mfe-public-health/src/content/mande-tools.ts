@@ -3,7 +3,7 @@ import { MandEToolsArt } from '../art/mande-tools';
 
 export default {
   art: MandEToolsArt,
-  lead: 'Paper registers and spreadsheets slow programmes down and hide problems until a report is due. Our digital M & E tools capture clean data at the point of care and put it in front of the people who act on it.',
+  lead: 'Paper registers and spreadsheets slow programmes down and hide problems until a report is due. Our digital M\u00a0&\u00a0E tools capture clean data at the point of care and put it in front of the people who act on it.',
   intro: {
     heading: 'From clipboards to real-time evidence',
     paragraphs: [
@@ -16,7 +16,7 @@ export default {
       kind: 'features',
       tone: 'muted',
       columns: 3,
-      heading: 'Five reasons to move M & E from paper to digital',
+      heading: 'Five reasons to move M\u00a0&\u00a0E from paper to digital',
       intro: [
         'Donors and ministries increasingly expect near real-time reporting. Digital tools make that possible without adding work for the people in the field.',
       ],

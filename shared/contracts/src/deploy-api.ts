@@ -23,6 +23,12 @@ const line = <N extends number>(maxLength: N) =>
 const optionalLine = <N extends number>(maxLength: N) =>
   ({ type: 'string', minLength: 0, maxLength, pattern: '^[^\\u0000-\\u001f\\u007f]*$' }) as const;
 
+/**
+ * A change's deadline, an ISO 8601 time with its zone (`2026-11-28T07:00:00.000Z`): the change
+ * never goes live after it. The deploy command sends the moment it stops waiting.
+ */
+const DEADLINE = line(40);
+
 export const NAME = { type: 'string', pattern: GROUP_NAME_PATTERN } as const;
 export const RELEASE_ID = { type: 'string', pattern: '^r-[0-9a-f]{12}$' } as const;
 
@@ -40,6 +46,9 @@ export const deployBody = {
     preview: { type: 'boolean' },
     previewSeconds: { type: 'integer', minimum: 1, maximum: MAX_PREVIEW_SECONDS },
     canary: { type: 'integer', minimum: 1, maximum: MAX_CANARY_PERCENT },
+    deadline: DEADLINE,
+    /** How the canary is judged and stepped: checked by `canaryPlan` (canary-plan.ts). */
+    plan: { type: 'object' },
   },
 } as const;
 export type DeployBody = FromSchema<typeof deployBody>;
@@ -48,7 +57,13 @@ export const rollbackBody = {
   type: 'object',
   required: ['base'],
   additionalProperties: false,
-  properties: { base: line(100), to: line(100), reason: optionalLine(500), by: line(100) },
+  properties: {
+    base: line(100),
+    to: line(100),
+    reason: optionalLine(500),
+    by: line(100),
+    deadline: DEADLINE,
+  },
 } as const;
 export type RollbackBody = FromSchema<typeof rollbackBody>;
 
@@ -76,6 +91,10 @@ export const releaseBody = {
     },
     reason: optionalLine(500),
     by: line(100),
+    deadline: DEADLINE,
+    /** Canaries of every group, for this share of visits, judged and rolled back together. */
+    canary: { type: 'integer', minimum: 1, maximum: MAX_CANARY_PERCENT },
+    plan: { type: 'object' },
   },
 } as const;
 export type ReleaseBody = FromSchema<typeof releaseBody>;
@@ -84,7 +103,7 @@ export const releaseRollbackBody = {
   type: 'object',
   required: ['base'],
   additionalProperties: false,
-  properties: { base: line(100), reason: optionalLine(500), by: line(100) },
+  properties: { base: line(100), reason: optionalLine(500), by: line(100), deadline: DEADLINE },
 } as const;
 export type ReleaseRollbackBody = FromSchema<typeof releaseRollbackBody>;
 
@@ -156,6 +175,43 @@ export interface ManifestAnswer {
 /** `GET /_deploy/history`. */
 export interface HistoryAnswer {
   history: HistoryEntry[];
+}
+
+/** What a version was seen doing within a canary's window. */
+export interface CanaryFigures {
+  views: number;
+  errors: number;
+  /** errors / views; null without views. */
+  rate: number | null;
+}
+
+/** How a canary was last judged: healthy, failing (it was rolled back) or inconclusive (it holds). */
+export interface CanaryDecision {
+  at: string;
+  outcome: 'healthy' | 'failing' | 'inconclusive';
+  reason: string;
+}
+
+/** `GET /_deploy/canaries`: every running canary with its figures, and the last ones ended. */
+export interface CanaryStatusAnswer {
+  canaries: {
+    group: string;
+    version: string;
+    stableVersion: string;
+    percent: number;
+    since: string;
+    /** The shares still to come (100: promoted), and when the next is due. */
+    steps: number[];
+    nextStepAt: string | null;
+    /** Groups judged and rolled back with this one. */
+    with: string[];
+    judgment: { maxErrorRate: number; minViews: number; windowSeconds: number };
+    canary: CanaryFigures;
+    stable: CanaryFigures;
+    decision: CanaryDecision | null;
+  }[];
+  /** The last decision of each group whose canary ended, with the version it was about. */
+  ended: (CanaryDecision & { group: string; version: string })[];
 }
 
 /** A deploy with `preview: true`: every check passed, live for no one. */

@@ -4,6 +4,11 @@
 import { testManifest, testRemote } from '@site/build/testing/manifest';
 import { live, manifestText } from '../control-plane';
 import { CanaryViews, cohortOf, placeVisitor } from '../canary';
+import { ViewSigner, viewKeyOf } from '../view-tokens';
+
+const signer = new ViewSigner(viewKeyOf('a secret every replica shares'));
+const other = new ViewSigner(viewKeyOf('another site'));
+const signed = (cohort: number) => `site_cohort=${signer.cohortValue(cohort)}`;
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36';
 const stable = testRemote('data', 'https://cdn.example.com/data', '/services/data', [
@@ -27,25 +32,52 @@ describe('canary cohorts and manifests', () => {
     ['site_cohort=%ZZ'],
     ['site_cohort'],
     ['=;=;;'],
+    // Set by hand: a cohort the site did not sign is no cohort.
+    ['site_cohort=0'],
+    ['site_cohort=42'],
+    [`site_cohort=${other.cohortValue(0)}`],
+    [`site_cohort=0.${signer.cohortValue(42).split('.')[1]}`],
   ])('a cookie header %j gives no cohort', (header) => {
-    expect(cohortOf(header)).toBeNull();
+    expect(cohortOf(header, signer)).toBeNull();
   });
 
   test('a kept cohort is read; a crawler or a request without a user agent gets none', () => {
-    expect(cohortOf('a=1; site_cohort=42')).toBe(42);
-    expect(placeVisitor('site_cohort=42', BROWSER, false)).toEqual({ cohort: 42 });
+    expect(cohortOf(`a=1; ${signed(42)}`, signer)).toBe(42);
+    expect(placeVisitor(signed(42), BROWSER, false, signer)).toEqual({ cohort: 42 });
     expect(
-      placeVisitor(undefined, 'Googlebot/2.1 (+http://www.google.com/bot.html)', false),
+      placeVisitor(undefined, 'Googlebot/2.1 (+http://www.google.com/bot.html)', false, signer),
     ).toEqual({
       cohort: null,
     });
-    expect(placeVisitor(undefined, undefined, false)).toEqual({ cohort: null });
-    const placed = placeVisitor(undefined, BROWSER, true);
+    expect(placeVisitor(undefined, undefined, false, signer)).toEqual({ cohort: null });
+    const placed = placeVisitor(undefined, BROWSER, true, signer);
     expect(placed.cohort).toBeGreaterThanOrEqual(0);
     expect(placed.cohort).toBeLessThan(100);
     expect(placed.setCookie).toMatch(
-      /^site_cohort=\d{1,2}; Max-Age=86400; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+      /^site_cohort=\d{1,2}\.[\w-]{16}; Max-Age=86400; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
     );
+    // A hand-set cookie is replaced by a cohort of the site's choosing.
+    expect(placeVisitor('site_cohort=0', BROWSER, false, signer).setCookie).toBeDefined();
+  });
+
+  test('a view token names its group, version and cohort, and counts for nothing altered, foreign or expired', () => {
+    let now = 1_000_000;
+    const clock = new ViewSigner(viewKeyOf('a secret every replica shares'), () => now);
+    const { token, claims } = clock.sign('data', '1.1.0', 3);
+    expect(clock.verify(token)).toEqual(claims);
+    expect(claims).toMatchObject({ group: 'data', version: '1.1.0', cohort: 3 });
+    const [payload, mac] = token.split('.') as [string, string];
+    const forged = Buffer.from(
+      JSON.stringify(['data', '1.1.0', 3, claims.expiresAt, 'another']),
+    ).toString('base64url');
+    expect(clock.verify(`${forged}.${mac}`)).toBeNull();
+    expect(clock.verify(`${payload}.${mac.slice(1)}x`)).toBeNull();
+    expect(other.verify(token)).toBeNull();
+    expect(clock.verify('')).toBeNull();
+    expect(clock.verify('x'.repeat(5000))).toBeNull();
+    expect(clock.fromCookie(`site_view=${token}`)).toEqual(claims);
+    now += 30 * 60 * 1000;
+    expect(clock.verify(token)).toBeNull();
   });
 
   test.each([

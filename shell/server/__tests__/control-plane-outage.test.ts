@@ -57,8 +57,11 @@ test('while PostgreSQL is down (until every replica has noticed), replicas serve
     );
     await timeUntil(() => stores.every((s) => s.peek()?.version === first.version), NOTIFIED_MS);
 
+    expect(stores.map((s) => s.reachable())).toEqual([true, true, true]);
     await postgres.pause();
     const downSince = Date.now();
+    // What /_ready reports: each replica knows the database is away (its LISTEN connection is lost).
+    await timeUntil(() => stores.every((s) => !s.reachable()), 5000);
     const refusals: unknown[] = [];
     // Down until every replica has found it out on its own (its poll, every 5 s, or its LISTEN
     // connection's loss) and a few changes have been refused meanwhile.
@@ -108,6 +111,7 @@ test('while PostgreSQL is down (until every replica has noticed), replicas serve
       5000,
     );
     console.log(`control plane: every replica served it ${caughtUp.toFixed(0)} ms later`);
+    await timeUntil(() => stores.every((s) => s.reachable()), 5000);
     // The history holds every change that was made and none that was refused.
     expect((await three.history('data')).map((e) => [e.action, e.to.version])).toEqual([
       ['seed', '1.0.0'],

@@ -48,9 +48,10 @@ describe('the control plane in PostgreSQL', () => {
         '002_releases.sql',
         '003_canary.sql',
         '004_deploy_tokens.sql',
+        '005_canary_counts.sql',
       ]);
       expect(await migrate(pools[0]!)).toEqual([]);
-      expect(await count(url, 'SELECT count(*) AS n FROM shell_migrations')).toBe(4);
+      expect(await count(url, 'SELECT count(*) AS n FROM shell_migrations')).toBe(5);
       expect(await count(url, 'SELECT count(*) AS n FROM live_manifest')).toBe(1);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));

@@ -295,40 +295,42 @@ describe('after known traffic', () => {
 });
 
 describe('POST /_beacon', () => {
-  test('counts reports by group, version and kind; a version that is not live as "unknown"', async () => {
+  test('a report without a view token is answered 204 and counted as refused, never as an error', async () => {
     const before = await scrape();
     const client = '198.51.100.1';
-    for (let i = 0; i < 3; i++) {
-      const accepted = await beacon(
-        { kind: 'page-error', group: 'probe', version: '1.0.0', message: `TypeError ${i}` },
-        client,
-      );
-      expect(accepted.status).toBe(204);
-    }
+    const reports = [
+      { kind: 'page-error', group: 'probe', version: '1.0.0', message: 'TypeError 0' },
+      { kind: 'page-error', group: 'probe', version: '1.0.0' },
+      { kind: 'page-error', group: 'probe', version: '9.9.9' },
+      { kind: 'page-error', group: 'nobody', version: '1.0.0' },
+    ];
+    for (const body of reports) expect((await beacon(body, client)).status).toBe(204);
     const json = await beacon(
       { kind: 'remote-load-failed', group: 'other', version: '2.0.0' },
       client,
       'application/json',
     );
     expect(json.status).toBe(204);
-    expect(
-      (await beacon({ kind: 'page-error', group: 'probe', version: '9.9.9' }, client)).status,
-    ).toBe(204);
-    expect(
-      (await beacon({ kind: 'page-error', group: 'nobody', version: '1.0.0' }, client)).status,
-    ).toBe(204);
+    // A cohort and a token written by hand are no token.
+    const forged = await fetch(`${siteUrl}/_beacon`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'text/plain;charset=UTF-8',
+        'X-Forwarded-For': client,
+        Cookie: 'site_cohort=0; site_view=eyJ9.AAAA',
+      },
+      body: JSON.stringify({ kind: 'page-error', group: 'probe', version: '1.0.0' }),
+    });
+    expect(forged.status).toBe(204);
     const after = await scrape();
-    const delta = (labels: Record<string, string>) =>
-      sample(after, 'site_beacon_errors_total', labels) -
-      sample(before, 'site_beacon_errors_total', labels);
-    expect(delta({ group: 'probe', version: '1.0.0', kind: 'page-error' })).toBe(3);
-    expect(delta({ group: 'other', version: '2.0.0', kind: 'remote-load-failed' })).toBe(1);
-    expect(delta({ group: 'unknown', version: 'unknown', kind: 'page-error' })).toBe(2);
+    expect(after).not.toMatch(/^site_beacon_errors_total\{/m);
+    expect(
+      sample(after, 'site_beacons_refused_total', { reason: 'no_token' }) -
+        sample(before, 'site_beacons_refused_total', { reason: 'no_token' }),
+    ).toBe(6);
     expect(after).not.toContain('9.9.9');
     expect(after).not.toContain('nobody');
-    expect(site.metrics.beaconErrors('probe', '1.0.0', 60_000)).toBe(3);
-    expect(site.metrics.beaconErrors('other', '2.0.0', 60_000)).toBe(1);
-    expect(site.metrics.beaconErrors('probe', '9.9.9', 60_000)).toBe(0);
+    expect(site.metrics.beaconErrors('probe', '1.0.0', 60_000)).toBe(0);
   });
 
   test('refuses what is not a report with a 4xx and its reason, never a 500', async () => {

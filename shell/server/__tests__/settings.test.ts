@@ -41,7 +41,7 @@ describe('the site server settings', () => {
       deploy: undefined,
       trustProxy: false,
       beaconRateLimit: 30,
-      canary: { errorThreshold: 5, windowSeconds: 60 },
+      canary: { maxErrorRate: 0.02, minViews: 50, windowSeconds: 1800, intervalMs: 5000 },
       connections: {
         headersTimeoutMs: 10_000,
         requestTimeoutMs: 30_000,
@@ -84,13 +84,30 @@ describe('the site server settings', () => {
     ]);
   });
 
-  test('the canary rollback threshold and window are checked', () => {
+  test("a canary's judgment (rate, minimum views, window) and how often it is judged are checked", () => {
     expect(
-      parseSiteSettings({ CANARY_ERROR_THRESHOLD: '3', CANARY_WINDOW_SECONDS: '30' }).canary,
-    ).toEqual({ errorThreshold: 3, windowSeconds: 30 });
-    expect(problems({ CANARY_ERROR_THRESHOLD: '0', CANARY_WINDOW_SECONDS: '5' })).toEqual([
-      expect.stringContaining('CANARY_ERROR_THRESHOLD'),
+      parseSiteSettings({
+        CANARY_MAX_ERROR_RATE: '0.05',
+        CANARY_MIN_VIEWS: '300',
+        CANARY_WINDOW_SECONDS: '30',
+        CANARY_JUDGE_SECONDS: '2',
+      }).canary,
+    ).toEqual({ maxErrorRate: 0.05, minViews: 300, windowSeconds: 30, intervalMs: 2000 });
+    expect(
+      problems({
+        CANARY_MAX_ERROR_RATE: '5%',
+        CANARY_MIN_VIEWS: '0',
+        CANARY_WINDOW_SECONDS: '5',
+        CANARY_JUDGE_SECONDS: '120',
+      }),
+    ).toEqual([
+      expect.stringContaining('CANARY_MAX_ERROR_RATE'),
+      expect.stringContaining('CANARY_MIN_VIEWS'),
       expect.stringContaining('CANARY_WINDOW_SECONDS'),
+      expect.stringContaining('CANARY_JUDGE_SECONDS'),
+    ]);
+    expect(problems({ CANARY_MAX_ERROR_RATE: '0' })).toEqual([
+      expect.stringContaining('CANARY_MAX_ERROR_RATE'),
     ]);
   });
 
@@ -321,6 +338,16 @@ describe('the site server settings', () => {
       ['RENDER_USER', 'no body', 'is not a user name'],
     ] as const) {
       expect(() => parseSiteSettings({ [name]: value })).toThrow(`${name}: "${value}" ${says}`);
+    }
+  });
+
+  test("the replica's name: unset by default, else a plain name for a header", () => {
+    expect(parseSiteSettings({}).replicaName).toBeUndefined();
+    expect(parseSiteSettings({ REPLICA_NAME: 'site-1' }).replicaName).toBe('site-1');
+    for (const value of ['site 1', 'site\u00e9', 'x'.repeat(65)]) {
+      expect(() => parseSiteSettings({ REPLICA_NAME: value })).toThrow(
+        `REPLICA_NAME: "${value}" is not a replica name (1 to 64 letters, digits, ".", "-" or "_", such as site-1)`,
+      );
     }
   });
 });

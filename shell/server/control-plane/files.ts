@@ -3,6 +3,7 @@ import path from 'node:path';
 import { History, type HistoryEntry } from '../deploy/history';
 import type { Logger } from '../logger';
 import {
+  DeadlinePassedError,
   EMPTY,
   StaleManifestError,
   live,
@@ -10,6 +11,7 @@ import {
   type ControlPlane,
   type HistoryDraft,
   type LiveManifest,
+  type PublishOptions,
 } from './index';
 import { FileTokenStore } from './tokens-files';
 
@@ -48,6 +50,10 @@ export class FileControlPlane implements ControlPlane {
     this.file = path.join(deployDir, 'remotes.json');
     this.historyFile = new History(path.join(deployDir, 'history.jsonl'));
     this.tokens = new FileTokenStore(deployDir);
+  }
+
+  reachable(): boolean {
+    return true;
   }
 
   async start(): Promise<LiveManifest> {
@@ -93,6 +99,7 @@ export class FileControlPlane implements ControlPlane {
     json: Record<string, unknown>,
     base: string,
     entries: HistoryDraft | readonly HistoryDraft[],
+    { deadline }: PublishOptions = {},
   ): Promise<LiveManifest> {
     const before = await this.get();
     if (before.version !== base) throw new StaleManifestError(before.version);
@@ -108,6 +115,11 @@ export class FileControlPlane implements ControlPlane {
       await handle.sync();
     } finally {
       await handle.close();
+    }
+    // One server, one process: the last moment before the rename is the change's last chance.
+    if (deadline && Date.now() >= deadline.getTime()) {
+      await fs.rm(tmp, { force: true });
+      throw new DeadlinePassedError(deadline);
     }
     await fs.rename(tmp, this.file);
     this.mtimeMs = (await fs.stat(this.file)).mtimeMs;

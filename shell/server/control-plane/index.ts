@@ -31,6 +31,11 @@ export interface LiveManifest {
   canaries: Canary[];
 }
 
+export interface PublishOptions {
+  /** The last moment the change may go live: its client gives up on it then. */
+  deadline?: Date | undefined;
+}
+
 /** A history entry before its change is made: the manifest version it produces is not known yet. */
 export type HistoryDraft = Omit<HistoryEntry, 'manifestVersion'>;
 
@@ -42,15 +47,24 @@ export interface ControlPlane {
   /** The live manifest; after the first successful read, never rejects. */
   get(): Promise<LiveManifest>;
   /**
+   * Whether the store answered its last read: false while the database is out of reach (the last
+   * manifest read is still served, and changes are refused). Files are always reachable.
+   */
+  reachable(): boolean;
+  /**
    * Makes `json` the live manifest if the live one is still `base` (compare and swap), and records
    * `entry` with it: both or neither. Throws StaleManifestError when the live manifest has moved
    * on, ControlPlaneUnavailableError when the store cannot be reached.
    */
-  /** One change (one entry) or one release of several groups (an entry per group). */
+  /**
+   * One change (one entry) or one release of several groups (an entry per group). With a
+   * deadline, the change never goes live after it: it throws DeadlinePassedError instead.
+   */
   publish(
     json: Record<string, unknown>,
     base: string,
     entries: HistoryDraft | readonly HistoryDraft[],
+    options?: PublishOptions,
   ): Promise<LiveManifest>;
   /** Every recorded change, oldest first; only one remote's when named. */
   history(remote?: string): Promise<HistoryEntry[]>;
@@ -80,6 +94,14 @@ export class StaleManifestError extends Error {
   override name = 'StaleManifestError';
   constructor(readonly live: string) {
     super(`the live manifest is at version ${live}`);
+  }
+}
+
+/** The change's deadline passed before it could be committed: nothing was changed. */
+export class DeadlinePassedError extends Error {
+  override name = 'DeadlinePassedError';
+  constructor(readonly deadline: Date) {
+    super(`its deadline ${deadline.toISOString()} passed before it could go live`);
   }
 }
 

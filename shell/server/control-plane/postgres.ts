@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import pg, { type Pool, type PoolClient } from 'pg';
+import pg, { type ClientBase, type Pool, type PoolClient } from 'pg';
 import {
   isUnreachable as unreachable,
   listen,
@@ -11,6 +11,7 @@ import {
 import { liveVersion, type HistoryEntry } from '../deploy/history';
 import {
   ControlPlaneUnavailableError,
+  DeadlinePassedError,
   EMPTY,
   NO_VERSION,
   StaleManifestError,
@@ -19,6 +20,7 @@ import {
   type ControlPlane,
   type HistoryDraft,
   type LiveManifest,
+  type PublishOptions,
 } from './index';
 import { migrate } from './migrate';
 import { insertHistory, readHistory } from './postgres-history';
@@ -78,7 +80,7 @@ export class PostgresControlPlane implements ControlPlane {
   private reading: Promise<LiveManifest> | undefined;
   private listener: Listener | undefined;
   private poll: NodeJS.Timeout | undefined;
-  private reachable = true;
+  private isReachable = true;
   private closed = false;
 
   constructor(private readonly options: PostgresControlPlaneOptions) {
@@ -160,6 +162,10 @@ export class PostgresControlPlane implements ControlPlane {
     if (this.ownPool) await this.pool.end();
   }
 
+  reachable(): boolean {
+    return this.isReachable;
+  }
+
   peek(): LiveManifest | undefined {
     return this.stale ? undefined : this.current;
   }
@@ -173,8 +179,9 @@ export class PostgresControlPlane implements ControlPlane {
     json: Record<string, unknown>,
     base: string,
     entries: HistoryDraft | readonly HistoryDraft[],
+    { deadline }: PublishOptions = {},
   ): Promise<LiveManifest> {
-    return this.commit(manifestText(json), base, ([] as HistoryDraft[]).concat(entries));
+    return this.commit(manifestText(json), base, ([] as HistoryDraft[]).concat(entries), deadline);
   }
 
   async history(remote?: string): Promise<HistoryEntry[]> {
@@ -196,6 +203,7 @@ export class PostgresControlPlane implements ControlPlane {
     text: string,
     base: string,
     entries: readonly HistoryDraft[],
+    deadline?: Date,
   ): Promise<LiveManifest> {
     const next = live(text);
     let client: PoolClient;
@@ -228,6 +236,7 @@ export class PostgresControlPlane implements ControlPlane {
         [next.version],
       );
       await client.query('SELECT pg_notify($1, $2)', [CHANNEL, next.version]);
+      if (deadline) await inTime(client, deadline);
       committing = true;
       await client.query('COMMIT');
       this.adopt({ seq: moved.rows[0]?.seq ?? '0', version: next.version, body: text }, next);
@@ -236,6 +245,12 @@ export class PostgresControlPlane implements ControlPlane {
       if (error instanceof StaleManifestError) throw error;
       failed = true;
       await client.query('ROLLBACK').catch(() => undefined);
+      if (error instanceof DeadlinePassedError) throw error;
+      // The session ended by the database at the deadline (idle_in_transaction_session_timeout)
+      // rolled the change back.
+      if (deadline && !committing && Date.now() >= deadline.getTime()) {
+        throw new DeadlinePassedError(deadline);
+      }
       if (isUnreachable(error)) throw unavailable(error, committing);
       throw error;
     } finally {
@@ -336,16 +351,16 @@ export class PostgresControlPlane implements ControlPlane {
   }
 
   private up(): void {
-    if (this.reachable) return;
-    this.reachable = true;
+    if (this.isReachable) return;
+    this.isReachable = true;
     this.log.info(
       `site: the control-plane database is reachable again; serving manifest ${this.current.version}`,
     );
   }
 
   private down(error: unknown): void {
-    if (!this.reachable) return;
-    this.reachable = false;
+    if (!this.isReachable) return;
+    this.isReachable = false;
     this.log.warn(
       `site: the control-plane database is unreachable (${reasonOf(error)}); still serving manifest ${this.current.version}`,
     );
@@ -372,6 +387,30 @@ export class PostgresControlPlane implements ControlPlane {
       onLost: (error) => this.down(error),
     });
   }
+}
+
+/**
+ * The last statement before COMMIT: the database's own clock must still be before the deadline,
+ * and the session may stay idle in this transaction only until it. Should this process stall
+ * between here and its COMMIT (stopped, swapped out), the database ends the session at the
+ * deadline and the change is rolled back: no change goes live after its deadline, so a client that
+ * gave up on it at the deadline is told the truth when it reads the manifest.
+ */
+export async function inTime(client: ClientBase, deadline: Date): Promise<void> {
+  // One statement: the time left is read and made the session's limit at the same moment.
+  // set_config(…, true) is SET LOCAL: for this transaction only.
+  const { rows } = await client.query<{ left_ms: string }>(
+    `SELECT left_ms,
+            set_config('idle_in_transaction_session_timeout', ms, true),
+            set_config('statement_timeout', ms, true)
+       FROM (SELECT left_ms, least(left_ms, 2147483647)::text AS ms
+               FROM (SELECT floor(extract(epoch FROM ($1::timestamptz - clock_timestamp())) * 1000)::bigint
+                            AS left_ms) AS t
+              WHERE left_ms > 0) AS limits`,
+    [deadline.toISOString()],
+  );
+  // No row: no time left, and nothing was set.
+  if (rows.length === 0) throw new DeadlinePassedError(deadline);
 }
 
 function unavailable(error: unknown, committing: boolean): ControlPlaneUnavailableError {

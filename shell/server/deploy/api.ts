@@ -10,7 +10,10 @@
  *
  * With `canary: <percent>` (1-50) the version goes live beside the stable one for that share of
  * visits (canary.ts); a deploy of the same version promotes it, a rollback ends it, and the site
- * ends it by itself when its errors pass the threshold.
+ * ends it by itself when it judges it failing. `plan` (@site/contracts/canary-plan) sets how it is
+ * judged and the steps by which the site raises its share and promotes it.
+ *   GET  /_deploy/canaries                     every running canary: share, views, errors, the
+ *                                                stable version's rate, the last decision and why
  *
  * With `preview: true` a deploy runs every check and goes live for no one: the answer is
  * `{ preview: { remote, version, url, expiresAt } }`, a signed link that shows this version of the
@@ -21,7 +24,8 @@
  *   POST /_deploy/releases/:id/rollback        { base, reason?, by? }
  *
  * A release changes several groups in one compare-and-swap: all go live or none does, and its
- * rollback takes every group back at once.
+ * rollback takes every group back at once. With `canary` (and `plan`) the groups go live as
+ * canaries together, judged, stepped, promoted and rolled back together.
  *
  * The groups' deploy tokens, for the operator alone (control-plane/tokens.ts):
  *   GET  /_deploy/tokens                       { tokens: [{ id, groups, createdAt, rotatedAt?,
@@ -65,7 +69,25 @@ import {
   type RollbackBody,
   type TokenBody,
 } from '@site/contracts/deploy-api';
+import { canaryPlan, canaryPlanProblem } from '@site/contracts/canary-plan';
+import type { CanaryStatusAnswer } from '@site/contracts/deploy-api';
 import type { Logger } from '../logger';
+
+/** A change's deadline as sent: an ISO 8601 time with its zone, or a refusal. */
+function deadlineOf(value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const at = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(value)
+    ? new Date(value)
+    : undefined;
+  if (!at || Number.isNaN(at.getTime())) {
+    throw new RefusedError(
+      400,
+      'bad_field',
+      `"deadline" must be an ISO 8601 time with its zone, such as 2026-11-28T07:00:00Z (got "${value}")`,
+    );
+  }
+  return at;
+}
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
@@ -138,6 +160,8 @@ export interface DeployApiOptions {
     link(remote: RemoteDeployment, seconds?: number): { url: string; expiresAt: Date };
   };
   current(): Promise<LiveManifest>;
+  /** Every running canary's figures and last decision. */
+  canaries(): Promise<CanaryStatusAnswer>;
   log: Logger;
 }
 
@@ -150,6 +174,9 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
   const credentials = new WeakMap<FastifyRequest, Credential>();
   /** The credential the request was authenticated with (the hook below runs before every route). */
   const credentialOf = (request: FastifyRequest): Credential => credentials.get(request)!;
+  // Bodies are JSON alone: Fastify's text/plain parser would hand a JSON body sent as text to the
+  // schema as a string, refused as "body must be object" instead of by its type (415).
+  app.removeContentTypeParser('text/plain');
 
   app.addHook('onRequest', async (request, reply) => {
     const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
@@ -181,9 +208,15 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     );
   }
 
-  app.setErrorHandler((error: FastifyError, _request, reply) => {
-    if (error instanceof RefusedError)
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof RefusedError) {
+      if (error.code === 'deadline_passed') {
+        options.log.warn(
+          `site: deploy API: ${request.method} ${request.url} by ${credentialOf(request).label} refused: ${error.message}`,
+        );
+      }
       return refuse(reply, error.status, error.code, error.message);
+    }
     if (error instanceof RevokedTokenError) {
       return refuse(
         reply,
@@ -222,6 +255,11 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
       .send({ version: live.version, manifest: live.json });
   });
 
+  // Every running canary with its figures and last decision (npm run deploy -- --status).
+  app.get('/canaries', async (_request, reply) =>
+    reply.header('cache-control', 'no-store').send(await options.canaries()),
+  );
+
   app.get<{ Querystring: { remote?: string } }>(
     '/history',
     { schema: { querystring: { type: 'object', properties: { remote: NAME } } } },
@@ -240,10 +278,17 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     async (request, reply) => {
       const { base, entry, version, serverIntegrity, reason = '', by = 'unknown' } = request.body;
       const credential = credentialOf(request);
+      const deadline = deadlineOf(request.body.deadline);
+      const { plan } = request.body;
+      if (plan !== undefined && request.body.canary === undefined) {
+        throw new RefusedError(400, 'bad_field', '"plan" is for a canary ("canary": <percent>)');
+      }
       if (request.body.canary !== undefined) {
         if (request.body.preview) {
           throw new RefusedError(400, 'bad_field', 'a deploy is a preview or a canary, not both');
         }
+        const problem = canaryPlanProblem(plan ?? {}, request.body.canary);
+        if (problem) throw new RefusedError(400, 'bad_field', `plan: ${problem}`);
         const started = await options.deployer.canary(
           {
             name: request.params.name,
@@ -252,7 +297,8 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
             ...(serverIntegrity ? { serverIntegrity } : {}),
           },
           request.body.canary,
-          { base, reason, by, credential },
+          { base, reason, by, credential, deadline },
+          canaryPlan.parse(plan ?? {}),
         );
         return reply.header('cache-control', 'no-store').send(started);
       }
@@ -287,7 +333,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
           version,
           ...(serverIntegrity ? { serverIntegrity } : {}),
         },
-        { base, reason, by, credential },
+        { base, reason, by, credential, deadline },
       );
       return reply.header('cache-control', 'no-store').send(done);
     },
@@ -306,6 +352,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
         reason,
         by,
         credential: credentialOf(request),
+        deadline: deadlineOf(request.body.deadline),
       });
       return reply.header('cache-control', 'no-store').send(done);
     },
@@ -315,13 +362,29 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
     '/releases',
     { bodyLimit: MAX_BODY, schema: { body: releaseBody } },
     async (request, reply) => {
-      const { base, entries, reason = '', by = 'unknown' } = request.body;
-      const done = await options.deployer.release(entries, {
+      const { base, entries, reason = '', by = 'unknown', canary, plan } = request.body;
+      const change = {
         base,
         reason,
         by,
         credential: credentialOf(request),
-      });
+        deadline: deadlineOf(request.body.deadline),
+      };
+      if (plan !== undefined && canary === undefined) {
+        throw new RefusedError(400, 'bad_field', '"plan" is for a canary ("canary": <percent>)');
+      }
+      if (canary !== undefined) {
+        const problem = canaryPlanProblem(plan ?? {}, canary);
+        if (problem) throw new RefusedError(400, 'bad_field', `plan: ${problem}`);
+        const started = await options.deployer.canaryRelease(
+          entries,
+          canary,
+          change,
+          canaryPlan.parse(plan ?? {}),
+        );
+        return reply.header('cache-control', 'no-store').send(started);
+      }
+      const done = await options.deployer.release(entries, change);
       return reply.header('cache-control', 'no-store').send(done);
     },
   );
@@ -342,6 +405,7 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
         reason,
         by,
         credential: credentialOf(request),
+        deadline: deadlineOf(request.body.deadline),
       });
       return reply.header('cache-control', 'no-store').send(done);
     },

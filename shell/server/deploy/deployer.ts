@@ -16,10 +16,17 @@
 import { randomBytes } from 'node:crypto';
 import type { RemoteDeployment } from '@site/contracts';
 import type { Release } from '@site/contracts/deploy-api';
-import { StaleManifestError, type ControlPlane, type LiveManifest } from '../control-plane';
-import { liveVersion, rollbackTarget, type HistoryEntry } from './history';
+import type { CanaryPlan } from '@site/contracts/canary-plan';
+import {
+  DeadlinePassedError,
+  StaleManifestError,
+  type ControlPlane,
+  type LiveManifest,
+} from '../control-plane';
+import { liveVersion, rollbackTarget, type HistoryEntry, type LiveVersion } from './history';
 import { EntryChecks, type EntryCheckOptions } from './entry-checks';
 import { RefusedError, type PublishedEntry } from './patch';
+import { CANARY_KEYS } from '../canary-entries';
 
 /** Who makes a change, and which groups it may change. */
 export interface Credential {
@@ -54,15 +61,43 @@ function withoutCanaries(json: Record<string, unknown>, names: readonly string[]
   else delete json.canaries;
 }
 
+/** The live manifest moved on between a change's checks and its commit. */
+class RebaseError extends Error {
+  constructor(readonly refusal: RefusedError) {
+    super(refusal.message);
+  }
+}
+
 /** A release's id: short enough to type, random enough never to repeat. */
 const newReleaseId = (): string => `r-${randomBytes(6).toString('hex')}`;
 
 export interface Change {
+  /**
+   * The manifest version the change was made against. It need not be the live one: the change is
+   * refused only when a group it touches has changed since (see `rebase`).
+   */
   base: string;
   reason: string;
   by: string;
   credential: Credential;
+  /** The last moment the change may go live (its client gives up then); none: no limit. */
+  deadline?: Date | undefined;
 }
+
+/** How often a change is checked again when another group's change went live during its checks. */
+const REBASES = 3;
+
+/** A change whose deadline has passed is refused, whatever it had done so far. */
+function refuseLate(deadline: Date | undefined): void {
+  if (deadline && Date.now() >= deadline.getTime()) throw lateRefusal(deadline);
+}
+
+const lateRefusal = (deadline: Date) =>
+  new RefusedError(
+    409,
+    'deadline_passed',
+    `the change's deadline ${deadline.toISOString()} passed before it could go live; nothing was changed`,
+  );
 
 /** Refuses a change of groups the credential may not change, before anything is read or fetched. */
 function authorize(credential: Credential, names: readonly string[]): void {
@@ -85,9 +120,52 @@ export class Deployer {
     this.checks = new EntryChecks(options);
   }
 
-  /** Every check of `entries` against the live manifest at `base` (entry-checks.ts). */
-  private checked(entries: readonly PublishedEntry[], base: string) {
-    return this.checks.check(entries, base);
+  /**
+   * Every check of `entries` against the live manifest (entry-checks.ts), if no group they touch
+   * has changed since `base`.
+   */
+  private async checked(entries: readonly PublishedEntry[], base: string) {
+    const names = entries.map((e) => e.name);
+    for (let attempt = 1; ; attempt++) {
+      const live = await this.rebase(names, base);
+      try {
+        return await this.checks.check(entries, live);
+      } catch (error) {
+        // Another group's change went live while these were checked: check again on top of it.
+        if (!(error instanceof RefusedError && error.code === 'stale_base') || attempt >= REBASES) {
+          throw error;
+        }
+      }
+    }
+  }
+
+  /**
+   * The live manifest's version, when no group in `names` has changed since `base`: teams
+   * deploying different groups at the same moment do not refuse each other for nothing. The
+   * history says what changed since `base` (every change is in it, with the manifest it made);
+   * a change of one of these groups since then, or a `base` the history does not know, is refused
+   * as stale: the team must look at what is live now before it changes it.
+   */
+  private async rebase(names: readonly string[], base: string): Promise<string> {
+    const live = await this.options.current();
+    if (live.version === base) return base;
+    const history = await this.options.history();
+    const newest = history.at(-1)?.manifestVersion;
+    const at = history.findLastIndex((e) => e.manifestVersion === base);
+    const stale = (why: string) =>
+      new RefusedError(
+        409,
+        'stale_base',
+        `the live manifest is at version ${newest ?? live.version}, not ${base}, and ${why}: read it again and retry`,
+      );
+    if (at === -1 || newest === undefined) throw stale(`${base} is not in the history`);
+    const touched = history.slice(at + 1).find((e) => names.includes(e.remote));
+    if (touched) {
+      throw stale(
+        `${touched.remote} has changed since (${touched.action} ${touched.to.version} by ${touched.by}, manifest ${touched.manifestVersion})`,
+      );
+    }
+    return newest;
   }
 
   private async publish(
@@ -98,6 +176,23 @@ export class Deployer {
       change.credential,
       entries.map((e) => e.name),
     );
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.publishOnce(entries, change);
+      } catch (error) {
+        // Another replica made a change of other groups live between the checks and the commit.
+        if (!(error instanceof RebaseError) || attempt >= REBASES) {
+          throw error instanceof RebaseError ? error.refusal : error;
+        }
+      }
+    }
+  }
+
+  private async publishOnce(
+    entries: readonly PublishedEntry[],
+    change: Change & { action: HistoryEntry['action']; release?: string },
+  ): Promise<HistoryEntry[]> {
+    refuseLate(change.deadline);
     const { before, json, changed } = await this.checked(entries, change.base);
     // A group's new version replaces its canary too: a deploy of the canary's version promotes it.
     withoutCanaries(
@@ -119,24 +214,33 @@ export class Deployer {
         ...(change.release ? { release: change.release } : {}),
       };
     });
-    const after = await this.casPublish(json, before.version, drafts);
+    const after = await this.casPublish(json, before.version, drafts, change.deadline);
     return drafts.map((draft) => ({ ...draft, manifestVersion: after.version }));
   }
 
-  /** Compare and swap: nothing else may have gone live while the checks ran. */
+  /**
+   * Compare and swap: nothing else may have gone live while the checks ran (a change that did is
+   * a RebaseError: the caller checks again on top of it), and nothing goes live after the
+   * change's deadline.
+   */
   private async casPublish(
     json: Record<string, unknown>,
     base: string,
     drafts: Omit<HistoryEntry, 'manifestVersion'>[],
+    deadline: Date | undefined,
   ): Promise<LiveManifest> {
+    refuseLate(deadline);
     try {
-      return await this.options.publish(json, base, drafts);
+      return await this.options.publish(json, base, drafts, { deadline });
     } catch (error) {
+      if (error instanceof DeadlinePassedError) throw lateRefusal(error.deadline);
       if (!(error instanceof StaleManifestError)) throw error;
-      throw new RefusedError(
-        409,
-        'stale_base',
-        `the live manifest changed to ${error.live} while this deploy was checked: retry`,
+      throw new RebaseError(
+        new RefusedError(
+          409,
+          'stale_base',
+          `the live manifest changed to ${error.live} while this deploy was checked: retry`,
+        ),
       );
     }
   }
@@ -178,9 +282,15 @@ export class Deployer {
    * A version live for `percent` of visits beside the stable one, after every check a deploy runs
    * (the pages rendered as the canary's visitors will see them). The group must be live.
    */
-  canary(published: PublishedEntry, percent: number, change: Change): Promise<HistoryEntry> {
+  canary(
+    published: PublishedEntry,
+    percent: number,
+    change: Change,
+    plan: CanaryPlan = {},
+  ): Promise<HistoryEntry> {
     return this.serialized(async () => {
       authorize(change.credential, [published.name]);
+      refuseLate(change.deadline);
       const { before, json, changed } = await this.checked([published], change.base);
       const remote = changed[0]!;
       const stable = before.manifest.remotes.find((r) => r.name === remote.name);
@@ -194,9 +304,16 @@ export class Deployer {
       const raw = (json.remotes as Record<string, unknown>[]).find((r) => r.name === remote.name)!;
       const next: Record<string, unknown> = { ...before.json };
       withoutCanaries(next, [remote.name]);
+      const since = new Date().toISOString();
       next.canaries = [
         ...((next.canaries as unknown[] | undefined) ?? []),
-        { ...raw, percent, since: new Date().toISOString() },
+        {
+          ...raw,
+          percent,
+          since,
+          stepSince: since,
+          ...(Object.keys(plan).length ? { plan } : {}),
+        },
       ];
       const draft = {
         at: new Date().toISOString(),
@@ -208,7 +325,11 @@ export class Deployer {
         to: liveVersion(remote),
         reason: change.reason || `canary ${remote.version} for ${percent}% of visits`,
       };
-      const after = await this.casPublish(next, before.version, [draft]);
+      const after = await this.casPublish(next, before.version, [draft], change.deadline).catch(
+        (error: unknown) => {
+          throw error instanceof RebaseError ? error.refusal : error;
+        },
+      );
       return { ...draft, manifestVersion: after.version };
     });
   }
@@ -291,6 +412,7 @@ export class Deployer {
           by: change.by,
           credential: change.credential,
           reason: change.reason || `end the canary of ${canary.remote.version}`,
+          deadline: change.deadline,
         });
       }
       const current = live.manifest.remotes.find((r) => r.name === name)?.version;
@@ -323,7 +445,7 @@ export class Deployer {
     live: LiveManifest,
     name: string,
     base: string,
-    change: { by: string; reason: string; credential: Credential },
+    change: { by: string; reason: string; credential: Credential; deadline?: Date | undefined },
   ): Promise<HistoryEntry> {
     if (base !== live.version) {
       throw new RefusedError(
@@ -346,20 +468,222 @@ export class Deployer {
       to: liveVersion(stable),
       reason: change.reason,
     };
-    const after = await this.casPublish(json, live.version, [draft]);
+    const after = await this.casPublish(json, live.version, [draft], change.deadline).catch(
+      (error: unknown) => {
+        throw error instanceof RebaseError ? error.refusal : error;
+      },
+    );
     return { ...draft, manifestVersion: after.version };
   }
 
   /**
-   * The automatic rollback of a canary whose errors passed the threshold: the same change as a
-   * team's rollback, made by the site, serialized with every other change.
+   * The canaries of `names` at `versions` as the live manifest has them, or null when any of them
+   * has ended or moved on (another replica was first, or a team's change).
    */
-  rollBackCanary(name: string, version: string, reason: string): Promise<HistoryEntry | null> {
+  private liveCanaries(live: LiveManifest, canaries: readonly CanaryRef[]) {
+    const found = canaries.map((ref) => live.canaries.find((c) => c.remote.name === ref.name));
+    return found.every((c, i) => c?.remote.version === canaries[i]!.version)
+      ? (found as NonNullable<(typeof found)[number]>[])
+      : null;
+  }
+
+  /** The site's own change of canaries: one compare-and-swap, an entry per group. */
+  private async siteChange(
+    live: LiveManifest,
+    json: Record<string, unknown>,
+    changes: { name: string; action: HistoryEntry['action']; from: LiveVersion; to: LiveVersion }[],
+    reason: string,
+    release?: string,
+  ): Promise<HistoryEntry[]> {
+    const at = new Date().toISOString();
+    const drafts = changes.map((c) => ({
+      at,
+      by: 'site',
+      credential: SITE.label,
+      action: c.action,
+      remote: c.name,
+      from: c.from,
+      to: c.to,
+      reason,
+      ...(release ? { release } : {}),
+    }));
+    const after = await this.casPublish(json, live.version, drafts, undefined).catch(
+      (error: unknown) => {
+        throw error instanceof RebaseError ? error.refusal : error;
+      },
+    );
+    return drafts.map((d) => ({ ...d, manifestVersion: after.version }));
+  }
+
+  /**
+   * The automatic rollback of canaries judged failing (the groups of one release together): the
+   * same change as a team's rollback, made by the site, serialized with every other change.
+   */
+  rollBackCanaries(canaries: readonly CanaryRef[], reason: string): Promise<HistoryEntry[] | null> {
     return this.serialized(async () => {
       const live = await this.options.current();
-      const canary = live.canaries.find((c) => c.remote.name === name);
-      if (canary?.remote.version !== version) return null;
-      return this.endCanary(live, name, live.version, { by: 'site', reason, credential: SITE });
+      const found = this.liveCanaries(live, canaries);
+      if (!found) return null;
+      const json: Record<string, unknown> = { ...live.json };
+      withoutCanaries(
+        json,
+        found.map((c) => c.remote.name),
+      );
+      return this.siteChange(
+        live,
+        json,
+        found.map((c) => ({
+          name: c.remote.name,
+          action: 'rollback',
+          from: liveVersion(c.remote),
+          to: liveVersion(live.manifest.remotes.find((r) => r.name === c.remote.name)!),
+        })),
+        reason,
+        found[0]?.release,
+      );
     });
   }
+
+  /**
+   * A step of a progressive canary, made by the site while it is healthy: the same versions for a
+   * larger share of visits.
+   */
+  stepCanaries(
+    canaries: readonly CanaryRef[],
+    percent: number,
+    reason: string,
+  ): Promise<HistoryEntry[] | null> {
+    return this.serialized(async () => {
+      const live = await this.options.current();
+      const found = this.liveCanaries(live, canaries);
+      if (!found || found.some((c) => percent <= c.percent)) return null;
+      const names = found.map((c) => c.remote.name);
+      const json: Record<string, unknown> = { ...live.json };
+      const stepSince = new Date().toISOString();
+      json.canaries = (json.canaries as Record<string, unknown>[]).map((c) =>
+        names.includes(String(c.name)) ? { ...c, percent, stepSince } : c,
+      );
+      return this.siteChange(
+        live,
+        json,
+        found.map((c) => ({
+          name: c.remote.name,
+          action: 'canary',
+          from: liveVersion(live.manifest.remotes.find((r) => r.name === c.remote.name)!),
+          to: liveVersion(c.remote),
+        })),
+        reason,
+        found[0]?.release,
+      );
+    });
+  }
+
+  /**
+   * The last step of a progressive canary: its versions live for everyone, as its team's
+   * `--promote` would make them (every check was passed when the canary started).
+   */
+  promoteCanaries(canaries: readonly CanaryRef[], reason: string): Promise<HistoryEntry[] | null> {
+    return this.serialized(async () => {
+      const live = await this.options.current();
+      const found = this.liveCanaries(live, canaries);
+      if (!found) return null;
+      const names = found.map((c) => c.remote.name);
+      const json: Record<string, unknown> = { ...live.json };
+      const raws = json.canaries as Record<string, unknown>[];
+      json.remotes = (json.remotes as Record<string, unknown>[]).map((r) => {
+        if (!names.includes(String(r.name))) return r;
+        const entry: Record<string, unknown> = { ...raws.find((c) => c.name === r.name)! };
+        for (const key of CANARY_KEYS) delete entry[key];
+        return entry;
+      });
+      withoutCanaries(json, names);
+      return this.siteChange(
+        live,
+        json,
+        found.map((c) => ({
+          name: c.remote.name,
+          action: 'deploy',
+          from: liveVersion(live.manifest.remotes.find((r) => r.name === c.remote.name)!),
+          to: liveVersion(c.remote),
+        })),
+        reason,
+        found[0]?.release,
+      );
+    });
+  }
+
+  /**
+   * Canaries of several groups released together: every entry passes every check, then all go
+   * live for `percent` of visits in one compare-and-swap, under one release id; they are judged,
+   * stepped, promoted and rolled back together.
+   */
+  canaryRelease(
+    entries: readonly PublishedEntry[],
+    percent: number,
+    change: Change,
+    plan: CanaryPlan = {},
+  ): Promise<Release> {
+    return this.serialized(async () => {
+      authorize(
+        change.credential,
+        entries.map((e) => e.name),
+      );
+      const { before, json, changed } = await this.checked(entries, change.base);
+      const id = newReleaseId();
+      const since = new Date().toISOString();
+      const next: Record<string, unknown> = { ...before.json };
+      withoutCanaries(
+        next,
+        changed.map((r) => r.name),
+      );
+      const added = changed.map((remote) => {
+        if (!before.manifest.remotes.some((r) => r.name === remote.name)) {
+          throw new RefusedError(
+            422,
+            'not_live',
+            `"${remote.name}" is not live: a canary runs beside a live version; deploy it first`,
+          );
+        }
+        const raw = (json.remotes as Record<string, unknown>[]).find((r) => r.name === remote.name)!;
+        return {
+          ...raw,
+          percent,
+          since,
+          stepSince: since,
+          release: id,
+          ...(Object.keys(plan).length ? { plan } : {}),
+        };
+      });
+      next.canaries = [...((next.canaries as unknown[] | undefined) ?? []), ...added];
+      const drafts = changed.map((remote) => ({
+        at: since,
+        by: change.by,
+        credential: change.credential.label,
+        action: 'canary' as const,
+        remote: remote.name,
+        from: liveVersion(before.manifest.remotes.find((r) => r.name === remote.name)!),
+        to: liveVersion(remote),
+        reason:
+          change.reason ||
+          `canary ${changed.map((r) => `${r.name} ${r.version}`).join(', ')} for ${percent}% of visits`,
+        release: id,
+      }));
+      const after = await this.casPublish(next, before.version, drafts, change.deadline).catch(
+        (error: unknown) => {
+          throw error instanceof RebaseError ? error.refusal : error;
+        },
+      );
+      return {
+        release: id,
+        manifestVersion: after.version,
+        changes: drafts.map((d) => ({ ...d, manifestVersion: after.version })),
+      };
+    });
+  }
+}
+
+/** A canary as the site names it when it changes it: its group and version. */
+export interface CanaryRef {
+  name: string;
+  version: string;
 }

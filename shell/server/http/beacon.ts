@@ -1,15 +1,24 @@
 /**
  * `POST /_beacon`: browsers report errors of a group's page here (the shell's reporter, with
- * `navigator.sendBeacon`, which sends its JSON as text/plain). Each report is counted by group,
- * version and kind for the metrics and for a canary's automatic rollback; nothing else of it is
- * kept. Anyone can post, so the body is small and checked by its schema, a group or version that
- * is not live is counted as "unknown" (never a new label), and each client address has a budget
- * per minute. Every refusal is a 4xx with its reason in plain text; nothing here answers 500.
+ * `navigator.sendBeacon`, which sends its JSON as text/plain and the cookies of the path, the view
+ * token among them). A report counts as an error only with a valid view token (view-tokens.ts) for
+ * the group and version it names, and once per token: then it is counted by group, version and kind
+ * for the metrics and as a failed view for the canary's judgment (canary-counts.ts). Anything else
+ * is answered 204 like a counted report (the sender learns nothing) and counted as refused.
+ *
+ * Anyone can post, so the body is small and checked by its schema, and a client without a valid
+ * token has a budget per minute, per address (an IPv6 /64 is one address: one host holds a whole
+ * /64). A report with a valid token never touches that table: no flood of forged reports, from
+ * however many addresses, can stand between a genuine report and its count. Every refusal of what
+ * is not a report is a 4xx with its reason in plain text; nothing here answers 500.
  */
 import { GROUP_NAME_PATTERN } from '@site/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
+import { isIP } from 'node:net';
+import type { FastifyRequest } from 'fastify';
 import { BEACON_KINDS, type BeaconKind } from '../metrics';
+import type { ViewClaims } from '../view-tokens';
 
 export const BEACON_PATH = '/_beacon';
 export const MAX_BEACON_BODY = 4 * 1024;
@@ -39,19 +48,47 @@ interface BeaconBody {
 }
 
 export interface BeaconOptions {
-  /** Reports per client address (an IPv6 /64 counts as one) per minute. */
+  /** Reports without a valid token per client address (an IPv6 /64 counts as one) per minute. */
   rateLimit: number;
+}
+
+/** The four hextets of an IPv6 address's /64; an IPv4 address (mapped or not) is itself. */
+export function clientKey(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  const [head = '', tail] = address.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  // A trailing dotted quad is two hextets; only the first four matter here.
+  const width = (parts: string[]) => parts.reduce((n, p) => n + (p.includes('.') ? 2 : 1), 0);
+  const hextets =
+    tail === undefined
+      ? left
+      : [...left, ...Array<string>(8 - width(left) - width(right)).fill('0'), ...right];
+  return `${hextets
+    .slice(0, 4)
+    .map((h) => h.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 export async function beaconRoutes(app: FastifyInstance, options: BeaconOptions): Promise<void> {
   const { metrics } = app;
-  // Before the body is read, so a flood costs a look-up per request, not a parse. The addresses
-  // are kept in a bounded LRU table: a flood from many addresses pushes out the oldest entries, it
-  // never fills the table against the next genuine report.
+  const { signer, counter } = app.canary;
+  const claimsOf = new WeakMap<FastifyRequest, ViewClaims | null>();
+  const claims = (request: FastifyRequest): ViewClaims | null => {
+    if (!claimsOf.has(request)) claimsOf.set(request, signer.fromCookie(request.headers.cookie));
+    return claimsOf.get(request)!;
+  };
+  // Before the body is read, so a flood costs a look-up per request, not a parse. Only reports
+  // without a valid token are limited, each /64 as one client: genuine reports are never in the
+  // table, so filling it with addresses refuses no genuine report.
   await app.register(rateLimit, {
     global: false,
     cache: MAX_CLIENTS,
     hook: 'onRequest',
+    keyGenerator: (request) => clientKey(request.ip),
+    allowList: (request) => claims(request) !== null,
     onExceeded: () => metrics.beaconRefused('rate_limited'),
     errorResponseBuilder: () =>
       Object.assign(
@@ -109,7 +146,12 @@ export async function beaconRoutes(app: FastifyInstance, options: BeaconOptions)
     },
     async (request, reply) => {
       const { kind, group, version } = request.body;
-      await metrics.beacon(kind, group, version);
+      const view = claims(request);
+      if (!view) metrics.beaconRefused('no_token');
+      else if (view.group !== group || view.version !== version) metrics.beaconRefused('mismatch');
+      else if (!counter.report(group, version, view.nonce, view.expiresAt)) {
+        metrics.beaconRefused('replayed');
+      } else await metrics.beacon(kind, group, version);
       return reply.code(204).header('cache-control', 'no-store').send();
     },
   );

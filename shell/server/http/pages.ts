@@ -54,8 +54,8 @@ export async function pageRoutes(
     dotfiles: 'ignore',
     preCompressed: true,
     cacheControl: false,
-    // The template pages are composed from; never a page of its own.
-    allowedPath: (pathname) => pathname !== '/index.html',
+    // The template pages are composed from, and its precompressed copies: never a page of its own.
+    allowedPath: (pathname) => !/^\/index\.html(\.br|\.gz)?$/.test(pathname),
     setHeaders(res, file) {
       res.setHeader('cache-control', filePolicy(file));
       res.setHeader('vary', 'Accept-Encoding');

@@ -1,13 +1,15 @@
 /**
  * Releases: the deploy API (`/_deploy/*`, deploy/api.ts) through which teams change the live
- * manifest, the checks every change passes (deploy/deployer.ts), and the watch that ends a canary
- * whose errors pass its threshold (canary.ts). Without a deploy token the API answers 404 and says
- * why; the watch runs either way (a canary can only come from a deploy, but a manifest is read as
- * it is).
+ * manifest, the checks every change passes (deploy/deployer.ts), and the judge that rolls back a
+ * failing canary, steps up a healthy one and promotes it (canary.ts). Without a deploy token the API
+ * answers 404 and says why; the judge runs either way (a canary can only come from a deploy, but a
+ * manifest is read as it is).
  */
 import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import { CANARY_DEFAULTS, CanaryWatch } from '../canary';
+import { randomBytes } from 'node:crypto';
+import { CanaryJudge } from '../canary';
+import type { Judgment } from '@site/contracts/canary-judgment';
 import { deployApi } from '../deploy/api';
 import { Deployer } from '../deploy/deployer';
 import { reservedPaths } from '../deploy/reserved';
@@ -18,13 +20,14 @@ export interface DeploySettings {
   /** Origins entries may point at. */
   allowedOrigins: readonly string[];
   fetchTimeoutMs: number;
-  /** A canary is rolled back by itself at this many errors within the window (seconds). */
-  canary: { errorThreshold: number; windowSeconds: number };
+  /** How canaries are judged unless their plan says otherwise, and how often (ms). */
+  canary: Judgment & { intervalMs: number };
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     deployer: Deployer;
+    canaryJudge: CanaryJudge;
   }
 }
 
@@ -69,22 +72,31 @@ export default fp<DeploySettings>(
     });
     app.decorate('deployer', deployer);
 
-    // Every replica watches the canaries' errors it sees; the first past the threshold rolls back.
-    const watch = new CanaryWatch({
+    // Every replica flushes its counts; the one holding the lease judges for the whole site.
+    const judge = new CanaryJudge({
       current: () => store.get(),
-      errors: (group, version, windowMs) =>
-        app.metrics.beaconErrors(group, version, windowMs) +
-        app.metrics.renderFailuresIn(group, version, windowMs),
-      async rollBack(group, version, reason) {
-        const done = await deployer.rollBackCanary(group, version, reason);
-        if (done) app.metrics.deploy('rollback', 'ok');
+      counter: app.canary.counter,
+      store: app.canary.store,
+      holder: `${process.pid}-${randomBytes(6).toString('hex')}`,
+      defaults: settings.canary,
+      intervalMs: settings.canary.intervalMs,
+      async rollBack(canaries, reason) {
+        if (await deployer.rollBackCanaries(canaries, reason)) app.metrics.deploy('rollback', 'ok');
       },
-      errorThreshold: settings.canary.errorThreshold ?? CANARY_DEFAULTS.errorThreshold,
-      windowSeconds: settings.canary.windowSeconds ?? CANARY_DEFAULTS.windowSeconds,
+      async step(canaries, percent, reason) {
+        if (await deployer.stepCanaries(canaries, percent, reason)) {
+          app.metrics.deploy('deploy', 'ok');
+        }
+      },
+      async promote(canaries, reason) {
+        if (await deployer.promoteCanaries(canaries, reason)) app.metrics.deploy('deploy', 'ok');
+      },
       log,
     });
-    app.addHook('onReady', async () => watch.start());
-    app.addHook('onClose', async () => watch.stop());
+    app.decorate('canaryJudge', judge);
+    app.metrics.canaries(() => judge.status());
+    app.addHook('onReady', async () => judge.start());
+    app.addHook('preClose', async () => judge.stop());
 
     if (settings.token) {
       await app.register(deployApi, {
@@ -94,6 +106,7 @@ export default fp<DeploySettings>(
         deployer,
         preview: app.previews,
         current: () => store.get(),
+        canaries: () => judge.status(),
         log,
       });
       return;
@@ -108,6 +121,6 @@ export default fp<DeploySettings>(
   },
   {
     name: 'deploy',
-    dependencies: ['shell-build', 'control-plane', 'render', 'metrics', 'views'],
+    dependencies: ['shell-build', 'control-plane', 'render', 'metrics', 'views', 'canary'],
   },
 );

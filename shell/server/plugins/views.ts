@@ -14,6 +14,7 @@ import encodeUrl from 'encodeurl';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { CanaryViews, placeVisitor } from '../canary';
+import { countView } from './canary';
 import type { LiveManifest } from '../control-plane';
 import {
   DEFAULT_PREVIEW_SECONDS,
@@ -114,6 +115,7 @@ export default fp<ViewSettings>(
         request.headers.cookie,
         request.headers['user-agent'],
         request.protocol === 'https',
+        app.canary.signer,
       );
       request.cohort = placed.cohort;
       if (placed.setCookie) reply.header('set-cookie', placed.setCookie);
@@ -123,6 +125,11 @@ export default fp<ViewSettings>(
         reply
           .header('cache-control', 'private, no-cache')
           .header('vary', 'Accept-Encoding, Cookie');
+      }
+      // Only a request that asked for its view has one (a page, the 404 page).
+      const view = views.get(request);
+      if (typeof request.cohort === 'number' && view) {
+        await countView(app, request, reply, await view);
       }
       return payload;
     });
@@ -173,5 +180,5 @@ export default fp<ViewSettings>(
       return reply.code(303).header('location', encodeUrl(first)).send();
     });
   },
-  { name: 'views', dependencies: ['shell-build', 'control-plane'] },
+  { name: 'views', dependencies: ['shell-build', 'control-plane', 'canary'] },
 );

@@ -71,6 +71,11 @@ export class RenderPool {
     return [...this.workers].flatMap((w) => (w.child.pid === undefined ? [] : [w.child.pid]));
   }
 
+  /** The processes started and ready to render (or rendering). */
+  get running(): number {
+    return [...this.workers].filter((w) => w.state === 'ready' || w.state === 'busy').length;
+  }
+
   /** Starts the pool's first process and resolves once it is ready to render. */
   async warm(): Promise<void> {
     if (this.workers.size === 0) this.startWorker();

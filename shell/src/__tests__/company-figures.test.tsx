@@ -122,4 +122,20 @@ describe('the technology wall', () => {
       }
     }
   });
+
+  it('says under the wall which names are set in our own type: exactly the wordmark tiles', () => {
+    render(
+      <MemoryRouter>
+        <TechnologyLogos names={['React', 'Java', '.NET', 'SQL Server']} />
+      </MemoryRouter>,
+    );
+    const wordmarks = screen
+      .getAllByRole('listitem')
+      .filter((item) => item.classList.contains('tech--wordmark'))
+      .map((item) => item.textContent);
+    expect(wordmarks).toEqual(['Java', '.NET', 'SQL Server']);
+    expect(screen.getByText(/named in our own type/)).toHaveTextContent(
+      /Java, \.NET and SQL Server are named in our own type\.$/,
+    );
+  });
 });

@@ -10,6 +10,8 @@ const SPRITE = typeof __TECH_MARKS__ === 'string' ? __TECH_MARKS__ : '/assets/te
  * for their marks to be withdrawn from the set (Microsoft's products, Amazon Web Services, Oracle's
  * Java) are set as wordmarks instead: the product's name in our own type, which is how their
  * guidelines let others name them, never initials in a tile and never an imitation of their symbol.
+ * So is a technology whose mark is only its name in lettering (.NET's): over the same name it
+ * would read twice.
  */
 export const TECHNOLOGY_MARKS: Readonly<Record<string, string>> = marks;
 
@@ -19,6 +21,7 @@ export const TECHNOLOGY_MARKS: Readonly<Record<string, string>> = marks;
  * tile's text, so a screen reader announces each technology once; a mark beside it is decoration.
  */
 export function TechnologyLogos({ names }: { names: readonly string[] }) {
+  const wordmarks = names.filter((name) => !TECHNOLOGY_MARKS[name]);
   return (
     <>
       <ul className="tech-grid">
@@ -47,9 +50,17 @@ export function TechnologyLogos({ names }: { names: readonly string[] }) {
       </ul>
       <p className="tech-credits">
         Product names and marks belong to their owners. Marks from Simple Icons; the Angular mark is
-        used under CC BY 4.0 and the Apache Spark mark under the Apache License 2.0. Java, Microsoft
-        Azure, AWS, SharePoint, Power BI and SQL Server are named in our own type.
+        used under CC BY 4.0 and the Apache Spark mark under the Apache License 2.0.
+        {wordmarks.length > 0 &&
+          ` ${listOf(wordmarks)} ${wordmarks.length > 1 ? 'are' : 'is'} named in our own type.`}
       </p>
     </>
   );
+}
+
+/** Names as a sentence's list: "A", "A and B", "A, B and C". */
+function listOf(names: readonly string[]): string {
+  return names.length > 1
+    ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
+    : (names[0] ?? '');
 }

@@ -23,7 +23,7 @@ export const homeContent = {
     eyebrow: 'What we do',
     heading: 'Services built around your outcomes',
     intro: [
-      'Six practices, one delivery standard. Each team owns its craft and works to the same approach, so a project that spans software, data and support still feels like one engagement.',
+      'Every practice, one delivery standard. Each team owns its craft and works to the same approach, so a project that spans software, data and support still feels like one engagement.',
     ] satisfies Paragraphs,
     items: [
       {

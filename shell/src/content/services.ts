@@ -2,7 +2,7 @@ import type { Paragraphs } from '@site/ui';
 
 /** The services page's words; its groups and pages come from the live deployment manifest. */
 export const servicesContent = {
-  lead: 'Six practices under one roof: software, business intelligence, data analytics, enterprise platforms, education technology and public-health monitoring. Start with the one closest to your problem.',
+  lead: 'Our practices under one roof, from software, business intelligence and data analytics to enterprise platforms, education technology and public-health monitoring. Start with the one closest to your problem.',
   intro: {
     heading: 'Every practice, every service',
     paragraphs: [

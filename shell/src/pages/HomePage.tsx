@@ -14,6 +14,8 @@ import {
 import { HomeArt } from '../art/home';
 import { TechnologyLogos } from '../components/TechnologyLogos';
 import { homeContent as c } from '../content/home';
+import { useNavGroups } from '../hooks/use-nav-groups';
+import { groupCards } from '../navigation';
 
 type Titles = Pick<SectionProps, 'eyebrow' | 'heading' | 'intro'>;
 
@@ -21,6 +23,7 @@ type Titles = Pick<SectionProps, 'eyebrow' | 'heading' | 'intro'>;
 const titles = ({ eyebrow, heading, intro }: Titles): Titles => ({ eyebrow, heading, intro });
 
 export default function HomePage() {
+  const groups = useNavGroups();
   return (
     <>
       <HeroBanner
@@ -58,7 +61,7 @@ export default function HomePage() {
         </div>
       </Section>
       <Section id="services" {...titles(c.services)} tone="muted">
-        <LinkCards items={c.services.items} />
+        <LinkCards items={groupCards(groups, c.services.items)} />
       </Section>
       <Section {...titles(c.solutions)}>
         <FeatureList items={c.solutions.items} />

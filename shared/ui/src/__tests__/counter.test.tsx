@@ -173,4 +173,13 @@ describe('AnimatedCounter', () => {
     expect(screen.getByText('03+', { selector: '.visually-hidden' })).toBeInTheDocument();
     expect(screen.getByText('Frameworks')).toBeInTheDocument();
   });
+
+  it('keeps the final value beside the moving digits, which is what a printed page shows', () => {
+    setReducedMotion(false);
+    render(<AnimatedCounter target={18} label="Years" suffix="+" />);
+    // Armed under the screen, the digits read zero; the print styles swap in the final value.
+    scrollTo(VIEWPORT + 20);
+    expect(shown()).toBe('0+');
+    expect(screen.getByText('18+', { selector: '.counter__final' })).toBeInTheDocument();
+  });
 });

@@ -114,7 +114,7 @@ export function AnimatedCounter({
         >
           {format(value, pad, suffix)}
         </span>
-        <span className="visually-hidden">{finalText}</span>
+        <span className="visually-hidden counter__final">{finalText}</span>
       </p>
       <p className="counter__label">{label}</p>
     </div>

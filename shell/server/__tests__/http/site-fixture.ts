@@ -1,0 +1,242 @@
+/**
+ * One real site for a test file to ask in-process (`app.inject`, no port of its own): the real shell
+ * build, real render processes, two test groups whose version folders a real HTTP server serves,
+ * the deploy API and the metrics on. With `mailService`, the real mail-service runs as its own
+ * process (as `npm start` starts it) and the site's `/api` and contact form reach it.
+ * Ports 3500-3529.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { sha256Integrity } from '@site/contracts/integrity';
+import { testManifest, testRoute } from '@site/build/testing/manifest';
+import { listenOnFreePort, portRange } from '@site/build/testing/ports';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { createSite, type Site, type SiteOptions } from '../../site';
+
+const ROOT = path.join(__dirname, '..', '..', '..', '..');
+export const SHELL_DIST = path.join(ROOT, 'shell', 'dist');
+export const SITE_URL = 'https://www.example.test';
+export const DEPLOY_TOKEN = 'deploy-token-of-the-http-tests';
+export const METRICS_TOKEN = 'metrics-token-of-the-http-tests';
+export const BEACON_LIMIT = 5;
+
+const ports = () => portRange(3500, 3529, 3500 + Math.floor(Math.random() * 30));
+
+/** The test groups, their prefixes and pages (`broken` throws while it renders). */
+export const GROUPS = {
+  probe: { prefix: '/probe', paths: ['/probe/hello', '/probe/second', '/probe/broken'] },
+  other: { prefix: '/other', paths: ['/other/page'] },
+} as const;
+export type Group = keyof typeof GROUPS;
+
+/** A route of the test groups: its title and description name its path. */
+export const routeOf = (urlPath: string) => ({
+  ...testRoute(urlPath),
+  description: `What the page at ${urlPath} says, described at length for its visitors.`,
+});
+
+/** A version's Node build: each page says which group and version drew it. */
+const pagesJs = (group: Group, version: string) => `const React = require('react');
+const page = (text) => () => Promise.resolve({ default: () => React.createElement('p', null, text) });
+exports.pages = Object.fromEntries(${JSON.stringify(GROUPS[group].paths)}.map((p) => [
+  p,
+  p.endsWith('/broken') ? () => Promise.reject(new Error('this page is broken')) : page('Drawn by ${group} ' + ${JSON.stringify(version)} + ' at ' + p),
+]));
+`;
+
+/** The text a group's page shows. */
+export const drawn = (group: Group, version: string, urlPath: string) =>
+  `Drawn by ${group} ${version} at ${urlPath}`;
+
+/** Version folders of the test groups, served by a real HTTP server. */
+class Bucket {
+  readonly server: http.Server;
+  origin = '';
+
+  constructor(readonly dir: string) {
+    this.server = http.createServer((req, res) => {
+      const file = path.join(dir, path.normalize(decodeURIComponent(req.url ?? '/')));
+      if (!file.startsWith(`${dir}${path.sep}`) || !existsSync(file)) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.end(readFileSync(file));
+    });
+  }
+
+  /** Writes a version folder of `group` and returns its entry in a manifest. */
+  version(group: Group, version: string) {
+    const folder = path.join(this.dir, group, version);
+    const js = pagesJs(group, version);
+    const table = {
+      remote: group,
+      prefixes: [GROUPS[group].prefix],
+      routes: GROUPS[group].paths.map(routeOf),
+    };
+    mkdirSync(path.join(folder, 'server'), { recursive: true });
+    writeFileSync(path.join(folder, 'server', 'pages.js'), js);
+    writeFileSync(path.join(folder, 'routes.json'), JSON.stringify(table));
+    writeFileSync(path.join(folder, 'mf-manifest.json'), JSON.stringify({ id: group, shared: [] }));
+    writeFileSync(path.join(folder, 'page-assets.json'), JSON.stringify({ pages: {} }));
+    return {
+      name: group,
+      entry: `${this.origin}/${group}/${version}/remoteEntry.js`,
+      version,
+      ...table,
+      serverIntegrity: sha256Integrity(Buffer.from(js)),
+    };
+  }
+}
+
+/** The real mail-service, started as `npm start` starts it, with its outbox and mailbox in `dir`. */
+async function startMailService(dir: string, env: Record<string, string>) {
+  mkdirSync(dir, { recursive: true });
+  const probe = http.createServer();
+  const port = await listenOnFreePort(probe, ports());
+  await new Promise((resolve) => probe.close(resolve));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: path.join(ROOT, 'mail-service'),
+    env: {
+      ...process.env,
+      MAIL_SERVICE_PORT: String(port),
+      DATA_DIR: path.join(dir, 'data'),
+      MAILBOX_DIR: path.join(dir, 'mailbox'),
+      ALLOWED_ORIGINS: SITE_URL,
+      TRUST_PROXY: 'loopback',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => logs.push(chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => logs.push(chunk.toString('utf8')));
+  await new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (logs.join('').includes('listening')) return done(resolve);
+      if (child.exitCode !== null) done(() => reject(new Error(logs.join(''))));
+    };
+    const done = (then: () => void) => {
+      child.stdout?.off('data', check);
+      child.off('exit', check);
+      then();
+    };
+    child.stdout?.on('data', check);
+    child.on('exit', check);
+    check();
+  });
+  return { child, url: `http://127.0.0.1:${port}`, mailbox: path.join(dir, 'mailbox') };
+}
+
+export interface SiteFixture {
+  site: Site;
+  /** The origin the groups' version folders are served from. */
+  origin: string;
+  /** Writes another version folder of a group, for a preview or a canary. */
+  version(group: Group, version: string): ReturnType<Bucket['version']>;
+  /** The real mail-service, when the fixture was asked for one. */
+  mail?: { child: ChildProcess; url: string; mailbox: string };
+  inject(options: InjectOptions | string): Promise<LightMyRequestResponse>;
+  /** A deploy API call with the operator's token. */
+  deploy(method: 'GET' | 'PUT' | 'POST', route: string, body?: unknown): Promise<DeployAnswer>;
+  close(): Promise<void>;
+}
+
+export interface DeployAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** The shell's production build, built once on a fresh checkout. */
+async function shellBuilt(): Promise<void> {
+  if (!existsSync(path.join(SHELL_DIST, 'server', 'render.js'))) {
+    await promisify(execFile)('npm', ['run', 'build', '-w', 'shell'], { cwd: ROOT });
+  }
+}
+
+export async function startFixture(
+  options: { mailService?: Record<string, string>; site?: Partial<SiteOptions> } = {},
+): Promise<SiteFixture> {
+  await shellBuilt();
+  const work = mkdtempSync(path.join(os.tmpdir(), 'site-http-'));
+  const bucket = new Bucket(path.join(work, 'remotes'));
+  const origin = `http://127.0.0.1:${await listenOnFreePort(bucket.server, ports())}`;
+  bucket.origin = origin;
+  const mail = options.mailService
+    ? await startMailService(path.join(work, 'mail'), options.mailService).catch(
+        async (error: unknown) => {
+          // A fixture that cannot start leaves nothing running behind it.
+          await new Promise((resolve) => bucket.server.close(resolve));
+          rmSync(work, { recursive: true, force: true });
+          throw error;
+        },
+      )
+    : undefined;
+  const deployDir = path.join(work, 'deploy');
+  mkdirSync(deployDir);
+  writeFileSync(
+    path.join(deployDir, 'remotes.json'),
+    JSON.stringify(
+      testManifest([bucket.version('probe', '1.0.0'), bucket.version('other', '1.0.0')]),
+    ),
+  );
+  const site = await createSite({
+    shellDist: SHELL_DIST,
+    deployDir,
+    apiTarget: mail?.url ?? 'http://127.0.0.1:9',
+    siteUrl: SITE_URL,
+    renderWorkers: 1,
+    groupRenderWorkers: 1,
+    processMetrics: false,
+    metricsToken: METRICS_TOKEN,
+    beaconRateLimit: BEACON_LIMIT,
+    deploy: { token: DEPLOY_TOKEN, allowedOrigins: [origin] },
+    log: () => undefined,
+    ...options.site,
+  });
+  await site.app.ready();
+  const inject = (request: InjectOptions | string) => site.app.inject(request);
+  return {
+    site,
+    origin,
+    version: (group, version) => bucket.version(group, version),
+    ...(mail ? { mail } : {}),
+    inject,
+    async deploy(method, route, body) {
+      const answer = await inject({
+        method,
+        url: `/_deploy${route}`,
+        headers: {
+          authorization: `Bearer ${DEPLOY_TOKEN}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      });
+      return { status: answer.statusCode, body: answer.json() };
+    },
+    async close() {
+      await site.close();
+      bucket.server.closeAllConnections();
+      await new Promise((resolve) => bucket.server.close(resolve));
+      if (mail && mail.child.exitCode === null) {
+        const exited = new Promise((resolve) => mail.child.once('exit', resolve));
+        mail.child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(work, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The contents of an element of a page's head, by a pattern around it. */
+export const headTag = (html: string, pattern: RegExp): string | undefined =>
+  pattern.exec(html)?.[1];
+
+export const titleOf = (html: string) => headTag(html, /<title>([^<]*)<\/title>/);
+export const descriptionOf = (html: string) =>
+  headTag(html, /<meta name="description" content="([^"]*)"/);
+export const canonicalOf = (html: string) => headTag(html, /<link rel="canonical" href="([^"]*)"/);
