@@ -41,6 +41,8 @@ interface Line {
 class Supervised {
   readonly lines: Line[] = [];
   readonly exited: Promise<number | null>;
+  /** Resolves once the supervisor has exited and its output has ended: no line can follow. */
+  readonly closed: Promise<void>;
   private waiters: (() => void)[] = [];
 
   constructor(readonly child: ChildProcess) {
@@ -52,6 +54,7 @@ class Supervised {
       });
     }
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    this.closed = new Promise((resolve) => child.once('close', () => resolve()));
   }
 
   /** Lines matching `pattern`, in order. */
@@ -195,8 +198,9 @@ describe('the supervisor of the local run', () => {
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
     for (const pid of pids) expect(alive(pid)).toBe(false);
-    // The failing process's pending restart is cancelled too: nothing starts after the stop.
-    await sleep(1000);
+    // The failing process's pending restart is cancelled too: nothing starts after the stop
+    // (read once the supervisor's output has ended, so no later line is missed).
+    await s.closed;
     const after = s.lines.slice(before).map((l) => l.text);
     expect(after.filter((t) => / up \d+$|restarting/.test(t))).toEqual([]);
   });

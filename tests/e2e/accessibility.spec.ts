@@ -1,31 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { SITE_REMOTES } from '@site/contracts/site';
 import { expectNoViolations } from '../support/axe';
 import { ready } from '../support/ready';
-import { hubPages, servicePages, shellPages } from '../support/site';
-
-const allPages = [
-  { path: '/' },
-  ...shellPages,
-  ...hubPages,
-  ...servicePages,
-  { path: '/no-such-page' },
-];
-
-/**
- * Whether a service page's content has accordions: a group draws each page from
- * `src/content/<last path segment, lower case>.ts`. The panel tests run only for these pages, and
- * each checks that the page it opens does show accordions.
- */
-function hasAccordions(page: string): boolean {
-  const remote = SITE_REMOTES.find((r) => r.prefixes.some((p) => page.startsWith(`${p}/`)));
-  if (!remote) return false;
-  const module = page.split('/').pop()!.toLowerCase();
-  const file = path.join(__dirname, '..', '..', remote.folder, 'src', 'content', `${module}.ts`);
-  return readFileSync(file, 'utf8').includes("kind: 'accordion'");
-}
 
 /** Opens a page and waits for the client to have taken it over, and for its heading. */
 async function open(page: Page, path: string) {
@@ -39,49 +14,12 @@ function focusInside(page: Page, selector: string): Promise<boolean> {
   return page.evaluate((s) => Boolean(document.activeElement?.closest(s)), selector);
 }
 
-test.describe('WCAG 2.2 AA (axe-core) on every page and state', () => {
+test.describe('WCAG 2.2 AA (axe-core) in the states a page reaches by use', () => {
   // Scans see the settled page: mid-fade, animate-on-scroll content is briefly translucent.
   test.use({ reducedMotion: 'reduce' });
 
-  // One axe run takes seconds on a busy machine: each test makes one whole-page scan at most, and
-  // the panels are scanned apart from the page, several at once.
-  for (const { path } of allPages) {
-    test(`${path}: no violations`, async ({ page }) => {
-      await open(page, path);
-      await expectNoViolations(page, { label: path });
-    });
-
-    // A third of the panels a test: a page with two accordions of seven panels is fourteen panels,
-    // seven scans, and each scan takes seconds on a busy machine.
-    for (const first of hasAccordions(path) ? [0, 1, 2] : []) {
-      test(`${path}: no violations in accordion panels ${first + 1}, ${first + 4}, ${first + 7}, …`, async ({
-        page,
-      }) => {
-        await open(page, path);
-        // Each accordion keeps one panel open, and accordions do not affect one another: the n-th
-        // panel of every accordion is opened together and the open panels are scanned in one run.
-        const accordions = await page.locator('.accordion').all();
-        expect(accordions.length).toBeGreaterThan(0);
-        const counts = await Promise.all(
-          accordions.map((accordion) => accordion.locator('.accordion__button').count()),
-        );
-        for (let n = first; n < Math.max(0, ...counts); n += 3) {
-          const panels: string[] = [];
-          for (const [i, accordion] of accordions.entries()) {
-            if (n >= (counts[i] ?? 0)) continue;
-            const button = accordion.locator('.accordion__button').nth(n);
-            if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
-            await expect(button).toHaveAttribute('aria-expanded', 'true');
-            const panel = `[id="${await button.getAttribute('aria-controls')}"]`;
-            await expect(page.locator(panel)).toBeVisible();
-            panels.push(panel);
-          }
-          await expectNoViolations(page, { include: panels, label: `${path} panels ${n + 1}` });
-        }
-      });
-    }
-  }
-
+  // Every page, and every accordion panel, is scanned in its one visit in every-page.spec.ts;
+  // here, the states a page reaches by use.
   test('the services menu, open', async ({ page }) => {
     await open(page, '/');
     const services = page
@@ -237,7 +175,10 @@ test.describe('reduced motion', () => {
     const values = await page.getByTestId('counter-value').allTextContents();
     expect(values).toEqual(['01', '02', '03', '04']);
     await open(page, '/');
-    await page.waitForTimeout(500);
+    // Animate-on-scroll would have marked its elements once the page went idle (`site:idle`).
+    await expect
+      .poll(() => page.evaluate(() => performance.getEntriesByName('site:idle').length))
+      .toBe(1);
     expect(await page.locator('.aos-init').count()).toBe(0);
     expect(
       await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior),
@@ -259,24 +200,6 @@ test.describe('reduced motion', () => {
     await expect(counters.last()).toHaveText('04', { timeout: 5_000 });
     await context.close();
   });
-});
-
-test.describe('reflow and zoom', () => {
-  for (const width of [320, 640]) {
-    test(`at ${width} CSS pixels (${width === 640 ? '200% zoom of a 1280 screen' : 'narrow phone'}) no page scrolls sideways`, async ({
-      page,
-    }) => {
-      test.setTimeout(90_000);
-      await page.setViewportSize({ width, height: 800 });
-      for (const { path } of allPages) {
-        await open(page, path);
-        const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - window.innerWidth,
-        );
-        expect(overflow, path).toBeLessThanOrEqual(0);
-      }
-    });
-  }
 });
 
 test('the page language is set and images have text alternatives', async ({ page }) => {

@@ -32,7 +32,7 @@ test.describe('independent deployment', () => {
     expect((await page.request.get(`${site}/public-health/field-training`)).status()).toBe(404);
 
     // The public-health team changes a heading, adds a page, bumps the version and builds.
-    const work = buildPublicHealthNext('mfe-public-health');
+    const work = await buildPublicHealthNext('mfe-public-health');
 
     // Deploy: upload the version folder to the team's host, then refresh the manifest. Nothing
     // else runs: no restart, no prerender, no shell build.

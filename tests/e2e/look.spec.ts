@@ -1,52 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ready } from '../support/ready';
-import { hubPages, servicePages, shellPages } from '../support/site';
 
 /** A phone's screen: the height budgets below are counted in these. */
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 844 };
-
-/** How tall each page may be on a phone, in screens; a page not listed gets the default. */
-const SCREENS_DEFAULT = 6;
-const SCREEN_BUDGETS: Readonly<Record<string, number>> = {
-  // Home carries the whole six-step explanation that other pages link to, the six practices, six
-  // reasons to choose us, the track record and the eighteen-tile technology wall, each as dense as
-  // it reads well on a phone (it was 7.1 screens before the figures joined the intro in one row).
-  '/': 6.25,
-  // The services page lists every page of every group with its description.
-  '/services': 6.75,
-};
-
-const ROUTES = [
-  '/',
-  ...shellPages.map((p) => p.path),
-  ...servicePages.map((p) => p.path),
-  ...hubPages.map((p) => p.path),
-  '/no-such-page',
-];
-
-/**
- * The page's picture as laid out: its box, the box of what holds it, and whether it can be cut
- * (`slice`), or null when the page shows none at this width.
- */
-const picture = (page: Page) =>
-  page.evaluate(() => {
-    const svg = document.querySelector<SVGSVGElement>('.hero__art svg, .not-found__art svg');
-    if (!svg || !svg.checkVisibility()) return null;
-    const box = svg.getBoundingClientRect();
-    const frame = svg.parentElement!.getBoundingClientRect();
-    const [, , w, h] = (svg.getAttribute('viewBox') ?? '0 0 1 1').split(' ').map(Number);
-    return {
-      ratio: box.width / box.height,
-      drawn: w! / h!,
-      cut: /slice/.test(svg.getAttribute('preserveAspectRatio') ?? ''),
-      inside:
-        box.top >= frame.top - 1 &&
-        box.bottom <= frame.bottom + 1 &&
-        box.left >= 0 &&
-        box.right <= document.documentElement.clientWidth + 1,
-    };
-  });
 
 /** Opens a page with everything shown that scrolling would reveal. */
 async function open(page: Page, path: string): Promise<void> {
@@ -56,57 +13,8 @@ async function open(page: Page, path: string): Promise<void> {
   await page.evaluate(() => document.fonts.ready);
 }
 
-/**
- * Elements cut by the viewport's right or left edge (the page would scroll sideways). One placed
- * wholly off to the left is hidden on purpose (the contact form's trap field), not overflowing.
- */
-const overflowing = (page: Page) =>
-  page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    return [...document.querySelectorAll<HTMLElement>('body *')]
-      .filter((el) => {
-        const box = el.getBoundingClientRect();
-        if (box.width === 0 || el.closest('.visually-hidden, .skip-link, [hidden]')) return false;
-        return box.right > width + 1 || (box.left < -1 && box.right > 0);
-      })
-      .map((el) => `${el.tagName.toLowerCase()}.${el.className}`.slice(0, 80));
-  });
-
-for (const viewport of [PHONE, DESKTOP]) {
-  test.describe(`every route at ${viewport.width} px`, () => {
-    test.use({ viewport });
-    for (const path of ROUTES) {
-      test(`${path} fits its budget and the screen`, async ({ page }, testInfo) => {
-        await open(page, path);
-        const shot = testInfo.outputPath(`${viewport.width}${path.replace(/\//g, '_')}.png`);
-        await page.screenshot({ path: shot, fullPage: true });
-        await testInfo.attach(`${path} at ${viewport.width} px`, {
-          path: shot,
-          contentType: 'image/png',
-        });
-        expect(await overflowing(page), 'elements wider than the screen').toEqual([]);
-        if (viewport === PHONE) {
-          // The page's picture is shown whole (its box has the drawing's proportions and nothing
-          // clips it) or not at all: never cut into a strip.
-          const art = await picture(page);
-          if (art) {
-            expect(art.ratio, `${path}: the picture's proportions`).toBeCloseTo(art.drawn, 1);
-            expect(art, `${path}: the picture is whole`).toMatchObject({
-              cut: false,
-              inside: true,
-            });
-          }
-          const screens = SCREEN_BUDGETS[path] ?? SCREENS_DEFAULT;
-          const height = await page.evaluate(() => document.documentElement.scrollHeight);
-          expect(
-            height,
-            `${path} at 390 px is ${(height / PHONE.height).toFixed(1)} screens`,
-          ).toBeLessThanOrEqual(Math.round(screens * PHONE.height));
-        }
-      });
-    }
-  });
-}
+// Every page's layout at 1280 and 390 px (and its reflow at 640 and 320) is checked in its one
+// visit, in every-page.spec.ts.
 
 test.describe('the services menu on a desktop', () => {
   for (const width of [1024, 1280, 1600]) {

@@ -1,35 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { followMainLink, ready } from '../support/ready';
-import { servicePages } from '../support/site';
 
 test.describe('service pages', () => {
-  for (const spec of servicePages) {
-    test(`${spec.path}: title, breadcrumb, accordions one-open, and a call to action to /contact`, async ({
-      page,
-    }) => {
-      await page.goto(spec.path);
-      await ready(page);
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(spec.title);
-      await expect(
-        page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('listitem'),
-      ).toHaveText(['Home', 'Services', spec.group!, spec.title]);
-      const cta = page.locator('.cta');
-      await expect(cta.getByRole('heading', { level: 2 })).toBeVisible();
-      await expect(cta.getByRole('link')).toHaveAttribute('href', '/contact');
-
-      for (const accordion of await page.locator('.accordion').all()) {
-        const buttons = accordion.locator('.accordion__button');
-        const count = await buttons.count();
-        await expect(buttons.first()).toHaveAttribute('aria-expanded', 'true');
-        if (count < 2) continue;
-        await buttons.nth(1).click();
-        await expect(buttons.nth(1)).toHaveAttribute('aria-expanded', 'true');
-        await expect(buttons.first()).toHaveAttribute('aria-expanded', 'false');
-        await expect(accordion.locator('.accordion__item.is-open')).toHaveCount(1);
-      }
-    });
-  }
-
+  // Each page's title, breadcrumb, call to action and accordions are checked in its one visit,
+  // in every-page.spec.ts.
   test('the frontend and backend counters count up to 01, 02, 03 and 04', async ({ page }) => {
     for (const path of ['/services/custom-dev/frontend-dev', '/services/custom-dev/backend-dev']) {
       await page.goto(path);

@@ -31,7 +31,7 @@ test('a previewed version is seen by the browser that opened its link, by no one
       allowedOrigins: [...SITE_REMOTES.map((r) => `http://localhost:${r.port}`), ORIGIN],
     },
   });
-  const work = buildPublicHealthNext('preview-public-health');
+  const work = await buildPublicHealthNext('preview-public-health');
   await deployment.startRemote(path.join(work, 'dist'), 3128);
   // The team previews and promotes with its group's own token, made by the site's operator.
   const env = {
@@ -122,9 +122,18 @@ test('a previewed version is seen by the browser that opened its link, by no one
       }),
     });
     const expiring = ((await short.json()) as { preview: { url: string } }).preview.url;
-    await new Promise((r) => setTimeout(r, 2100));
+    // The link lasts a second (to the whole second): opened again until it lets no one in.
     const late = await other.newPage();
-    await late.goto(expiring);
+    await expect
+      .poll(
+        async () => {
+          await other.clearCookies();
+          await late.goto(expiring);
+          return (await other.cookies()).map((c) => c.name);
+        },
+        { timeout: 15_000 },
+      )
+      .not.toContain('site_preview');
     await late.goto(`${SITE}${PAGE}`);
     await expect(heading(late, LIVE_HEADING)).toBeVisible();
 

@@ -128,14 +128,20 @@ test.describe('replicas of the site server on one PostgreSQL', () => {
         }
       }
     });
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const answers = (site: string) => statuses.get(site)!.length;
+    // Every replica is answering before one of them is killed.
+    await expect.poll(() => Math.min(...SITES.map(answers))).toBeGreaterThanOrEqual(5);
     const killed = deployment.children[firstChild]!;
     const exited = new Promise((resolve) => killed.once('exit', resolve));
     killed.kill('SIGKILL');
     await exited;
     // Killed, it has nothing left to stop when the test ends.
     deployment.children.splice(firstChild, 1);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // The survivors go on answering after the kill: ten more pages each.
+    const atKill = [two, three].map(answers);
+    await expect
+      .poll(() => Math.min(answers(two) - atKill[0]!, answers(three) - atKill[1]!))
+      .toBeGreaterThanOrEqual(10);
     asking = false;
     await Promise.all(load);
     for (const site of [two, three]) {

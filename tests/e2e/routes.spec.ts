@@ -2,94 +2,22 @@ import { expect, test } from '@playwright/test';
 import { followMainLink, ready } from '../support/ready';
 import { saveData } from '../support/save-data';
 import { watchConsole } from '../support/console';
+import { servedTitle } from '../support/page-checks';
 import { NOT_FOUND, servicePages, shellPages } from '../support/site';
 
-/** The `<title>` of a page's HTML, as the browser reads it (the markup's entities decoded). */
-function servedTitle(html: string): string {
-  const raw = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '';
-  return raw
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#0?39;/g, "'")
-    .replace(/&amp;/g, '&');
-}
-
 test.describe('every route of the spec', () => {
-  test('the home page shows its hero heading, the approach and the counters', async ({ page }) => {
-    const errors = watchConsole(page);
-    const response = await page.goto('/');
-    await ready(page);
-    expect(response?.status()).toBe(200);
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    for (const step of [
-      'Concept',
-      'Plan',
-      'Design',
-      'Development',
-      'Quality Check',
-      'Deployment',
-    ]) {
-      await expect(
-        page.getByRole('heading', { level: 3, name: new RegExp(`${step}$`) }).first(),
-      ).toBeVisible();
-    }
-    const years = new Date().getFullYear() - 2008;
-    await expect(page.getByText(`${years}+`, { exact: true }).first()).toBeAttached();
-    await expect(page.getByText('2008', { exact: true }).first()).toBeAttached();
-    expect(errors).toEqual([]);
-  });
-
-  for (const spec of [...shellPages, ...servicePages]) {
-    test(`${spec.path} shows "${spec.title}"`, async ({ page }) => {
-      const errors = watchConsole(page);
-      const response = await page.goto(spec.path);
-      await ready(page);
-      expect(response?.status()).toBe(200);
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(spec.title);
-      await expect(page).toHaveTitle(
-        new RegExp(`^${spec.title.replace(/[.*+?^${}()|[\]\\&]/g, '\\$&')} \\| `),
-      );
-      if (spec.group) {
-        const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('listitem');
-        await expect(crumbs).toHaveText(['Home', 'Services', spec.group, spec.title]);
-        await expect(
-          page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Home' }),
-        ).toHaveAttribute('href', '/');
-      }
-      await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
-      await expect(page.getByRole('contentinfo')).toContainText(String(new Date().getFullYear()));
-      expect(errors).toEqual([]);
-    });
-  }
-
-  // Twenty-eight page loads in one test outlasted its limit on a busy machine. The titles are
-  // compared in the HTML the site serves (plain requests, one pass), and each page is opened in a
-  // test of its own to see that it keeps that title once the client has taken it over.
-  const titledPages = [{ path: '/' }, ...shellPages, ...servicePages];
-
+  // Each page is opened once, in every-page.spec.ts, to see its heading, breadcrumb and the title
+  // it keeps once the client has taken over; here the titles are compared in the HTML the site
+  // serves (plain requests, one pass).
   test('every page has its own document title', async ({ request }) => {
     const seen = new Map<string, string>();
-    for (const { path } of titledPages) {
+    for (const { path } of [{ path: '/' }, ...shellPages, ...servicePages]) {
       const title = servedTitle(await (await request.get(path)).text());
       expect(title, path).not.toBe('');
       expect(seen.has(title) ? `${title} (also on ${seen.get(title)})` : title).toBe(title);
       seen.set(title, path);
     }
   });
-
-  for (const { path } of titledPages) {
-    test(`${path} keeps its document title once the client has taken over`, async ({
-      page,
-      request,
-    }) => {
-      const title = servedTitle(await (await request.get(path)).text());
-      await page.goto(path);
-      await ready(page);
-      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      await expect(page).toHaveTitle(title);
-    });
-  }
 
   test('an unknown path answers 404 with the 404 page', async ({ page }) => {
     const errors = watchConsole(page);

@@ -1,39 +1,59 @@
 import { expect, test } from '@playwright/test';
 import { company } from '@site/ui/company';
-import { watchConsole } from '../support/console';
-import { ready } from '../support/ready';
+import {
+  servedHeading,
+  servedMainWords,
+  servedMeta,
+  servedNavLinks,
+  servedTitle,
+} from '../support/page-checks';
 import { NOT_FOUND, hubPages, servicePages, shellPages } from '../support/site';
 
 const indexable = [{ path: '/', title: '' }, ...shellPages, ...servicePages];
 
 test.describe('what a crawler reads without JavaScript', () => {
-  test.use({ javaScriptEnabled: false });
-
-  for (const spec of indexable) {
-    test(`${spec.path} has its title, description, canonical link, navigation, heading and text`, async ({
-      page,
-    }) => {
-      const response = await page.goto(spec.path);
-      expect(response?.status()).toBe(200);
-      const h1 = page.getByRole('heading', { level: 1 });
-      if (spec.title) await expect(h1).toHaveText(spec.title);
-      else await expect(h1).toBeVisible();
-      await expect(page).toHaveTitle(new RegExp(company.name));
-      const description = await page.locator('meta[name="description"]').getAttribute('content');
-      expect(description?.length ?? 0).toBeGreaterThanOrEqual(50);
-      expect(description?.length ?? 0).toBeLessThanOrEqual(160);
-      await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
-        'href',
+  // The HTML the site serves, read with plain requests in one pass: each page is opened in the
+  // browser once, in every-page.spec.ts.
+  test('every page has its title, description, canonical link, navigation, heading and text', async ({
+    request,
+  }) => {
+    for (const spec of indexable) {
+      const response = await request.get(spec.path);
+      expect(response.status(), spec.path).toBe(200);
+      const html = await response.text();
+      const heading = servedHeading(html);
+      if (spec.title) expect(heading, `${spec.path}: heading`).toBe(spec.title);
+      else expect(heading, `${spec.path}: heading`).toBeTruthy();
+      expect(servedTitle(html), `${spec.path}: title`).toContain(company.name);
+      const description = servedMeta(html, 'description') ?? '';
+      expect(description.length, `${spec.path}: description`).toBeGreaterThanOrEqual(50);
+      expect(description.length, `${spec.path}: description`).toBeLessThanOrEqual(160);
+      const canonical = /<link rel="canonical" href="([^"]*)"/.exec(html)?.[1];
+      expect(canonical, `${spec.path}: canonical link`).toMatch(
         new RegExp(`${spec.path === '/' ? '/' : spec.path}$`),
       );
-      await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', /.+/);
-      await expect(
-        page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' }),
-      ).toBeAttached();
-      const words = (await page.locator('main').innerText()).split(/\s+/).filter(Boolean).length;
-      expect(words).toBeGreaterThan(150);
+      expect(servedMeta(html, 'og:title'), `${spec.path}: og:title`).toMatch(/.+/);
+      expect(
+        servedNavLinks(html, 'Main').some(([, text]) => text === 'About'),
+        `${spec.path}: the navigation's About link`,
+      ).toBe(true);
+      expect(servedMainWords(html), `${spec.path}: words in main`).toBeGreaterThan(150);
+    }
+  });
+
+  test.describe('with JavaScript off', () => {
+    test.use({ javaScriptEnabled: false });
+
+    test('an unknown path answers 404 with the 404 page, marked not to be indexed', async ({
+      page,
+    }) => {
+      const response = await page.goto('/services/enterprise/nothing-here');
+      expect(response?.status()).toBe(404);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(NOT_FOUND.heading);
+      await expect(page.getByText(NOT_FOUND.text)).toBeVisible();
+      await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
     });
-  }
+  });
 
   test('every page has its own description', async ({ request }) => {
     const seen = new Map<string, string>();
@@ -43,16 +63,6 @@ test.describe('what a crawler reads without JavaScript', () => {
       expect(seen.get(description) ?? spec.path).toBe(spec.path);
       seen.set(description, spec.path);
     }
-  });
-
-  test('an unknown path answers 404 with the 404 page, marked not to be indexed', async ({
-    page,
-  }) => {
-    const response = await page.goto('/services/enterprise/nothing-here');
-    expect(response?.status()).toBe(404);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(NOT_FOUND.heading);
-    await expect(page.getByText(NOT_FOUND.text)).toBeVisible();
-    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
   });
 });
 
@@ -140,55 +150,6 @@ test.describe('what a shared link shows', () => {
       const body = await png.body();
       // The PNG's own header (IHDR) holds its width and height.
       expect([body.readUInt32BE(16), body.readUInt32BE(20)]).toEqual([1200, 630]);
-    });
-  }
-});
-
-test.describe('client take-over', () => {
-  for (const { path } of [...indexable, { path: '/services/data-analytics/no-such-page' }]) {
-    test(`${path}: the client adopts the server-rendered HTML, with no console error and no layout shift`, async ({
-      page,
-    }) => {
-      const errors = watchConsole(page);
-      const warnings: string[] = [];
-      page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
-      await page.addInitScript(() => {
-        const w = window as unknown as { __cls: number; __emptyRoot: boolean; __h1: unknown };
-        w.__cls = 0;
-        w.__emptyRoot = false;
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as (PerformanceEntry & {
-            value: number;
-            hadRecentInput: boolean;
-          })[]) {
-            if (!entry.hadRecentInput) w.__cls += entry.value;
-          }
-        }).observe({ type: 'layout-shift', buffered: true });
-        document.addEventListener('DOMContentLoaded', () => {
-          w.__h1 = document.querySelector('main h1');
-          new MutationObserver(() => {
-            if (!document.querySelector('#root main h1')) w.__emptyRoot = true;
-          }).observe(document, { childList: true, subtree: true });
-        });
-      });
-      await page.goto(path);
-      await ready(page);
-      await page.waitForLoadState('networkidle');
-      const result = await page.evaluate(() => {
-        const w = window as unknown as { __cls: number; __emptyRoot: boolean; __h1: unknown };
-        return {
-          hadHeading: w.__h1 !== null,
-          sameHeading: w.__h1 === document.querySelector('main h1'),
-          cls: w.__cls,
-          emptyRoot: w.__emptyRoot,
-        };
-      });
-      // The heading painted from the HTML is the very element the client goes on to use: the page
-      // was hydrated, not thrown away and drawn again.
-      expect(result).toMatchObject({ hadHeading: true, sameHeading: true, emptyRoot: false });
-      expect(result.cls).toBeLessThan(0.02);
-      expect(errors).toEqual([]);
-      expect(warnings.filter((m) => /hydrat|react/i.test(m))).toEqual([]);
     });
   }
 });

@@ -68,7 +68,7 @@ test.describe('a team deploys and rolls back its group on its own', () => {
     );
 
     // The public-health team changes a heading, adds a page, bumps its version and builds.
-    const work = buildPublicHealthNext('team-public-health');
+    const work = await buildPublicHealthNext('team-public-health');
     // The team's host serves its version folders.
     await deployment.startRemote(path.join(work, 'dist'), 3161);
     // Each team holds its own token; the data team's cannot move public health.

@@ -104,7 +104,7 @@ test.describe("a version's contents are fixed once built and deployed", () => {
     const before = manifest();
 
     // The team builds 1.1.0, then changes a heading and deploys without bumping the version.
-    const work = buildPublicHealthNext('version-fixed-stale');
+    const work = await buildPublicHealthNext('version-fixed-stale');
     changeHeading(work, 'Tools we build, configure and run');
     const refused = deploy(work, '--reason', 'heading');
     expect(refused.status).toBe(1);
@@ -154,7 +154,7 @@ test.describe("a version's contents are fixed once built and deployed", () => {
       3411,
     );
 
-    const work = buildPublicHealthNext('version-fixed-first');
+    const work = await buildPublicHealthNext('version-fixed-first');
     const first = deploy(work, '--reason', 'Field training page');
     expect(first.stderr).toBe('');
     expect(first.status).toBe(0);

@@ -3,13 +3,16 @@
  * remote hosts on ports of their own, and a team's next version of a remote, built from a changed
  * copy of its workspace.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   cpSync,
+  existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -20,7 +23,11 @@ import readline from 'node:readline';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
+import { sourcesDigest } from '@site/build/webpack/build-record';
+import { promisify } from 'node:util';
 import { SMTP_PORT } from './smtp';
+
+const execFileAsync = promisify(execFile);
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -305,14 +312,11 @@ function copyWorkspace(folder: string, target: string): void {
 }
 
 /**
- * The public-health team's next version, built as the team would: a copy of its workspace in
- * `tests/.tmp/<folder>` at version 1.1.0, with the M & E Tools heading "Tools we build and
- * configure" changed to "Tools we build, configure and support" and a new page, Field Training
- * (`/public-health/field-training`), built for production. Returns the copy's folder; the version
- * folder is in its `dist`.
+ * The public-health team's next version, as its workspace holds it before the build: version
+ * 1.1.0, the M & E Tools heading "Tools we build and configure" changed to "Tools we build,
+ * configure and support", and a new page, Field Training (`/public-health/field-training`).
  */
-export function buildPublicHealthNext(folder: string): string {
-  const work = path.join(ROOT, 'tests', '.tmp', folder);
+function writePublicHealthNext(work: string): void {
   copyWorkspace('mfe-public-health', work);
   const pkgFile = path.join(work, 'package.json');
   writeFileSync(
@@ -350,14 +354,88 @@ export default {
 } satisfies ServicePageContent;
 `,
   );
-  execFileSync(
-    process.execPath,
-    [require.resolve('webpack-cli/bin/cli.js'), '--mode', 'production'],
-    {
-      cwd: work,
-      stdio: 'pipe',
-    },
-  );
+}
+
+const TMP = path.join(ROOT, 'tests', '.tmp');
+
+/** Whether the process that took a build's lock (its pid in the lock's `pid` file) still runs. */
+function lockHeld(lock: string): boolean {
+  try {
+    process.kill(Number(readFileSync(path.join(lock, 'pid'), 'utf8')), 0);
+    return true;
+  } catch (error) {
+    // No pid written yet (the lock is being taken this instant), or a process that still runs.
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/**
+ * A workspace written by `write` and built for production, built once for all the tests that ask
+ * for it: the build is kept in `tests/.tmp/<name>-<digest of its sources>` (the digest the deploy
+ * command itself checks a build against, `sourcesDigest`), so any change to the group's sources,
+ * the shared packages it compiles in or the locked packages builds it afresh. Test processes that
+ * ask at the same time wait for the one that builds. Returns the build's folder, not to be changed.
+ */
+async function builtOnce(name: string, write: (work: string) => void): Promise<string> {
+  mkdirSync(TMP, { recursive: true });
+  // At the depth of the tests' own copies (`tests/.tmp/<folder>`), so the output is the same.
+  const staging = mkdtempSync(path.join(TMP, `${name}-staging-`));
+  try {
+    write(staging);
+    const built = path.join(TMP, `${name}-${sourcesDigest(staging).slice(0, 16)}`);
+    const lock = `${built}.lock`;
+    for (;;) {
+      if (existsSync(built)) return built;
+      try {
+        mkdirSync(lock);
+        break;
+      } catch {
+        // Another test process builds it; a lock whose process is gone is taken over.
+        if (!lockHeld(lock)) rmSync(lock, { recursive: true, force: true });
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+    try {
+      writeFileSync(path.join(lock, 'pid'), String(process.pid));
+      if (existsSync(built)) return built;
+      await execFileAsync(
+        process.execPath,
+        [require.resolve('webpack-cli/bin/cli.js'), '--mode', 'production'],
+        { cwd: staging, maxBuffer: 64 * 1024 * 1024 },
+      );
+      // Whole or not at all: a build that stops halfway is never taken for a finished one.
+      renameSync(staging, built);
+      // Builds of sources no longer current are not kept.
+      for (const entry of readdirSync(TMP)) {
+        const stale = path.join(TMP, entry);
+        if (stale !== built && new RegExp(`^${name}-[0-9a-f]{16}$`).test(entry)) {
+          rmSync(stale, { recursive: true, force: true });
+        }
+      }
+      return built;
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The public-health team's next version, built as the team would (`writePublicHealthNext`: version
+ * 1.1.0, the M & E Tools heading changed, a new page Field Training at
+ * `/public-health/field-training`), in a workspace of the caller's own, `tests/.tmp/<folder>`, to
+ * deploy from or change. The production build is made once for every test that asks for it and
+ * copied in. Returns the copy's folder; the version folder is in its `dist`.
+ */
+export async function buildPublicHealthNext(folder: string): Promise<string> {
+  const built = await builtOnce('public-health-next', writePublicHealthNext);
+  const work = path.join(TMP, folder);
+  rmSync(work, { recursive: true, force: true });
+  cpSync(built, work, {
+    recursive: true,
+    filter: (src) => !/(^|[/\\])node_modules([/\\]|$)/.test(path.relative(built, src)),
+  });
   return work;
 }
 
