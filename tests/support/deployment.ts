@@ -137,7 +137,10 @@ export class TestDeployment {
         .on('line', (line) => (this.siteLog += `${readableLine(line)}\n`));
     }
     this.children.push(child);
-    const deadline = Date.now() + 20_000;
+    // A site server starts its render processes before it listens: on a machine busy with the
+    // other tests that can take a while. It is waited for, not raced: a process that stops fails
+    // at once, one that never answers fails after a minute.
+    const deadline = Date.now() + 60_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${args[0]} stopped: ${this.siteLog}`);
       try {
