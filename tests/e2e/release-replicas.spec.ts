@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { expect } from '@playwright/test';
+import pg from 'pg';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { startPostgres } from '@site/build/testing/postgres';
 import { buildPublicHealthNext, test } from '../support/deployment';
@@ -9,7 +10,7 @@ import { ready } from '../support/ready';
  * Release controls on replicas: two site servers on one PostgreSQL see a preview, a canary and the
  * canary's automatic rollback the same way, whichever of them made the change: a cohort one signs
  * is the other's too, and a canary failing in browsers whose pages come from both is rolled back
- * from their summed counts. Ports: the site servers 3134 and 3135, PostgreSQL 3136, the
+ * from their summed counts, even when the replica judging it is killed midway. Ports: the site servers 3134 and 3135, PostgreSQL 3136, the
  * public-health team's origin 3137.
  */
 const TOKEN = 'release-replicas-token-0123456789';
@@ -58,8 +59,8 @@ test('a preview, a canary and its automatic rollback are the same on every repli
           token: TOKEN,
           allowedOrigins: [...SITE_REMOTES.map((r) => `http://localhost:${r.port}`), ORIGIN],
         },
-        // Judged every second (by whichever replica holds the lease), on 4 views at least.
-        env: { DATABASE_URL: postgres.url, CANARY_MIN_VIEWS: '4', CANARY_JUDGE_SECONDS: '1' },
+        // Judged every second (by whichever replica holds the lease), on 8 views at least.
+        env: { DATABASE_URL: postgres.url, CANARY_MIN_VIEWS: '8', CANARY_JUDGE_SECONDS: '1' },
       });
     }
     const work = await buildPublicHealthNext('release-replicas-public-health');
@@ -121,7 +122,9 @@ test('a preview, a canary and its automatic rollback are the same on every repli
 
     // A browser in the canary's cohort views its pages on one replica and the other in turn; they
     // throw, and the page's own reporter tells the replica that served it, with the view's token.
-    // The replicas' counts are summed, and the canary is rolled back by the one judging.
+    // The replicas' counts are summed. Midway, once both have counted their failing views in the
+    // database, the replica judging is killed (SIGKILL): the other takes the judgment over when its
+    // lease runs out, and rolls the canary back from the sums, the dead replica's counts included.
     const context = await browser.newContext();
     await context.addCookies([
       {
@@ -133,15 +136,30 @@ test('a preview, a canary and its automatic rollback are the same on every repli
       },
     ]);
     const served = { [first]: 0, [second]: 0 };
+    let killed: string | undefined;
+    const alive = () => REPLICAS.filter((site) => site !== killed);
     const rolledBack = async () =>
       (
-        (await deployApi(first, 'GET', '/history?remote=public_health')).body.history as {
+        (await deployApi(alive()[0]!, 'GET', '/history?remote=public_health')).body.history as {
           action: string;
         }[]
       ).at(-1)?.action === 'rollback';
+    const db = new pg.Client({ connectionString: postgres.url });
+    await db.connect();
+    const counted = async () =>
+      Number(
+        (
+          await db.query<{ errors: string }>(
+            `SELECT coalesce(sum(errors), 0) AS errors FROM canary_counts
+              WHERE group_name = 'public_health' AND version = '1.1.0'`,
+          )
+        ).rows[0]!.errors,
+      );
+    const judge = async () =>
+      (await db.query<{ holder: string }>('SELECT holder FROM canary_judge')).rows[0]?.holder;
     for (let view = 0; !(await rolledBack()); view++) {
-      expect(view, 'failing views of the canary before its rollback').toBeLessThan(20);
-      const site = REPLICAS[view % 2]!;
+      expect(view, 'failing views of the canary before its rollback').toBeLessThan(30);
+      const site = alive()[view % alive().length]!;
       const page = await context.newPage();
       const beacons: string[] = [];
       page.on('requestfinished', (request) => {
@@ -159,17 +177,33 @@ test('a preview, a canary and its automatic rollback are the same on every repli
       await expect.poll(() => beacons).toEqual([`${site}/_beacon`]);
       served[site] += 1;
       await page.close();
+      if (!killed && served[first] >= 2 && served[second] >= 2) {
+        await expect.poll(counted, { message: 'both replicas’ failing views counted' }).toBe(4);
+        await expect.poll(judge, { message: 'a replica judging' }).toBeTruthy();
+        const pid = Number((await judge())!.split('-')[0]);
+        const index = deployment.children.findIndex((child) => child.pid === pid);
+        expect(index, `the judge ${await judge()} is one of the two site servers`).toBeLessThan(2);
+        killed = REPLICAS[index]!;
+        process.kill(pid, 'SIGKILL');
+        await expect
+          .poll(() =>
+            fetch(killed!).then(
+              () => 'up',
+              () => 'gone',
+            ),
+          )
+          .toBe('gone');
+      }
     }
     await context.close();
+    await db.end();
+    const survivor = alive()[0]!;
+    expect(killed).toBeDefined();
     expect(served[first]).toBeGreaterThan(0);
     expect(served[second]).toBeGreaterThan(0);
-    // Both serve the stable version to the canary's cohort.
-    await expect
-      .poll(() => Promise.all(REPLICAS.map((site) => pageText(site, inCanary))), {
-        timeout: 10_000,
-      })
-      .toEqual([expect.stringContaining(STABLE), expect.stringContaining(STABLE)]);
-    const history = (await deployApi(second, 'GET', '/history?remote=public_health')).body
+    // The replica left serves the stable version to the canary's cohort.
+    await expect.poll(() => pageText(survivor, inCanary), { timeout: 10_000 }).toContain(STABLE);
+    const history = (await deployApi(survivor, 'GET', '/history?remote=public_health')).body
       .history as { action: string; by: string; reason: string }[];
     expect(history.slice(-2).map((e) => [e.action, e.by])).toEqual([
       ['canary', 'public-health-ci'],
@@ -177,8 +211,9 @@ test('a preview, a canary and its automatic rollback are the same on every repli
     ]);
     expect(history.at(-2)!.reason).toBe('canary 1.1.0 for 20% of visits');
     const [, failed, views] = ROLLBACK.exec(history.at(-1)!.reason)!;
-    // Views served by both replicas, each failing one counted once, summed.
-    expect(Number(failed)).toBeGreaterThan(0);
+    // Views served by both replicas, each failing one counted once, summed: more than the replica
+    // left ever served, so the dead one's counts were in the judgment.
+    expect(Number(failed)).toBeGreaterThan(served[survivor]);
     expect(Number(failed)).toBeLessThanOrEqual(served[first] + served[second]);
     expect(Number(views)).toBeGreaterThanOrEqual(Number(failed));
   } finally {
