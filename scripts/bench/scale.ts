@@ -28,7 +28,8 @@
  *   node --import tsx scripts/bench/scale.ts [--sizes 100,1000] [--rounds 2] [--seconds 3]
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, readdirSync, promises as fs } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -166,6 +167,46 @@ async function growSite(dir: string, extra: number): Promise<string> {
   }
   await fs.writeFile(tableFile, `${JSON.stringify(routes, null, 2)}\n`);
   return site;
+}
+
+/** Builds of grown groups kept between runs, by a digest of what they were built from. */
+const BUILDS = path.join(os.tmpdir(), 'bench-scale-builds');
+
+/** Every file under `dir`, by its path relative to `dir`, in a stable order. */
+function filesUnder(dir: string, base = dir): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...filesUnder(file, base));
+    else out.push(path.relative(base, file));
+  }
+  return out;
+}
+
+/**
+ * What the grown group's build is made from: its sources, its build settings, the shared packages
+ * and the installed versions. The same digest is the same build, so a second run (the same group
+ * measured before and after a change to the site server) builds once.
+ */
+export function buildDigest(groupDir: string): string {
+  const hash = createHash('sha256');
+  const add = (dir: string, files: string[]) => {
+    for (const file of files) hash.update(file).update(readFileSync(path.join(dir, file)));
+  };
+  add(groupDir, [
+    ...filesUnder(path.join(groupDir, 'src')).map((f) => path.join('src', f)),
+    'package.json',
+    'webpack.config.js',
+  ]);
+  for (const shared of ['ui', 'build', 'contracts']) {
+    const dir = path.join(root, 'shared', shared);
+    add(dir, filesUnder(dir));
+  }
+  add(root, ['package-lock.json', 'tsconfig.json', 'tsconfig.build.json']);
+  return hash.digest('hex').slice(0, 24);
 }
 
 /** One production build of the grown group, with webpack as `npm run build -w` runs it. */
@@ -466,10 +507,20 @@ export async function measureScale({
   const today = shellPages + local.remotes.reduce((n, r) => n + r.routes.length, 0);
   const largest = Math.max(today, ...sizes);
   const site = await growSite(scratch, largest - today);
-  const buildSeconds = buildGrown(site);
-  log(`scale: the grown group built in ${buildSeconds} s`);
-
   const grownDist = path.join(site, GROWN.folder, 'dist');
+  const kept = path.join(BUILDS, buildDigest(path.join(site, GROWN.folder)));
+  let buildSeconds = 0;
+  if (existsSync(kept)) {
+    log(`scale: the grown group's build of these same sources is reused (${kept})`);
+    await fs.cp(kept, grownDist, { recursive: true });
+  } else {
+    buildSeconds = buildGrown(site);
+    log(`scale: the grown group built in ${buildSeconds} s`);
+    await fs.mkdir(BUILDS, { recursive: true });
+    await fs.cp(grownDist, `${kept}.tmp`, { recursive: true });
+    await fs.rename(`${kept}.tmp`, kept);
+  }
+
   const version = readdirSync(grownDist).find((v) => !v.startsWith('.'))!;
   // The version a deploy publishes: the same files under a new version folder.
   const nextVersion = `${version}-next`;
@@ -534,7 +585,7 @@ const pct = (m: Measured) => `${fmt(m.value * 100, 1)} %`;
 
 export function printScale(f: ScaleFigures): void {
   console.log(
-    `\nScale: the site grown in group ${f.grown} (one webpack build, ${f.buildSeconds} s); each figure with the 1-minute load average when it was taken (${os.cpus().length} cores)`,
+    `\nScale: the site grown in group ${f.grown} (${f.buildSeconds ? `one webpack build, ${f.buildSeconds} s` : 'a kept build of the same sources'}); each figure with the 1-minute load average when it was taken (${os.cpus().length} cores)`,
   );
   const rows: [string, (s: SizeFigures) => Measured, (m: Measured) => string][] = [
     ['page KB raw (median page)', (s) => s.pageBytes, kib],
