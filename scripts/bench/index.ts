@@ -32,7 +32,7 @@ import { measurePhone, type PhoneResult } from './phone';
 import { measureSiteServer, printSiteServer } from './site-server';
 import { measureThroughput, printThroughput } from './throughput';
 import { measureReplicas, printReplicas } from './replicas';
-import { measureScale, printScale } from './scale';
+import { measureScale, printScale, writeScaleDoc } from './scale';
 import { BUDGET, report, summarize, type BenchData, type RouteResult } from './report';
 import { prepareSite, remoteOriginFor } from './site';
 import { cleanup, elapsedS, errorMessage, kb, log, withTimeout } from './util';
@@ -242,7 +242,10 @@ async function main(): Promise<void> {
   if (server) printSiteServer(server);
   if (throughput) printThroughput(throughput);
   if (replicas) printReplicas(replicas);
-  if (scale) printScale(scale);
+  if (scale) {
+    printScale(scale);
+    await writeScaleDoc(scale);
+  }
 
   const outDir = path.join(
     path.dirname(fileURLToPath(import.meta.url)),

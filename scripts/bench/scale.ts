@@ -583,9 +583,11 @@ export async function measureScale({
 const kib = (m: Measured) => fmt(m.value / 1024, 1);
 const pct = (m: Measured) => `${fmt(m.value * 100, 1)} %`;
 
-export function printScale(f: ScaleFigures): void {
-  console.log(
-    `\nScale: the site grown in group ${f.grown} (${f.buildSeconds ? `one webpack build, ${f.buildSeconds} s` : 'a kept build of the same sources'}); each figure with the 1-minute load average when it was taken (${os.cpus().length} cores)`,
+/** The scale table as text: the header line, the table, the ratios of the largest size. */
+export function scaleReport(f: ScaleFigures): string {
+  const lines: string[] = [];
+  lines.push(
+    `Scale: the site grown in group ${f.grown} (${f.buildSeconds ? `one webpack build, ${f.buildSeconds} s` : 'a kept build of the same sources'}); each figure with the 1-minute load average when it was taken (${os.cpus().length} cores)`,
   );
   const rows: [string, (s: SizeFigures) => Measured, (m: Measured) => string][] = [
     ['page KB raw (median page)', (s) => s.pageBytes, kib],
@@ -603,7 +605,7 @@ export function printScale(f: ScaleFigures): void {
     ['cached page req/s, nginx', (s) => s.nginxRps, (m) => fmt(m.value)],
     ['site server / nginx', (s) => s.nginxRatio, (m) => `${fmt(m.value, 2)}×`],
   ];
-  console.log(
+  lines.push(
     table(
       ['routes', ...f.sizes.map((s) => String(s.routes))],
       rows.map(([label, get, show]) => [
@@ -615,10 +617,51 @@ export function printScale(f: ScaleFigures): void {
   const first = f.sizes[0];
   const last = f.sizes[f.sizes.length - 1];
   if (first && last && last !== first) {
-    console.log(
+    lines.push(
       `  ${last.routes} routes against ${first.routes}: page bytes ${fmt(last.pageBytes.value / first.pageBytes.value, 2)}× raw, ${fmt(last.pageGzipBytes.value / first.pageGzipBytes.value, 2)}× gzip (aim ≤ 1.2×); composition ${fmt(last.composeMs.value / first.composeMs.value, 2)}× (aim ≤ 1.2×)`,
     );
   }
+  return lines.join('\n');
+}
+
+export function printScale(f: ScaleFigures): void {
+  console.log(`\n${scaleReport(f)}`);
+}
+
+const DOC = path.join(root, 'docs', 'performance.md');
+const DOC_START = '<!-- bench:scale -->';
+const DOC_END = '<!-- /bench:scale -->';
+
+/**
+ * Writes the table into docs/performance.md between its markers, with the date, the machine and
+ * its load, so the figures there are the last run's and cannot drift from what the bench printed.
+ */
+export async function writeScaleDoc(f: ScaleFigures): Promise<void> {
+  const doc = await fs.readFile(DOC, 'utf8');
+  const start = doc.indexOf(DOC_START);
+  const end = doc.indexOf(DOC_END);
+  if (start === -1 || end < start) {
+    log(`scale: ${DOC} has no ${DOC_START} … ${DOC_END} section: not written`);
+    return;
+  }
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  const load = os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(', ');
+  const block = [
+    DOC_START,
+    '',
+    `Written by \`npm run bench -- --only scale\` on ${new Date().toISOString()} (Node ${process.version}, ${os.cpus().length} × ${cpu}, load average at the end ${load}):`,
+    '',
+    '```text',
+    scaleReport(f),
+    '```',
+    '',
+    DOC_END,
+  ].join('\n');
+  await fs.writeFile(DOC, doc.slice(0, start) + block + doc.slice(end + DOC_END.length));
+  log(`scale: written into ${path.relative(root, DOC)}`);
 }
 
 if (require.main === module) {
@@ -632,7 +675,10 @@ if (require.main === module) {
     rounds: Number(arg('--rounds') ?? 2),
     seconds: Number(arg('--seconds') ?? 3),
   })
-    .then(printScale)
+    .then(async (figures) => {
+      printScale(figures);
+      await writeScaleDoc(figures);
+    })
     .catch((error: unknown) => {
       console.error(error);
       process.exitCode = 1;
