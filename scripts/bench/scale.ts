@@ -49,7 +49,7 @@ export const SCALE_PORTS = {
 /** Sizes in routes (the shell's pages and every group's); the site as it is comes first. */
 export const SCALE_SIZES = [100, 1000];
 /** The group that grows: the one with two prefixes, as a team with a growing catalogue has. */
-const GROWN = SITE_REMOTES.find((r) => r.prefixes.length > 1) ?? SITE_REMOTES[0]!;
+export const GROWN = SITE_REMOTES.find((r) => r.prefixes.length > 1) ?? SITE_REMOTES[0]!;
 const METRICS_TOKEN = 'scale-bench-metrics-token';
 const MANIFEST_ELEMENT = /<script type="application\/json" id="site-manifest">([\s\S]*?)<\/script>/;
 
@@ -116,7 +116,7 @@ const pageFile = (route: string) => (route === '/' ? 'index.html' : `${route.sli
  * The scratch site: the site table with this measurement's ports, the grown group's sources copied
  * and grown by `extra` routes, the other groups linked to this checkout's (read only).
  */
-async function growSite(dir: string, extra: number): Promise<string> {
+export async function growSite(dir: string, extra: number): Promise<string> {
   const site = path.join(dir, 'site');
   await fs.mkdir(path.join(site, 'shared', 'contracts'), { recursive: true });
   await fs.symlink(path.join(root, 'node_modules'), path.join(site, 'node_modules'));
