@@ -75,8 +75,8 @@ export function crc32Combine(crc1: number, crc2: number, length2: number): numbe
   return (crc ^ crc2) >>> 0;
 }
 
-/** Pieces joined into one gzip member. */
-export function joinGzip(pieces: readonly Piece[]): Buffer {
+/** The gzip trailer of pieces joined: the CRC-32 and the length of the whole. */
+function gzipTrailer(pieces: readonly Piece[]): Buffer {
   let crc = 0;
   let length = 0;
   for (const p of pieces) {
@@ -86,6 +86,11 @@ export function joinGzip(pieces: readonly Piece[]): Buffer {
   const trailer = Buffer.alloc(8);
   trailer.writeUInt32LE(crc >>> 0, 0);
   trailer.writeUInt32LE(length % 2 ** 32, 4);
+  return trailer;
+}
+
+/** Pieces joined into one gzip member. */
+export function joinGzip(pieces: readonly Piece[], trailer = gzipTrailer(pieces)): Buffer {
   return Buffer.concat([GZIP_HEADER, ...pieces.map((p) => p.deflated), FINAL_BLOCK, trailer]);
 }
 
@@ -96,8 +101,11 @@ export function joinGzip(pieces: readonly Piece[]): Buffer {
 export class PageShape {
   private readonly before: Piece;
   private readonly after: Piece;
-  /** The page as last sent: with which manifest, and its forms. */
-  private last: { manifest: Piece; gzip: Buffer; br?: Buffer; served: number } | null = null;
+  /**
+   * The page as last sent: with which manifest, its gzip trailer and its brotli form. Its gzip form
+   * is joined for each answer (a copy of some kilobytes), so a page holds its pieces alone.
+   */
+  private last: { manifest: Piece; trailer: Buffer; br?: Buffer; served: number } | null = null;
   private upgrading = false;
 
   constructor(
@@ -110,13 +118,9 @@ export class PageShape {
     this.after = piece(after);
   }
 
-  /** Bytes held: its pieces, and its forms as last sent. */
+  /** Bytes held: its pieces, and its brotli form as last sent. */
   get size(): number {
-    return (
-      this.before.deflated.length +
-      this.after.deflated.length +
-      (this.last ? this.last.gzip.length + (this.last.br?.length ?? 0) : 0)
-    );
+    return this.before.deflated.length + this.after.deflated.length + (this.last?.br?.length ?? 0);
   }
 
   /** Already held compressed. */
@@ -124,15 +128,20 @@ export class PageShape {
 
   private forms(manifest: Piece) {
     if (this.last?.manifest !== manifest) {
-      this.last = { manifest, gzip: joinGzip([this.before, manifest, this.after]), served: 0 };
+      const trailer = gzipTrailer([this.before, manifest, this.after]);
+      this.last = { manifest, trailer, served: 0 };
       this.upgrading = false;
     }
     return this.last;
   }
 
+  private gzip(manifest: Piece): Buffer {
+    return joinGzip([this.before, manifest, this.after], this.forms(manifest).trailer);
+  }
+
   /** The page with `manifest` in its place. */
   with(manifest: Piece): SentPage {
-    const forms = () => this.forms(manifest);
+    const gzip = () => this.gzip(manifest);
     const etag = `"${this.before.digest}${this.after.digest}.${manifest.digest}"`;
     return {
       status: this.status,
@@ -140,7 +149,7 @@ export class PageShape {
       etag,
       length: this.before.length + manifest.length + this.after.length,
       get body() {
-        return zlib.gunzipSync(forms().gzip);
+        return zlib.gunzipSync(gzip());
       },
       encode: (encoding: Encoding) => this.encode(manifest, encoding),
     };
@@ -150,11 +159,11 @@ export class PageShape {
   private encode(manifest: Piece, encoding: Encoding): Buffer {
     const forms = this.forms(manifest);
     forms.served += 1;
-    if (encoding === 'gzip') return forms.gzip;
+    if (encoding === 'gzip') return this.gzip(manifest);
     if (forms.br) {
       if (forms.served >= 2 && !this.upgrading) {
         this.upgrading = true;
-        const body = zlib.gunzipSync(forms.gzip);
+        const body = zlib.gunzipSync(this.gzip(manifest));
         zlib.brotliCompress(
           body,
           {
@@ -170,7 +179,7 @@ export class PageShape {
       }
       return forms.br;
     }
-    forms.br = zlib.brotliCompressSync(zlib.gunzipSync(forms.gzip), {
+    forms.br = zlib.brotliCompressSync(zlib.gunzipSync(this.gzip(manifest)), {
       params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 },
     });
     return forms.br;
