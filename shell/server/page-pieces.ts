@@ -105,7 +105,13 @@ export class PageShape {
    * The page as last sent: with which manifest, its gzip trailer and its brotli form. Its gzip form
    * is joined for each answer (a copy of some kilobytes), so a page holds its pieces alone.
    */
-  private last: { manifest: Piece; trailer: Buffer; br?: Buffer; served: number } | null = null;
+  private last: {
+    manifest: Piece;
+    trailer: Buffer;
+    gzip?: Buffer;
+    br?: Buffer;
+    served: number;
+  } | null = null;
   private upgrading = false;
 
   constructor(
@@ -113,6 +119,7 @@ export class PageShape {
     before: string,
     after: string,
     readonly headers: Record<string, string> = {},
+    private readonly hot?: HotPages,
   ) {
     this.before = piece(before);
     this.after = piece(after);
@@ -129,6 +136,7 @@ export class PageShape {
   private forms(manifest: Piece) {
     if (this.last?.manifest !== manifest) {
       const trailer = gzipTrailer([this.before, manifest, this.after]);
+      if (this.last?.gzip) this.hot?.drop(this);
       this.last = { manifest, trailer, served: 0 };
       this.upgrading = false;
     }
@@ -136,7 +144,20 @@ export class PageShape {
   }
 
   private gzip(manifest: Piece): Buffer {
-    return joinGzip([this.before, manifest, this.after], this.forms(manifest).trailer);
+    const forms = this.forms(manifest);
+    if (forms.gzip) return forms.gzip;
+    const joined = joinGzip([this.before, manifest, this.after], forms.trailer);
+    // A page asked for again is kept joined, in a bounded set of its own (`HotPages`).
+    if (forms.served >= 2 && this.hot) {
+      forms.gzip = joined;
+      this.hot.add(this, joined.length);
+    }
+    return joined;
+  }
+
+  /** Lets go of the joined form (the hot set is full, or has moved on). */
+  cool(): void {
+    if (this.last) delete this.last.gzip;
   }
 
   /** The page with `manifest` in its place. */
@@ -183,5 +204,40 @@ export class PageShape {
       params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 },
     });
     return forms.br;
+  }
+}
+
+/**
+ * The pages asked for again, kept joined (their gzip answer ready, sent as it is): a set bounded by
+ * its own bytes, least recently joined first out, so a crawl of every page costs only the pieces
+ * while the pages in demand are sent with no copy.
+ */
+export class HotPages {
+  private readonly pages = new Map<PageShape, number>();
+  private held = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get bytes(): number {
+    return this.held;
+  }
+
+  add(page: PageShape, bytes: number): void {
+    this.drop(page);
+    this.pages.set(page, bytes);
+    this.held += bytes;
+    for (const [oldest, size] of this.pages) {
+      if (this.held <= this.maxBytes) break;
+      this.pages.delete(oldest);
+      this.held -= size;
+      oldest.cool();
+    }
+  }
+
+  drop(page: PageShape): void {
+    const size = this.pages.get(page);
+    if (size === undefined) return;
+    this.pages.delete(page);
+    this.held -= size;
   }
 }

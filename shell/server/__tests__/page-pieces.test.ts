@@ -12,7 +12,7 @@ import zlib from 'node:zlib';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRemote } from '@site/build/testing/manifest';
 import { listenOnFreePort, portRange } from '@site/build/testing/ports';
-import { crc32Combine, joinGzip, piece } from '../page-pieces';
+import { HotPages, PageShape, crc32Combine, joinGzip, piece } from '../page-pieces';
 import { createSite, type Site } from '../site';
 
 describe('pieces of a page joined', () => {
@@ -25,6 +25,26 @@ describe('pieces of a page joined', () => {
     ];
     const joined = joinGzip(texts.map(piece));
     expect(zlib.gunzipSync(joined).toString()).toBe(texts.join(''));
+  });
+
+  it('are sent joined for each answer, the pages asked for again kept joined within a bound', () => {
+    const hot = new HotPages(100_000);
+    const manifest = piece('{"remotes":[]}');
+    const pages = Array.from({ length: 5 }, (_, i) => ({
+      before: `<p>${i}${randomBytes(30_000).toString('hex')}`,
+      after: '</p>',
+    }));
+    const shapes = pages.map((p) => new PageShape(200, p.before, p.after, {}, hot));
+    for (let round = 0; round < 3; round++) {
+      shapes.forEach((shape, i) => {
+        const sent = shape.with(manifest);
+        const text = `${pages[i]!.before}{"remotes":[]}${pages[i]!.after}`;
+        expect(zlib.gunzipSync(sent.encode('gzip')).toString()).toBe(text);
+        expect(sent.body.toString()).toBe(text);
+      });
+      expect(hot.bytes).toBeLessThanOrEqual(100_000);
+    }
+    expect(hot.bytes).toBeGreaterThan(0);
   });
 
   it('carry the CRC-32 of the whole, combined from each piece’s', () => {
