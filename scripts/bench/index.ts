@@ -10,7 +10,10 @@
  *                                          server (the site server's answer times), throughput (the
  *                                          site server's cached pages per second against nginx),
  *                                          replicas (a deploy reaching every replica; three site
- *                                          servers behind nginx against one)
+ *                                          servers behind nginx against one), scale (the site
+ *                                          grown to about 100 and 1,000 routes in a scratch copy:
+ *                                          bytes, composition, cache, processes, against nginx;
+ *                                          only when named, from port 3490 on)
  *   npm run bench -- --routes /,/about --runs 1
  *   npm run bench -- --skip-lighthouse
  *
@@ -29,6 +32,7 @@ import { measurePhone, type PhoneResult } from './phone';
 import { measureSiteServer, printSiteServer } from './site-server';
 import { measureThroughput, printThroughput } from './throughput';
 import { measureReplicas, printReplicas } from './replicas';
+import { measureScale, printScale, writeScaleDoc } from './scale';
 import { BUDGET, report, summarize, type BenchData, type RouteResult } from './report';
 import { prepareSite, remoteOriginFor } from './site';
 import { cleanup, elapsedS, errorMessage, kb, log, withTimeout } from './util';
@@ -41,6 +45,7 @@ const MEASUREMENTS = [
   'server',
   'throughput',
   'replicas',
+  'scale',
 ] as const;
 type Measurement = (typeof MEASUREMENTS)[number];
 /** The measurements that need the whole site running as `npm start` runs it. */
@@ -58,7 +63,8 @@ function parseArgs(argv: string[]): Args {
   const args: Args = {
     routes: null,
     runs: 3,
-    only: new Set(MEASUREMENTS),
+    // The scale measurement builds a grown copy of a group: only when named.
+    only: new Set(MEASUREMENTS.filter((m) => m !== 'scale')),
     quick: false,
     help: false,
   };
@@ -111,7 +117,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.help) {
     console.log(
-      'usage: npm run bench -- [--quick] [--only bytes,lighthouse,navigation,phone,server,throughput,replicas] [--routes /,/about] [--runs N] [--skip-lighthouse]',
+      'usage: npm run bench -- [--quick] [--only bytes,lighthouse,navigation,phone,server,throughput,replicas,scale] [--routes /,/about] [--runs N] [--skip-lighthouse]',
     );
     return;
   }
@@ -191,6 +197,8 @@ async function main(): Promise<void> {
   const throughput = args.only.has('throughput') ? await measureThroughput() : null;
   // Three site servers on one PostgreSQL behind nginx, from port 3460 on.
   const replicas = args.only.has('replicas') ? await measureReplicas() : null;
+  // The site grown in a scratch copy, from port 3490 on.
+  const scale = args.only.has('scale') ? await measureScale() : null;
 
   const problems = [...(site?.problems ?? [])];
   for (const r of results) {
@@ -234,6 +242,10 @@ async function main(): Promise<void> {
   if (server) printSiteServer(server);
   if (throughput) printThroughput(throughput);
   if (replicas) printReplicas(replicas);
+  if (scale) {
+    printScale(scale);
+    await writeScaleDoc(scale);
+  }
 
   const outDir = path.join(
     path.dirname(fileURLToPath(import.meta.url)),
@@ -242,7 +254,7 @@ async function main(): Promise<void> {
     'bench-results',
   );
   await fs.mkdir(outDir, { recursive: true });
-  const json = `${JSON.stringify({ ...data, ...(throughput ? { throughput } : {}), ...(replicas ? { replicas } : {}) }, null, 2)}\n`;
+  const json = `${JSON.stringify({ ...data, ...(throughput ? { throughput } : {}), ...(replicas ? { replicas } : {}), ...(scale ? { scale } : {}) }, null, 2)}\n`;
   await fs.writeFile(path.join(outDir, 'latest.json'), json);
   await fs.writeFile(path.join(outDir, `${data.date.replace(/[:.]/g, '-')}.json`), json);
   console.log(`\nwritten: bench-results/latest.json (and a dated copy); ${data.durationS} s`);

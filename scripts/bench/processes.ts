@@ -50,13 +50,13 @@ export async function waitFor(
   }
 }
 
-/** Starts a process, stopped again on clean-up; resolves when `readyUrl` answers. */
+/** Starts a process, stopped again on clean-up; resolves with it when `readyUrl` answers. */
 export async function start(
   command: string,
   args: string[],
   env: Record<string, string>,
   readyUrl: string,
-): Promise<void> {
+): Promise<ChildProcess> {
   const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, ...env },
@@ -76,6 +76,7 @@ export async function start(
       }),
   );
   await waitFor(readyUrl, child, () => output);
+  return child;
 }
 
 /**

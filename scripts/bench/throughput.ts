@@ -65,7 +65,7 @@ export interface ThroughputFigures {
 }
 
 /** Installs a Debian package when its program is missing (the benchmark's machine is Debian). */
-function ensureProgram(program: string, pkg: string): void {
+export function ensureProgram(program: string, pkg: string): void {
   if (existsSync(program)) return;
   log(`${program} is missing: apt-get install -y ${pkg}`);
   const result = spawnSync('apt-get', ['install', '-y', pkg], { stdio: 'inherit' });
@@ -73,7 +73,7 @@ function ensureProgram(program: string, pkg: string): void {
     throw new Error(`${pkg} could not be installed (apt-get install -y ${pkg})`);
 }
 
-function nginxConfig(dir: string, exportDir: string, port: number): string {
+export function nginxConfig(dir: string, exportDir: string, port: number): string {
   return `worker_processes 1;
 daemon off;
 pid ${dir}/nginx.pid;
@@ -118,7 +118,7 @@ async function filesIn(dir: string): Promise<string[]> {
 }
 
 /** A page asked for in the measured coding: fetch decodes it, the header says what was sent. */
-async function gzipped(
+export async function gzipped(
   url: string,
 ): Promise<{ html: string; encoding: string | null; bytes: number }> {
   const res = await fetch(url, { headers: { 'Accept-Encoding': ENCODING } });

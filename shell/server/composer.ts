@@ -108,6 +108,17 @@ export class PageComposer {
     return key;
   }
 
+  /**
+   * What the page at `pagePath` depends on besides the manifest it embeds: the shell's build, the
+   * navigation, the version of the group that owns it (the shell's pages draw the navigation) and
+   * its path. A deploy of another group, or a canary's or a preview's manifest that differs
+   * elsewhere, leaves it the same.
+   */
+  pageKey(view: LiveManifest, pagePath: string): string {
+    const owner = view.manifest.remotes.find((r) => r.routes.some((x) => x.path === pagePath));
+    return `${this.options.template().id}|${this.navigation(view.manifest)}|${owner ? remoteIdentity(owner) : 'shell'}|${pagePath}`;
+  }
+
   /** A part from the cache, or made once however many requests ask for it together. */
   private cachedPart(key: string, make: () => Promise<Part>, keep = true): Promise<Part> {
     const hit = this.parts.get(key);

@@ -3,10 +3,28 @@ import zlib from 'node:zlib';
 import type { Encoding } from '@site/serving';
 import { LRUCache } from 'lru-cache';
 
-/** A composed page and its compressed forms, made once and sent many times. */
-export class ComposedPage {
-  readonly body: Buffer;
+/** A page as it is sent: its status, headers, ETag and bytes in each coding. */
+export interface SentPage {
+  readonly status: number;
+  readonly headers: Record<string, string>;
   readonly etag: string;
+  /** Its bytes, uncompressed. */
+  readonly length: number;
+  readonly body: Buffer;
+  encode(encoding: Encoding): Buffer;
+}
+
+/**
+ * A composed page and its compressed forms, made once and sent many times. A page kept in the
+ * cache is held compressed (`hold`): its gzip form is what almost every client asks for, and the
+ * rare client that asks for none gets it unpacked again, so a page costs its compressed bytes, not
+ * several times that.
+ */
+export class ComposedPage implements SentPage {
+  readonly etag: string;
+  /** The page's bytes, uncompressed. */
+  readonly length: number;
+  private raw: Buffer | null;
   private encoded: Partial<Record<Encoding, Buffer>> = {};
   private upgrading = false;
   private served = 0;
@@ -16,12 +34,29 @@ export class ComposedPage {
     html: string,
     readonly headers: Record<string, string> = {},
   ) {
-    this.body = Buffer.from(html);
-    this.etag = `"${createHash('sha256').update(this.body).digest('base64url').slice(0, 22)}"`;
+    const body = Buffer.from(html);
+    this.raw = body;
+    this.length = body.length;
+    this.etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
   }
 
+  /** The page uncompressed (unpacked from its gzip form when it is held compressed). */
+  get body(): Buffer {
+    return this.raw ?? zlib.gunzipSync(this.encoded.gzip!);
+  }
+
+  /** Bytes held: the forms kept, as they are. */
   get size(): number {
-    return this.body.length + (this.encoded.br?.length ?? 0) + (this.encoded.gzip?.length ?? 0);
+    return (
+      (this.raw?.length ?? 0) + (this.encoded.br?.length ?? 0) + (this.encoded.gzip?.length ?? 0)
+    );
+  }
+
+  /** Keeps the page compressed only (gzip, made now if it was not), for a long stay in a cache. */
+  hold(): void {
+    if (!this.raw) return;
+    this.encoded.gzip ??= zlib.gzipSync(this.raw, { level: 9 });
+    this.raw = null;
   }
 
   /**
@@ -51,12 +86,13 @@ export class ComposedPage {
   private upgrade(): void {
     if (this.upgrading) return;
     this.upgrading = true;
+    const body = this.body;
     zlib.brotliCompress(
-      this.body,
+      body,
       {
         params: {
           [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
-          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: this.body.length,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
         },
       },
       (error, best) => {
@@ -64,6 +100,15 @@ export class ComposedPage {
       },
     );
   }
+}
+
+/** What the page cache keeps: a page, or a page's shape (page-pieces.ts). */
+export interface KeptPage {
+  readonly status: number;
+  /** Bytes held. */
+  readonly size: number;
+  /** Makes it as small as it can be for a long stay. */
+  hold(): void;
 }
 
 export interface PageCacheOptions {
@@ -78,21 +123,27 @@ export interface PageCacheOptions {
 }
 
 /**
- * Composed pages by manifest version, shell build and path. A deploy changes the manifest version,
- * so its pages are composed afresh on their next request; the old ones age out. Bounded by count
- * and bytes (least recently used go first). Compositions under way are shared, so a burst of
- * requests for a new page composes it once.
+ * Composed pages by a key of what each depends on (plugins/pages.ts: shell build, navigation, the
+ * owning group's version, path), so a deploy of one group composes only that group's pages afresh
+ * on their next request; the old ones age out. Bounded by count
+ * and by the bytes the pages hold (least recently used go first): a page is held compressed, and
+ * a form added after it was stored (brotli, asked for later) is counted at its next look-up.
+ * Compositions under way are shared, so a burst of requests for a new page composes it once.
  */
-export class PageCache {
-  private readonly pages: LRUCache<string, ComposedPage>;
-  private readonly pending = new Map<string, Promise<ComposedPage>>();
+export class PageCache<Page extends KeptPage = ComposedPage> {
+  private readonly pages: LRUCache<string, Page>;
+  private readonly pending = new Map<string, Promise<Page>>();
+  /** The size each page was counted at. */
+  private readonly counted = new WeakMap<Page, number>();
 
   constructor(private readonly options: PageCacheOptions) {
-    this.pages = new LRUCache<string, ComposedPage>({
+    this.pages = new LRUCache<string, Page>({
       max: options.maxEntries,
       maxSize: options.maxBytes,
-      // Compressed forms are added after a page is stored; its size is counted with them at most.
-      sizeCalculation: (page) => Math.max(1, page.body.length * 2),
+      sizeCalculation: (page) => {
+        this.counted.set(page, page.size);
+        return Math.max(1, page.size);
+      },
     });
   }
 
@@ -105,10 +156,16 @@ export class PageCache {
     return this.pages.calculatedSize;
   }
 
-  get(key: string, compose: () => Promise<ComposedPage>): Promise<ComposedPage> {
+  get(key: string, compose: () => Promise<Page>): Promise<Page> {
     const hit = this.pages.get(key);
     if (hit) {
       this.options.observe?.(true);
+      // A form made since it was counted: counted again (a page that failed keeps its short life).
+      // (The same value set again keeps its old size: it is put back instead.)
+      if (hit.status < 500 && this.counted.get(hit) !== hit.size) {
+        this.pages.delete(key);
+        this.pages.set(key, hit);
+      }
       return Promise.resolve(hit);
     }
     let pending = this.pending.get(key);
@@ -117,6 +174,7 @@ export class PageCache {
       pending = compose().then(
         (page) => {
           this.pending.delete(key);
+          page.hold();
           this.pages.set(
             key,
             page,

@@ -21,7 +21,7 @@ import { DEFAULT_BEACON_RATE_LIMIT, beaconRoutes } from './http/beacon';
 import { contactFormRoutes } from './http/contact-form';
 import { loggerOptions } from './logger';
 import { metricsPlugin, type SiteMetrics } from './metrics';
-import type { ComposedPage } from './page-cache';
+import type { SentPage } from './page-cache';
 import controlPlane from './plugins/control-plane';
 import deploy from './plugins/deploy';
 import { handleErrors } from './plugins/errors';
@@ -44,7 +44,7 @@ export interface Site {
   /** Starts answering, once the render processes are warm; resolves to the address. */
   listen(port: number, host?: string): Promise<string>;
   /** The page at a path as the site would answer it now. */
-  page(urlPath: string): Promise<ComposedPage>;
+  page(urlPath: string): Promise<SentPage>;
   /** The paths the site has: the shell's own and every remote's. */
   paths(): Promise<string[]>;
   manifest(): Promise<LiveManifest>;

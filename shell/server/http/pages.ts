@@ -10,7 +10,7 @@ import fastifyStatic from '@fastify/static';
 import encodeUrl from 'encodeurl';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REVALIDATE, filePolicy, settleAcceptEncoding } from '@site/serving';
-import type { ComposedPage } from '../page-cache';
+import type { SentPage } from '../page-cache';
 import { sendComposed } from './send-body';
 
 /**
@@ -21,8 +21,8 @@ export interface PageSource {
   /** Whether a path is one of the site's pages now. */
   isPage(urlPath: string, request: FastifyRequest): Promise<boolean>;
   /** The page at a path, or undefined when the path is not one of the site's pages. */
-  page(urlPath: string, request: FastifyRequest): Promise<ComposedPage | undefined>;
-  notFound(request: FastifyRequest): Promise<ComposedPage>;
+  page(urlPath: string, request: FastifyRequest): Promise<SentPage | undefined>;
+  notFound(request: FastifyRequest): Promise<SentPage>;
 }
 
 export class BadTargetError extends Error {

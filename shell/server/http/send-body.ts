@@ -6,7 +6,7 @@
 import { negotiateEncoding } from '@site/serving';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
-import type { ComposedPage } from '../page-cache';
+import type { SentPage } from '../page-cache';
 
 export interface SendOptions {
   type: string;
@@ -17,7 +17,7 @@ export interface SendOptions {
 export function sendComposed(
   request: FastifyRequest,
   reply: FastifyReply,
-  body: ComposedPage,
+  body: SentPage,
   { type, cacheControl, headers }: SendOptions,
 ): FastifyReply {
   reply.headers({
@@ -32,7 +32,7 @@ export function sendComposed(
   if (body.status === 200 && fresh(request.headers, { etag: body.etag })) {
     return reply.code(304).send();
   }
-  const encoding = body.body.length > 512 ? negotiateEncoding(request) : null;
+  const encoding = body.length > 512 ? negotiateEncoding(request) : null;
   const payload = encoding ? body.encode(encoding) : body.body;
   if (encoding) reply.header('content-encoding', encoding);
   return reply.code(body.status).send(payload);

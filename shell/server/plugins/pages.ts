@@ -1,15 +1,20 @@
 /**
  * Pages as the site composes them (composer.ts): from the frame, the page and the head, each part
- * cached by what it depends on, and whole pages cached by manifest version, shell build and path
- * (bounded by count and bytes). Which manifest a request sees (the live one, a canary cohort's, a
- * preview's) is the views plugin's business; this one composes for whichever it is given.
+ * cached by what it depends on, and whole pages cached likewise (shell build, navigation, the
+ * owning group's version, path), held as compressed pieces around the manifest they embed, which
+ * is put in as each request's manifest (page-pieces.ts); bounded by count and bytes. Which manifest
+ * a request sees (the live one, a canary cohort's, a preview's) is the views plugin's business;
+ * this one composes for whichever it is given.
  */
+import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
 import type { ContactFormState } from '../../src/pages/contact/form-state';
 import { composePage } from '../compose';
 import { NOT_FOUND_PATH, PageComposer, type Composition } from '../composer';
 import type { LiveManifest } from '../control-plane';
-import { ComposedPage, PageCache } from '../page-cache';
+import { ComposedPage, PageCache, type SentPage } from '../page-cache';
+import { HotPages, PageShape, piece, type Piece } from '../page-pieces';
 import { RemoteAssets } from '../remote-assets';
 
 export interface PageCacheSettings {
@@ -24,7 +29,7 @@ export interface Pages {
   /** Whether `urlPath` is one of the site's pages in `view`. */
   known(view: LiveManifest, urlPath: string): boolean;
   /** The page at `urlPath` in `view` (the 404 page when it is not one), from the cache. */
-  page(view: LiveManifest, urlPath: string): Promise<ComposedPage>;
+  page(view: LiveManifest, urlPath: string): Promise<SentPage>;
   /** A page composed for one answer alone: a preview's, or the contact form in a visitor's state. */
   composeOnce(
     view: LiveManifest,
@@ -45,8 +50,8 @@ declare module 'fastify' {
   }
 }
 
-/** The key under which every unknown path's 404 page is cached: one page, not one per path. */
-const NOT_FOUND_KEY = '404';
+/** Where a composed page embeds its manifest, until it is cut there into its shape. */
+const MANIFEST_SLOT = `<!--site-manifest-${randomUUID()}-->`;
 
 export default fp<PageCacheSettings>(
   async (app, settings) => {
@@ -55,7 +60,7 @@ export default fp<PageCacheSettings>(
     const assets = new RemoteAssets(async (url, remote) =>
       JSON.parse(await app.remoteFile(url, remote)),
     );
-    const cache = new PageCache({
+    const cache = new PageCache<PageShape | ComposedPage>({
       maxEntries: settings.maxEntries,
       maxBytes: settings.maxBytes,
       failedTtlMs: settings.failedTtlMs,
@@ -84,6 +89,20 @@ export default fp<PageCacheSettings>(
       maxPartBytes: settings.partBytes,
     });
 
+    /** Pages in demand, their gzip answers kept joined, beside the cache: a quarter of its bytes. */
+    const hot = new HotPages(Math.floor(settings.maxBytes / 4));
+
+    /** Each manifest's embedded JSON, compressed once for all the pages that embed it. */
+    const manifestPieces = new LRUCache<string, Piece>({ max: 16 });
+    function manifestPiece(view: LiveManifest): Piece {
+      let made = manifestPieces.get(view.embedded);
+      if (!made) {
+        made = piece(view.embedded);
+        manifestPieces.set(view.embedded, made);
+      }
+      return made;
+    }
+
     const known = (view: LiveManifest, urlPath: string): boolean =>
       shell.shellPaths.includes(urlPath) ||
       view.paths.has(urlPath) ||
@@ -91,17 +110,30 @@ export default fp<PageCacheSettings>(
 
     app.decorate('pages', {
       known,
-      page(view, urlPath) {
+      async page(view, urlPath) {
         const isPage = known(view, urlPath);
-        const key = `${view.version}:${template().id}:${isPage ? urlPath : NOT_FOUND_KEY}`;
-        return cache.get(key, async () => {
-          const page = await composer.compose(view, isPage ? urlPath : NOT_FOUND_PATH, isPage);
-          return new ComposedPage(
-            page.status,
-            page.html,
-            page.status === 503 ? { 'Retry-After': '30' } : {},
+        const pagePath = isPage ? urlPath : NOT_FOUND_PATH;
+        // Cached by what the page depends on, not by the whole manifest: a deploy of one group
+        // leaves the other groups' pages where they are, with the new manifest put in.
+        const kept = await cache.get(composer.pageKey(view, pagePath), async () => {
+          const page = await composer.compose(
+            { ...view, embedded: MANIFEST_SLOT },
+            pagePath,
+            isPage,
           );
+          const headers: Record<string, string> =
+            page.status === 503 ? { 'Retry-After': '30' } : {};
+          const [before, after, ...more] = page.html.split(MANIFEST_SLOT);
+          // (A page that does not embed the manifest once is kept whole.)
+          return after === undefined || more.length
+            ? new ComposedPage(
+                page.status,
+                page.html.replaceAll(MANIFEST_SLOT, view.embedded),
+                headers,
+              )
+            : new PageShape(page.status, before!, after, headers, hot);
         });
+        return kept instanceof PageShape ? kept.with(manifestPiece(view)) : kept;
       },
       composeOnce: (view, urlPath, isPage, contactForm) =>
         composer.compose(view, isPage ? urlPath : NOT_FOUND_PATH, isPage, contactForm),
