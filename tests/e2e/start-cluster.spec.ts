@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -87,19 +87,13 @@ function run(
 test('start:cluster supervises PostgreSQL and nginx like every part, names a hung replica, and a deploy works within 10 s of the database being killed', async () => {
   test.setTimeout(420_000);
   work = mkdtempSync(path.join(os.tmpdir(), 'start-cluster-'));
+  // PostgreSQL runs as its own user and keeps its data in the clone: it must reach the folder.
+  chmodSync(work, 0o755);
   clone = scratchClone(ROOT, path.join(work, 'site'));
   const table = path.join(clone, 'shared', 'contracts', 'site.json');
   const site = JSON.parse(readFileSync(table, 'utf8')) as { remotes: { port: number }[] };
   site.remotes.forEach((remote, i) => (remote.port = GROUP_PORTS[i]!));
   writeFileSync(table, `${JSON.stringify(site, null, 2)}\n`);
-  // The public-health team's next version, built before the run starts.
-  const pkgFile = path.join(clone, 'mfe-public-health', 'package.json');
-  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { version: string };
-  pkg.version = '1.0.1';
-  writeFileSync(pkgFile, `${JSON.stringify(pkg, null, 2)}\n`);
-  const built = await run(clone, 'npm', ['run', 'build', '-w', 'mfe-public-health']);
-  expect(built.status, built.output).toBe(0);
-
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(PORT) };
   for (const name of ['DEPLOY_TOKEN', 'DEPLOY_DIR', 'DATABASE_URL', 'METRICS_TOKEN', 'LOG_LEVEL']) {
     delete env[name];
@@ -134,6 +128,14 @@ test('start:cluster supervises PostgreSQL and nginx like every part, names a hun
   }
   expect(ready.output).toMatch(/^Mail-services \(2\):$/m);
   expect(ready.status, ready.output).toBe(0);
+
+  // The public-health team's next version, built while the run goes on.
+  const pkgFile = path.join(clone, 'mfe-public-health', 'package.json');
+  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { version: string };
+  pkg.version = '1.0.1';
+  writeFileSync(pkgFile, `${JSON.stringify(pkg, null, 2)}\n`);
+  const built = await run(clone, 'npm', ['run', 'build', '-w', 'mfe-public-health']);
+  expect(built.status, built.output).toBe(0);
 
   // PostgreSQL killed: started again by the run, and a team's deploy is live within 10 s.
   const postgres = processesOf(clone).find((p) => / -D \S*deploy\/\.postgres/.test(p.command));
