@@ -104,7 +104,7 @@ test('a page error on a group page and a group that cannot load are reported, an
     .toBe(3);
 
   const text = await metrics();
-  expect(sample(text, 'site_beacon_errors_total')).toBe(0);
+  expect(sample(text, 'site_beacon_errors_total', {})).toBe(0);
   expect(sample(text, 'site_render_failures_total', { ...down, reason: 'error' })).toBe(1);
   expect(sample(text, 'site_page_composition_seconds_count', up)).toBe(1);
   expect(sample(text, 'site_http_requests_total', { kind: 'page', status: '5xx' })).toBe(1);
