@@ -9,22 +9,19 @@
  * before anything is uploaded or published (scripts/lib/fixed-versions.ts). Rollback goes back
  * through the same API, from the manifest's history: nothing is built and no other group is needed.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type {
-  CanaryFigures,
-  CanaryStatusAnswer,
   HistoryEntry,
   ManifestAnswer,
   PreviewAnswer,
-  Refusal,
   Release,
 } from '@site/contracts/deploy-api';
-import { sha256Integrity } from '@site/contracts/integrity';
 import { SITE_REMOTES } from '@site/contracts/site';
-import { sourcesDigest } from '@site/build/webpack/build-record';
+import { prepare } from './lib/deploy-build';
+import { LostAnswer, call, lostHow, setTimeLimitMs, settle } from './lib/deploy-client';
+import { fail } from './lib/deploy-fail';
 import {
   LOCAL_TOKENS,
   SettingsError,
@@ -36,141 +33,10 @@ import {
   parseDeployArgs,
   type DeployArgs,
 } from './lib/deploy-settings';
-import {
-  OriginError,
-  inspectFolder,
-  probeOrigin,
-  publishedReason,
-  rebuildReason,
-  staleReason,
-} from './lib/fixed-versions';
+import { printStatus } from './lib/deploy-status';
+import { OriginError } from './lib/fixed-versions';
 
 const root = path.join(__dirname, '..');
-
-function fail(message: string): never {
-  console.error(`deploy: ${message}`);
-  process.exit(1);
-}
-
-/** The answer of a change whose outcome the site did not say: the connection or the server was lost. */
-class LostAnswer extends Error {}
-
-/** No answer to a change before its deadline: it did not go live by then, and never will after. */
-class NoAnswerInTime extends LostAnswer {}
-
-/** DEPLOY_TIMEOUT, read once `settings()` has checked it. */
-let timeLimitMs = 60_000;
-
-const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
-
-/**
- * A call of the deploy API: its answer (a type of @site/contracts/deploy-api), or the command ends
- * with the refusal. A change carries the moment this command stops waiting for it as its deadline
- * (DEPLOY_TIMEOUT from now): no site server makes it live after that, so once the command has
- * waited that long, the live manifest says for good whether it went live.
- */
-async function call<T>(
-  api: string,
-  token: string,
-  method: string,
-  route: string,
-  body?: Record<string, unknown>,
-): Promise<T> {
-  const deadline = new Date(Date.now() + timeLimitMs);
-  const sent = method === 'GET' || !body ? body : { ...body, deadline: deadline.toISOString() };
-  let response: Response;
-  let answer: T & Partial<Refusal>;
-  try {
-    response = await fetch(`${api}${route}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      ...(sent === undefined ? {} : { body: JSON.stringify(sent) }),
-      // The answer to a change made just before its deadline still has a moment to arrive.
-      signal: AbortSignal.timeout(timeLimitMs + 1000),
-    });
-    answer = (await response.json().catch((error: unknown) => {
-      if (error instanceof Error && error.name === 'TimeoutError') throw error;
-      return {};
-    })) as T & Partial<Refusal>;
-  } catch (error) {
-    const timedOut = error instanceof Error && error.name === 'TimeoutError';
-    if (method !== 'GET') {
-      if (timedOut) {
-        throw new NoAnswerInTime(
-          `the site gave no answer within ${seconds(timeLimitMs)} (DEPLOY_TIMEOUT), and the change's deadline ${deadline.toISOString()} has passed`,
-        );
-      }
-      throw new LostAnswer(String((error as Error).cause ?? error));
-    }
-    fail(
-      timedOut
-        ? `the site's deploy API at ${api} gave no answer within ${seconds(timeLimitMs)} (DEPLOY_TIMEOUT)`
-        : `the site's deploy API at ${api} could not be reached (${String(error)})`,
-    );
-  }
-  // A gateway's own error (the site server behind it stopped mid-call) says nothing of the change.
-  if (method !== 'GET' && !answer.error && [502, 503, 504].includes(response.status)) {
-    throw new LostAnswer(`HTTP ${response.status} from ${api}`);
-  }
-  if (!response.ok) {
-    fail(
-      `refused (HTTP ${response.status}${answer.error ? `, ${answer.error}` : ''}): ${answer.message ?? 'no reason given'}`,
-    );
-  }
-  return answer;
-}
-
-/** What happened to a change whose answer was lost, in the words the command prints. */
-const lostHow = (lost: LostAnswer) =>
-  lost instanceof NoAnswerInTime
-    ? lost.message
-    : `the site server stopped before it answered (${lost.message})`;
-
-/**
- * A change whose answer was lost: the live manifest says whether it went live (a change is one
- * compare-and-swap, so it is all there or not at all). Asked again for a while, as the load
- * balancer moves on to a live site server.
- */
-async function settle(
-  api: string,
-  token: string,
-  name: string,
-  base: string,
-  target: { version: string; entry?: string },
-  lost: LostAnswer,
-): Promise<never> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    try {
-      const response = await fetch(`${api}/_deploy/manifest`, {
-        headers: { Authorization: `Bearer ${token}` },
-        signal: AbortSignal.timeout(10_000),
-      });
-      if (response.ok) {
-        const live = (await response.json()) as ManifestAnswer;
-        const entry = live.manifest.remotes?.find((r) => r.name === name);
-        const applied =
-          live.version !== base &&
-          entry?.version === target.version &&
-          (target.entry === undefined || entry.entry === target.entry);
-        if (applied) {
-          console.log(
-            `${lostHow(lost)}, but the change is live: ${name} ${target.version}; live manifest ${live.version}`,
-          );
-          process.exit(0);
-        }
-        fail(
-          `${lostHow(lost)} and the change did not go live${lost instanceof NoAnswerInTime ? ' (and never will: no site server makes it live after its deadline)' : ''}: ${name} is ${entry?.version ?? 'not deployed'} in live manifest ${live.version}; run the command again`,
-        );
-      }
-    } catch {
-      // No site server answers yet.
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  fail(
-    `${lostHow(lost)} and none answers now: whether the change went live is unknown; read it with GET ${api}/_deploy/manifest`,
-  );
-}
 
 /** The workspace and the environment, checked; a setting that cannot be used ends it here. */
 function settings(args: DeployArgs, workspace = process.cwd()) {
@@ -192,7 +58,7 @@ function settings(args: DeployArgs, workspace = process.cwd()) {
   const originVar = `REMOTE_${name.toUpperCase()}_URL`;
   const origin = httpUrl(originVar, process.env[originVar] ?? `http://localhost:${port ?? 3010}`);
   const api = httpUrl('DEPLOY_API', process.env.DEPLOY_API ?? 'http://localhost:3000');
-  timeLimitMs = deployTimeoutMs(process.env.DEPLOY_TIMEOUT);
+  setTimeLimitMs(deployTimeoutMs(process.env.DEPLOY_TIMEOUT));
   return {
     args,
     workspace,
@@ -205,76 +71,7 @@ function settings(args: DeployArgs, workspace = process.cwd()) {
   } as const;
 }
 
-type Settings = ReturnType<typeof settings>;
-
-function build(workspace: string, name: string, version: string): void {
-  console.log(`building ${name} ${version}…`);
-  const built = spawnSync('npm', ['run', 'build'], { cwd: workspace, stdio: 'inherit' });
-  if (built.status !== 0) fail('the build failed');
-}
-
-/**
- * Makes the version folder the origin serves the one built from the workspace's sources now, or
- * stops with the reason. Returns the SHA-256 pin of its Node build.
- */
-async function prepare(s: Settings): Promise<string> {
-  const { workspace, pkg, name, origin } = s;
-  const { version } = pkg;
-  const folder = path.join(workspace, 'dist', version);
-  let sources: string;
-  try {
-    sources = sourcesDigest(workspace);
-  } catch (error) {
-    fail(
-      `cannot tell what ${name} ${version} is built from (${error instanceof Error ? error.message : String(error)})`,
-    );
-  }
-  const about = { pkg: pkg.name, version, origin };
-
-  const copy = await probeOrigin(origin, version);
-  const local = inspectFolder(folder, version, sources);
-  if (s.args.rebuild) {
-    if (copy.held) fail(rebuildReason(about));
-    rmSync(folder, { recursive: true, force: true });
-    build(workspace, name, version);
-  } else if (local.state === 'missing') {
-    build(workspace, name, version);
-  } else if (local.state === 'stale') {
-    fail(staleReason(local, { ...about, held: copy.held }));
-  }
-  const built = inspectFolder(folder, version, sources);
-  if (built.state !== 'built') {
-    fail(`the build of ${name} ${version} left no build record in ${folder}: build it again`);
-  }
-  const refused = publishedReason(copy, built.record, about);
-  if (refused) fail(refused);
-
-  if (s.upload) {
-    const uploaded = spawnSync(`${s.upload} ${JSON.stringify(folder)}`, {
-      shell: true,
-      stdio: 'inherit',
-    });
-    if (uploaded.status !== 0) fail(`the upload (${s.upload}) failed`);
-  }
-  const entry = `${origin}/${version}/remoteEntry.js`;
-  const served = await fetch(entry).then(
-    (r) => r.ok,
-    () => false,
-  );
-  if (!served) {
-    fail(
-      `${entry} is not served: start the site with npm start (it serves each group's dist/), or set DEPLOY_UPLOAD to upload the folder to ${origin}`,
-    );
-  }
-  // What goes live is what the origin serves: it must be this build, file for file.
-  const now = await probeOrigin(origin, version);
-  if (!now.held || !now.record || publishedReason(now, built.record, about)) {
-    fail(
-      `${origin}/${version}/ does not serve ${path.join('dist', version)} as built (its build record differs): check the upload`,
-    );
-  }
-  return sha256Integrity(readFileSync(path.join(folder, 'server', 'pages.js')));
-}
+export type Settings = ReturnType<typeof settings>;
 
 function printRelease(verb: string, done: Release): void {
   console.log(`${verb} ${done.release}: live manifest ${done.manifestVersion}`);
@@ -376,42 +173,6 @@ async function rollbackRelease(s: Settings, id: string): Promise<void> {
     );
   }
   printRelease(`rolled back release ${id} with release`, done);
-}
-
-const rate = (f: CanaryFigures) =>
-  `${f.errors} failed of ${f.views} views${f.rate === null ? '' : ` (${(f.rate * 100).toFixed(2)} %)`}`;
-
-/** The group's canary as the site judges it: read only. */
-async function printStatus(api: string, token: string, name: string): Promise<void> {
-  const { canaries, ended } = await call<CanaryStatusAnswer>(
-    api,
-    token,
-    'GET',
-    '/_deploy/canaries',
-  );
-  const canary = canaries.find((c) => c.group === name);
-  if (!canary) {
-    const last = ended.find((d) => d.group === name);
-    console.log(
-      `no canary of ${name} is running${last ? `; the last one, ${last.version}, was judged ${last.outcome} at ${last.at}: ${last.reason}` : ''}`,
-    );
-    return;
-  }
-  const { judgment: j } = canary;
-  console.log(
-    [
-      `canary ${name} ${canary.version} for ${canary.percent}% of visits beside ${canary.stableVersion}, since ${canary.since}`,
-      `  canary: ${rate(canary.canary)}`,
-      `  stable: ${rate(canary.stable)}`,
-      `  judged over ${j.windowSeconds} s: rolled back when surely over the stable rate + ${(j.maxErrorRate * 100).toFixed(2)} points, on ${j.minViews} views at least`,
-      canary.steps.length
-        ? `  next: ${canary.steps.map((p) => (p === 100 ? 'promote' : `${p}%`)).join(', ')}${canary.nextStepAt ? ` (the next one due at ${canary.nextStepAt}, if healthy)` : ''}`
-        : '  no steps: npm run deploy -- --promote makes it live for everyone',
-      canary.decision
-        ? `  last decision: ${canary.decision.outcome} at ${canary.decision.at}: ${canary.decision.reason}`
-        : '  not judged yet',
-    ].join('\n'),
-  );
 }
 
 async function main(): Promise<void> {

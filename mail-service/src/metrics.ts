@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { DeliveryObserver, DeliveryStatus } from './delivery/worker';
+import type { DeliveryObserver } from './delivery/attempt';
+import type { DeliveryStatus } from './delivery/worker';
 import type { OutboxStore } from './outbox/store';
 import { MESSAGE_STATUSES } from './outbox/schema';
 

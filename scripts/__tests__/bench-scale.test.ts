@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { GROWN, SCALE_PORTS, growSite } from '../bench/scale';
+import { GROWN, SCALE_PORTS, growSite } from '../bench/scale-grow';
 
 /**
  * The scale benchmark grows a scratch copy of the site the way teams grow it: routes in the grown

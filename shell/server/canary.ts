@@ -26,7 +26,7 @@ import type { CanaryCountStore, CanaryCounter, StoredDecision } from './canary-c
 import { figures, judge, type Counts, type Judgment } from '@site/contracts/canary-judgment';
 import { live, manifestText, type LiveManifest } from './control-plane';
 import type { Logger } from './logger';
-import type { CanaryRef } from './deploy/deployer';
+import type { CanaryRef } from './deploy/canary-deployer';
 import type { ViewSigner } from './view-tokens';
 
 export const COHORT_COOKIE = 'site_cohort';

@@ -6,7 +6,8 @@
  */
 import { limitConnections } from '@site/serving';
 import { createSite } from './site';
-import { SettingsError, checkSiteMachine, listenProblem, parseSiteSettings } from './settings';
+import { checkSiteMachine, listenProblem } from './machine-checks';
+import { SettingsError, parseSiteSettings } from './settings';
 
 /** sysexits.h's EX_CONFIG: a restart cannot help, the settings must change. */
 const EX_CONFIG = 78;

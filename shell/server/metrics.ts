@@ -6,12 +6,11 @@
  * class, or a group and version that were live in the manifest. A label built from what a client
  * sends would let anyone grow the server's memory and every scrape without bound.
  */
-import bearerAuth from '@fastify/bearer-auth';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CanaryStatusAnswer } from '@site/contracts/deploy-api';
+import { registerCanaryGauges } from './canary-gauges';
 import type { LiveManifest } from './control-plane';
+import { MAX_WINDOW_MS, SlidingCounts } from './sliding-counts';
 
 /** What a request was for, as the request counter labels it. */
 export type RouteKind = 'page' | 'asset' | 'api' | 'deploy' | 'other';
@@ -38,49 +37,11 @@ export const SHELL_GROUP = 'shell';
 /** The label of a beacon whose group or version was not live. */
 export const UNKNOWN = 'unknown';
 
-/** The longest window the sliding counts answer for; older seconds are dropped. */
-export const MAX_WINDOW_MS = 15 * 60_000;
 /**
  * A group's version counts as live for beacons this long after it left the manifest: a page
  * opened before a deploy or a rollback still reports under the version it runs.
  */
 const RECENTLY_LIVE_MS = MAX_WINDOW_MS;
-
-/** Counts per group and version in one-second buckets, over the last MAX_WINDOW_MS. */
-class SlidingCounts {
-  private readonly buckets = new Map<string, { second: number; count: number }[]>();
-
-  constructor(private readonly now: () => number) {}
-
-  add(key: string): void {
-    const second = Math.floor(this.now() / 1000);
-    let list = this.buckets.get(key);
-    if (!list) this.buckets.set(key, (list = []));
-    const last = list[list.length - 1];
-    if (last?.second === second) last.count += 1;
-    else list.push({ second, count: 1 });
-    this.prune(list, second);
-  }
-
-  /** How many in the last `windowMs` (whole seconds, this one included). */
-  count(key: string, windowMs: number): number {
-    const list = this.buckets.get(key);
-    if (!list) return 0;
-    const second = Math.floor(this.now() / 1000);
-    this.prune(list, second);
-    const from = second - Math.ceil(Math.min(windowMs, MAX_WINDOW_MS) / 1000) + 1;
-    let total = 0;
-    for (const bucket of list) if (bucket.second >= from) total += bucket.count;
-    return total;
-  }
-
-  private prune(list: { second: number }[], second: number): void {
-    const oldest = second - MAX_WINDOW_MS / 1000;
-    let drop = 0;
-    while (drop < list.length && (list[drop] as { second: number }).second <= oldest) drop += 1;
-    if (drop > 0) list.splice(0, drop);
-  }
-}
 
 const key = (group: string, version: string) => `${group}@${version}`;
 
@@ -285,69 +246,7 @@ export class SiteMetrics {
 
   /** The running canaries' figures, read from the control plane at scrape time. */
   canaries(status: () => Promise<CanaryStatusAnswer>): void {
-    const registers = [this.registry];
-    let reading: Promise<CanaryStatusAnswer | undefined> | undefined;
-    // One read per scrape, shared by the gauges below.
-    const read = () => {
-      reading ??= status()
-        .catch(() => undefined)
-        .finally(() => setTimeout(() => (reading = undefined), 100).unref());
-      return reading;
-    };
-    const gauge = (
-      name: string,
-      help: string,
-      labelNames: string[],
-      fill: (g: Gauge, s: CanaryStatusAnswer) => void,
-    ) =>
-      new Gauge({
-        name,
-        help,
-        labelNames,
-        registers,
-        async collect() {
-          const s = await read();
-          this.reset();
-          if (s) fill(this, s);
-        },
-      });
-    gauge(
-      'site_canary_percent',
-      'Share of visits each running canary gets, by group and version',
-      ['group', 'version'],
-      (g, s) => {
-        for (const c of s.canaries) g.set({ group: c.group, version: c.version }, c.percent);
-      },
-    );
-    const byRole = (pick: 'views' | 'errors') => (g: Gauge, s: CanaryStatusAnswer) => {
-      for (const c of s.canaries) {
-        g.set({ group: c.group, version: c.version, role: 'canary' }, c.canary[pick]);
-        g.set({ group: c.group, version: c.stableVersion, role: 'stable' }, c.stable[pick]);
-      }
-    };
-    gauge(
-      'site_canary_views',
-      "Page views within each running canary's window, summed over every replica, by group, version and role (canary, stable)",
-      ['group', 'version', 'role'],
-      byRole('views'),
-    );
-    gauge(
-      'site_canary_errors',
-      "Failed views (a report with the view's token, or a page the site could not render) within each running canary's window, by group, version and role",
-      ['group', 'version', 'role'],
-      byRole('errors'),
-    );
-    gauge(
-      'site_canary_decision',
-      'The last decision about each running canary (1 on its outcome: healthy, failing, inconclusive)',
-      ['group', 'version', 'outcome'],
-      (g, s) => {
-        for (const c of s.canaries) {
-          if (c.decision)
-            g.set({ group: c.group, version: c.version, outcome: c.decision.outcome }, 1);
-        }
-      },
-    );
+    registerCanaryGauges(this.registry, status);
   }
 
   /**
@@ -365,96 +264,5 @@ export class SiteMetrics {
 
   metrics(): Promise<string> {
     return this.registry.metrics();
-  }
-}
-
-/** The kind of a request, from its route (never its path) and, for pages and files, its answer. */
-function routeKind(request: FastifyRequest, reply: FastifyReply): RouteKind {
-  const route = request.routeOptions.url ?? '';
-  if (route.startsWith('/_deploy')) return 'deploy';
-  if (route.startsWith('/api')) return 'api';
-  if (route.startsWith('/_')) return 'other';
-  const type = String(reply.getHeader('content-type') ?? '');
-  if (type.startsWith('text/html')) return 'page';
-  return route ? 'asset' : 'other';
-}
-
-/** The deploy API's calls that change the live manifest, by route. */
-const DEPLOY_ROUTES: Record<string, DeployAction> = {
-  '/_deploy/remotes/:name': 'deploy',
-  '/_deploy/remotes/:name/rollback': 'rollback',
-  '/_deploy/releases': 'release',
-  '/_deploy/releases/:id/rollback': 'rollback',
-};
-
-function deployOutcome(status: number): DeployOutcome {
-  if (status < 300) return 'ok';
-  if (status === 401) return 'unauthorized';
-  // 409: the live manifest moved on; 428: the call named no base version.
-  if (status === 409 || status === 428) return 'conflict';
-  return status < 500 ? 'refused' : 'failed';
-}
-
-/**
- * The site's metrics: `app.metrics` for every part that counts something, every answer counted
- * (the hook is global, so it sees every route, the deploy API's included), and `GET /_metrics`:
- * off (404) without a token, 401 without the right one (@fastify/bearer-auth, which compares in
- * constant time).
- */
-export const metricsPlugin = fp<{ token?: string | undefined; processMetrics?: boolean }>(
-  async (app, options) => {
-    const metrics = new SiteMetrics({
-      live: () => app.live(),
-      // The page cache is made later (it counts its look-ups here): until then it holds nothing.
-      cacheSize: () => app.pages?.cacheSize() ?? { entries: 0, bytes: 0 },
-      ...(options.processMetrics === undefined ? {} : { processMetrics: options.processMetrics }),
-    });
-    app.decorate('metrics', metrics);
-    app.addHook('onResponse', async (request, reply) => {
-      metrics.request(routeKind(request, reply), reply.statusCode);
-      const route =
-        request.method === 'GET' ? undefined : DEPLOY_ROUTES[request.routeOptions.url ?? ''];
-      // A deploy call with `preview` checks the version and signs a link; nothing goes live. (A call
-      // refused for its token is never read, so it counts as the route's action.)
-      const preview = (request.body as { preview?: unknown } | undefined)?.preview === true;
-      const action = route === 'deploy' && preview ? 'preview' : route;
-      if (action) metrics.deploy(action, deployOutcome(reply.statusCode));
-    });
-
-    const { token } = options;
-    await app.register(async (scrape) => {
-      if (!token) {
-        scrape.get('/_metrics', (_request, reply) =>
-          reply
-            .code(404)
-            .header('cache-control', 'no-store')
-            .type('text/plain; charset=utf-8')
-            .send('The metrics are off: they need METRICS_TOKEN.\n'),
-        );
-        return;
-      }
-      await scrape.register(bearerAuth, {
-        keys: [token],
-        errorResponse: () => ({
-          error: 'The metrics need a valid token (Authorization: Bearer <METRICS_TOKEN>).',
-        }),
-        verifyErrorLogLevel: 'warn',
-      });
-      scrape.addHook('onSend', async (_request, reply, payload) => {
-        reply.header('cache-control', 'no-store');
-        if (reply.statusCode === 401) reply.header('www-authenticate', 'Bearer');
-        return payload;
-      });
-      scrape.get('/_metrics', async (_request, reply) =>
-        reply.type(metrics.contentType).send(await metrics.metrics()),
-      );
-    });
-  },
-  { name: 'metrics', dependencies: ['control-plane'] },
-);
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    metrics: SiteMetrics;
   }
 }

@@ -3,27 +3,28 @@
  * not parse stops the server with a message naming the variable and what it accepts, instead of
  * becoming `NaN` or an empty origin deep inside the server. Every time is bounded well within what
  * Node's timers hold (2^31-1 ms; a longer one fires at once). What only the machine can answer (the
- * folders exist, the host name resolves) is checked by `checkSiteMachine` before anything starts.
+ * folders exist, the host name resolves) is checked by `checkSiteMachine` (machine-checks.ts)
+ * before anything starts.
  */
-import { accessSync, constants, statSync } from 'node:fs';
-import { lookup } from 'node:dns/promises';
-import net from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { databaseUrlProblem } from '@site/postgres';
 import { SHELL_PORT } from '@site/contracts/site';
 import { trustProxySetting, type TrustProxy } from '@site/contracts/trust-proxy';
-import {
-  CONNECTION_LIMITS,
-  LISTEN_HOST_FORMS,
-  isListenHost,
-  type ConnectionLimits,
-} from '@site/serving';
+import { CONNECTION_LIMITS, type ConnectionLimits } from '@site/serving';
 import { DEFAULT_BEACON_RATE_LIMIT } from './http/beacon';
 import { CANARY_DEFAULTS } from './canary';
 import type { Judgment } from '@site/contracts/canary-judgment';
 import { DEFAULTS } from './site';
+import {
+  databaseUrl,
+  deployToken,
+  folder,
+  host,
+  origin,
+  originList,
+  wholeNumber,
+} from './setting-forms';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -77,95 +78,6 @@ export class SettingsError extends Error {
 /** Render processes: one fewer than the cores, so the server's own process keeps one, at least 1, at most 4. */
 export const defaultRenderWorkers = (cores = availableParallelism()): number =>
   Math.max(1, Math.min(4, cores - 1));
-
-const wholeNumber = (what: string, min: number, max: number) =>
-  z.string().transform((value, ctx) => {
-    const n = /^\d+$/.test(value) ? Number(value) : NaN;
-    if (!Number.isSafeInteger(n) || n < min || n > max) {
-      ctx.addIssue({ code: 'custom', message: `"${value}" is not ${what} (${min} to ${max})` });
-      return z.NEVER;
-    }
-    return n;
-  });
-
-function parseUrl(value: string): URL | undefined {
-  try {
-    return new URL(value);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * An http(s) URL that is only an origin (no path beyond `/`, no query, fragment or credentials),
- * as `URL.origin`; or what is wrong with it.
- */
-function checkOrigin(value: string): { origin: string } | { problem: string } {
-  const url = parseUrl(value);
-  if (!url) return { problem: 'is not a URL' };
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { problem: `is not http or https (${url.protocol.slice(0, -1)})` };
-  }
-  if (url.pathname !== '/') return { problem: `has a path (${url.pathname})` };
-  if (url.search || url.hash) return { problem: 'has a query or a fragment' };
-  if (url.username || url.password) return { problem: 'holds credentials' };
-  return { origin: url.origin };
-}
-
-const origin = (example: string) =>
-  z.string().transform((value, ctx) => {
-    const checked = checkOrigin(value);
-    if ('problem' in checked) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `"${value}" ${checked.problem}: expected an http(s) origin such as ${example}`,
-      });
-      return z.NEVER;
-    }
-    return checked.origin;
-  });
-
-const host = z.string().refine(isListenHost, {
-  error: (issue) =>
-    `"${String(issue.input)}" is not an address to listen on (${LISTEN_HOST_FORMS})`,
-});
-
-const folder = z.string().transform((value) => path.resolve(value));
-
-// The token travels in an Authorization header: printable, no spaces. It is a secret, so a bad one
-// is described, never echoed.
-const deployToken = z.string().refine((value) => /^[\x21-\x7e]{16,}$/.test(value), {
-  error: (issue) =>
-    `expected at least 16 printable characters without spaces (got ${String(issue.input).length} characters)`,
-});
-
-const originList = z.string().transform((value, ctx) => {
-  const out: string[] = [];
-  for (const entry of value.split(',').map((o) => o.trim())) {
-    if (!entry) continue;
-    const checked = checkOrigin(entry);
-    if ('problem' in checked) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `"${entry}" ${checked.problem}: expected comma-separated http(s) origins such as https://cdn.example.com`,
-      });
-      return z.NEVER;
-    }
-    if (!out.includes(checked.origin)) out.push(checked.origin);
-  }
-  return out;
-});
-
-/**
- * A PostgreSQL connection URL. It may hold a password, so a bad one is described by what is wrong,
- * never echoed.
- */
-const databaseUrl = z.string().transform((value, ctx) => {
-  const problem = databaseUrlProblem(value);
-  if (!problem) return value;
-  ctx.addIssue({ code: 'custom', message: problem });
-  return z.NEVER;
-});
 
 const schema = z.object({
   PORT: wholeNumber('a port number', 1, 65535).default(SHELL_PORT),
@@ -316,108 +228,4 @@ export function parseSiteSettings(env: NodeJS.ProcessEnv): SiteSettings {
     },
     replicaName: s.REPLICA_NAME,
   };
-}
-
-/** What is wrong with a folder the server needs, or undefined when it is a folder it may use. */
-function folderProblem(dir: string, writable: boolean): string | undefined {
-  let isFolder: boolean;
-  try {
-    isFolder = statSync(dir).isDirectory();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR'
-      ? `${dir} does not exist`
-      : `${dir} cannot be read (${code ?? String(error)})`;
-  }
-  if (!isFolder) return `${dir} is a file, not a folder`;
-  try {
-    accessSync(dir, writable ? constants.R_OK | constants.W_OK | constants.X_OK : constants.R_OK);
-  } catch {
-    return `${dir} is not ${writable ? 'writable' : 'readable'} by this user`;
-  }
-  return undefined;
-}
-
-const statOk = (file: string) => {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-};
-
-/** The shell's build files the server loads at start. */
-const SHELL_BUILD = ['server/render.js', 'public/index.html'];
-
-/** How long a host name may take to resolve at start. */
-const LOOKUP_TIMEOUT_MS = 5000;
-
-/**
- * What the environment alone cannot say: SHELL_DIST holds the shell's build; DEPLOY_DIR is a
- * folder that exists (the server never makes it: a mistyped one would start the site with an empty
- * manifest and every group's page a 404; `npm start` makes the checkout's own on its first run),
- * writable when the manifest is kept there; HOST resolves. Throws a SettingsError naming each
- * variable that fails, so the server stops before it starts anything.
- */
-export async function checkSiteMachine(settings: SiteSettings): Promise<void> {
-  const problems: string[] = [];
-  const shell = folderProblem(settings.shellDist, false);
-  const missing = SHELL_BUILD.find((file) => !statOk(path.join(settings.shellDist, file)));
-  if (shell)
-    problems.push(`SHELL_DIST: ${shell}: expected the shell's build (npm run build -w shell)`);
-  else if (missing) {
-    problems.push(
-      `SHELL_DIST: ${settings.shellDist} holds no build of the shell (no ${missing}): build it with npm run build -w shell, or correct the path`,
-    );
-  }
-  const deploy = folderProblem(settings.deployDir, !settings.databaseUrl);
-  if (deploy) {
-    problems.push(
-      `DEPLOY_DIR: ${deploy}: expected the folder of the live manifest (npm start makes the checkout's deploy/ on its first run)`,
-    );
-  }
-  if (settings.host && net.isIP(settings.host) === 0) {
-    const name = settings.host;
-    let timer: NodeJS.Timeout | undefined;
-    const problem = await Promise.race([
-      lookup(name, { all: true }).then(
-        () => undefined,
-        (error: NodeJS.ErrnoException) =>
-          `"${name}" does not resolve (${error.code ?? error.message})`,
-      ),
-      new Promise<string>((resolve) => {
-        timer = setTimeout(
-          () => resolve(`"${name}" did not resolve within ${LOOKUP_TIMEOUT_MS / 1000} s`),
-          LOOKUP_TIMEOUT_MS,
-        );
-      }),
-    ]);
-    clearTimeout(timer);
-    if (problem)
-      problems.push(`HOST: ${problem}: expected an address of this machine or a name of one`);
-  }
-  if (problems.length) throw new SettingsError(problems);
-}
-
-/**
- * A listen that failed, as the setting to change: PORT for a port in use or not allowed, HOST for
- * an address this machine does not have; undefined for anything else.
- */
-export function listenProblem(
-  error: unknown,
-  settings: Pick<SiteSettings, 'port' | 'host'>,
-): SettingsError | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'EADDRINUSE') {
-    return new SettingsError([`PORT: ${settings.port} is in use by another process`]);
-  }
-  if (code === 'EACCES') {
-    return new SettingsError([`PORT: this user may not listen on ${settings.port}`]);
-  }
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return new SettingsError([
-      `HOST: "${settings.host ?? ''}" is not an address of this machine (${code})`,
-    ]);
-  }
-  return undefined;
 }

@@ -8,7 +8,7 @@
  * Every request is hostile until parsed, and no error leaves a request unanswered: a bad request is
  * a 4xx, a page that cannot be rendered is the 503 notice, and the process stays up.
  */
-import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import {
   CONNECTION_LIMITS,
   LIMITED_SERVER_OPTIONS,
@@ -16,16 +16,18 @@ import {
   listenOn,
 } from '@site/serving';
 import type { LiveManifest } from './control-plane';
+import { refuseBadTarget, trustProxy } from './fastify-options';
 import { apiProxy } from './http/api-proxy';
 import { DEFAULT_BEACON_RATE_LIMIT, beaconRoutes } from './http/beacon';
 import { contactFormRoutes } from './http/contact-form';
 import { loggerOptions } from './logger';
-import { metricsPlugin, type SiteMetrics } from './metrics';
+import type { SiteMetrics } from './metrics';
 import type { SentPage } from './page-cache';
 import controlPlane from './plugins/control-plane';
 import deploy from './plugins/deploy';
 import { handleErrors } from './plugins/errors';
 import health from './plugins/health';
+import { metricsPlugin } from './plugins/metrics';
 import pages, { type PageCacheSettings } from './plugins/pages';
 import render, { type RenderSettings } from './plugins/render';
 import { seoRoutes } from './plugins/seo';
@@ -53,12 +55,6 @@ export interface Site {
   close(): Promise<void>;
 }
 
-const BAD_TARGET = 'The request target is not valid percent-encoding';
-
-/** A hop count trusts the nearest `n` proxies (Express's meaning, which the settings share). */
-const trustProxy = (value: SiteOptions['trustProxy']) =>
-  typeof value === 'number' ? (_address: string, hop: number) => hop < value : (value ?? false);
-
 export async function createSite(options: SiteOptions): Promise<Site> {
   const app = Fastify({
     logger: loggerOptions(options.log),
@@ -68,17 +64,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     // Long enough for any path Node's header limit lets through; the page lookup is exact.
     routerOptions: { maxParamLength: 16 * 1024 },
     return503OnClosing: true,
-    // A target the router cannot decode (`/%zz`) never reaches a route or the error handler:
-    // refused here as every other bad target is, not to be stored, instead of Fastify's JSON that
-    // echoes the target back. The deploy API's clients read JSON refusals.
-    frameworkErrors: (_error, request, generic) => {
-      const reply = (generic as unknown as FastifyReply)
-        .code(400)
-        .header('cache-control', 'no-store');
-      return request.url.startsWith('/_deploy')
-        ? reply.send({ error: 'bad_target', message: BAD_TARGET })
-        : reply.type('text/plain; charset=utf-8').send(`${BAD_TARGET}.\n`);
-    },
+    frameworkErrors: refuseBadTarget,
     forceCloseConnections: true,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
     // Fastify makes the server (and binds every address a host name has); the limits go on it below.

@@ -3,7 +3,9 @@ import { expect, type Browser, type BrowserContext } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { watchConsole } from '../support/console';
 import { ready } from '../support/ready';
-import { buildPublicHealthNext, groupToken, teamCommand, test } from '../support/deployment';
+import { test } from '../support/deployment';
+import { buildPublicHealthNext } from '../support/team-build';
+import { groupToken, teamCommand } from '../support/team-commands';
 
 /**
  * A canary: the public-health team's next version live for 10% of visits. Visitors are placed in

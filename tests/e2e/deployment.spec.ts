@@ -7,7 +7,8 @@ import { expect } from '@playwright/test';
 import { watchConsole } from '../support/console';
 import { ready } from '../support/ready';
 import { releaseRoutes } from '../support/routes';
-import { ROOT, buildPublicHealthNext, fingerprint, test } from '../support/deployment';
+import { ROOT, test } from '../support/deployment';
+import { buildPublicHealthNext, fingerprint } from '../support/team-build';
 
 /**
  * Independent deployment: each test runs its own site server (the same built shell, its own deploy

@@ -12,7 +12,8 @@ import { expect, test } from '@playwright/test';
 import { FuzzBed } from '../support/fuzz/bed';
 import type { Expectations } from '../support/fuzz/oracle';
 import { Random, seedFromEnv } from '../support/fuzz/random';
-import { fixedCase, makeCase, type FuzzCase, type Surface } from '../support/fuzz/requests';
+import { fixedCase, makeCase } from '../support/fuzz/requests';
+import type { FuzzCase, Surface } from '../support/fuzz/surface';
 import { describeFindings, runCases, send, type Finding } from '../support/fuzz/run';
 
 const SITE_REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);

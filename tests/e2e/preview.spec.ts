@@ -3,7 +3,9 @@ import { expect, type Page } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { watchConsole } from '../support/console';
 import { ready } from '../support/ready';
-import { buildPublicHealthNext, groupToken, teamCommand, test } from '../support/deployment';
+import { test } from '../support/deployment';
+import { buildPublicHealthNext } from '../support/team-build';
+import { groupToken, teamCommand } from '../support/team-commands';
 
 /**
  * Preview in production: the public-health team's next version (a changed heading and a new page),

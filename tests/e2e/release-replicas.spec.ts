@@ -3,7 +3,8 @@ import { expect } from '@playwright/test';
 import pg from 'pg';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { startPostgres } from '@site/build/testing/postgres';
-import { buildPublicHealthNext, test } from '../support/deployment';
+import { test } from '../support/deployment';
+import { buildPublicHealthNext } from '../support/team-build';
 import { ready } from '../support/ready';
 
 /**

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { expect } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { startPostgres, type TestPostgres } from '@site/build/testing/postgres';
-import { ROOT, groupToken, teamCommand, test, type TestDeployment } from '../support/deployment';
+import { ROOT, test, type TestDeployment } from '../support/deployment';
+import { groupToken, teamCommand } from '../support/team-commands';
 
 /**
  * Several groups released together through the deploy API: one compare-and-swap makes every

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { expect } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { testRoute } from '@site/build/testing/manifest';
-import { ROOT, groupToken, test, type TestDeployment } from '../support/deployment';
+import { ROOT, test, type TestDeployment } from '../support/deployment';
+import { groupToken } from '../support/team-commands';
 
 /**
  * One team cannot move another team's group or take the site's own paths: the data team, with its

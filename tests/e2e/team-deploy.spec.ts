@@ -4,7 +4,9 @@ import path from 'node:path';
 import { expect } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { ready } from '../support/ready';
-import { ROOT, buildPublicHealthNext, fingerprint, groupToken, test } from '../support/deployment';
+import { ROOT, test } from '../support/deployment';
+import { buildPublicHealthNext, fingerprint } from '../support/team-build';
+import { groupToken } from '../support/team-commands';
 
 /**
  * A page-group team ships alone, through the site's deploy API, with its group's own deploy

@@ -4,15 +4,9 @@ import path from 'node:path';
 import { expect } from '@playwright/test';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { ready } from '../support/ready';
-import {
-  ROOT,
-  buildPublicHealthNext,
-  cloneTeamWorkspace,
-  fingerprint,
-  teamCommand,
-  test,
-  type TestDeployment,
-} from '../support/deployment';
+import { ROOT, test, type TestDeployment } from '../support/deployment';
+import { buildPublicHealthNext, cloneTeamWorkspace, fingerprint } from '../support/team-build';
+import { teamCommand } from '../support/team-commands';
 
 /**
  * A version's contents are fixed once built and once published, as `npm publish` fixes a

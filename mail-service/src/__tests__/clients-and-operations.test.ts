@@ -1,13 +1,6 @@
 import request from 'supertest';
-import {
-  STORE_KINDS,
-  getCsrf,
-  post,
-  startPerTest,
-  testStore,
-  validMessage,
-  waitFor,
-} from './helpers';
+import { getCsrf, post, startPerTest, validMessage, waitFor } from './helpers';
+import { STORE_KINDS, testStore } from './stores';
 
 describe.each(STORE_KINDS)('clients and operations (%s outbox)', (kind) => {
   const start = startPerTest(testStore(kind, 3493));

@@ -7,18 +7,17 @@ import request from 'supertest';
 import { listen, migrate as migrateWith, migrationFiles } from '@site/postgres';
 import { MIGRATIONS_DIR, migrate, openPostgres } from '../postgres';
 import {
-  closedPort,
   getCsrf,
   post,
   sleep,
   startPerTest,
   tempDir,
-  testStore,
   validMessage,
   waitFor,
   type CsrfPair,
-  type TestSmtp,
 } from './helpers';
+import { closedPort, type TestSmtp } from './relay';
+import { testStore } from './stores';
 import { startService, type ServiceProcess } from './service-process';
 
 /**

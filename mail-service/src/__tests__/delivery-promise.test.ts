@@ -6,19 +6,17 @@ import { CONTACT_MESSAGES } from '@site/contracts/contact';
 import { runOutboxCommand } from '../cli';
 import {
   accept,
-  closedPort,
   getCsrf,
   post,
   ready,
   sleep,
   startPerTest,
-  STORE_KINDS,
   tempDir,
-  testStore,
   validMessage,
   waitFor,
-  type TestSmtp,
 } from './helpers';
+import { closedPort, type TestSmtp } from './relay';
+import { STORE_KINDS, testStore } from './stores';
 
 /**
  * The delivery promise, failure by failure: each test is a way the outbox used to lose, repeat

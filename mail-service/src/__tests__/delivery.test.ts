@@ -6,17 +6,9 @@ import request from 'supertest';
 import { simpleParser } from 'mailparser';
 import type { AddressObject } from 'mailparser';
 import { backoffMs } from '../delivery/failures';
-import {
-  accept,
-  closedPort,
-  createHarness,
-  ready,
-  startPerTest,
-  STORE_KINDS,
-  testStore,
-  waitFor,
-  type TestSmtp,
-} from './helpers';
+import { accept, createHarness, ready, startPerTest, waitFor } from './helpers';
+import { closedPort, type TestSmtp } from './relay';
+import { STORE_KINDS, testStore } from './stores';
 
 const one = (a: AddressObject | AddressObject[] | undefined) =>
   (Array.isArray(a) ? a : a ? [a] : []).flatMap((x) => x.value);

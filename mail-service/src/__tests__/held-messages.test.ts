@@ -1,15 +1,7 @@
 import request from 'supertest';
 import { FORM_STARTED_TOKEN_FIELD } from '../form-token';
-import {
-  STORE_KINDS,
-  getCsrf,
-  post,
-  startPerTest,
-  testStore,
-  validMessage,
-  waitFor,
-  type Harness,
-} from './helpers';
+import { getCsrf, post, startPerTest, validMessage, waitFor, type Harness } from './helpers';
+import { STORE_KINDS, testStore } from './stores';
 
 /**
  * Every prospect's message reaches a person: delivered, or held as spam and shown to sales in the

@@ -1,25 +1,21 @@
 /**
  * What the mail-service's tests share: the service in this process (a harness, per test or per
- * describe block), requests the way the site's form sends them, and a real SMTP server standing
- * in for the company's relay.
+ * describe block) and requests the way the site's form sends them. The relay: relay.ts; the
+ * stores: stores.ts.
  */
-import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
-import { Client } from 'pg';
 import pino from 'pino';
 import request from 'supertest';
-import { SMTPServer, type SMTPServerEnvelope } from 'smtp-server';
-import { simpleParser, type ParsedMail } from 'mailparser';
 import { loadConfig, type Config } from '../config';
 import type { Courier } from '../delivery/courier';
 import type { DeliveryWorker } from '../delivery/worker';
 import type { OutboxStore } from '../outbox/store';
-import { openPostgres } from '../postgres';
 import { createService, type Service } from '../service';
+import { TestSmtp } from './relay';
+import type { TestStore } from './stores';
 
 export const ORIGIN = 'http://localhost:3000';
 
@@ -138,95 +134,6 @@ export function useHarness(
   return current;
 }
 
-export interface TestPostgres {
-  url: string;
-  /** Stops the server, keeping its data (the database is down); `resume()` starts it again. */
-  pause(): Promise<void>;
-  resume(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-/**
- * A real PostgreSQL on `port`: `startPostgres` of @site/build/testing/postgres, run in a process
- * of its own (postgres-process.ts says why).
- */
-export function startPostgres(port: number): Promise<TestPostgres> {
-  const child = fork(path.join(__dirname, 'postgres-process.ts'), [String(port)], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return new Promise((resolve, reject) => {
-    const early = () => reject(new Error(`PostgreSQL on port ${port} did not start`));
-    child.once('exit', early);
-    child.once('message', (message: { url: string }) => {
-      child.off('exit', early);
-      const command = (name: 'pause' | 'resume') =>
-        new Promise<void>((done, fail) => {
-          child.once('message', (answer: { done?: string; error?: string }) =>
-            answer.done === name ? done() : fail(new Error(`PostgreSQL: ${answer.error}`)),
-          );
-          child.send(name);
-        });
-      resolve({
-        url: message.url,
-        pause: () => command('pause'),
-        resume: () => command('resume'),
-        stop() {
-          if (child.connected) child.disconnect();
-          return exited;
-        },
-      });
-    });
-  });
-}
-
-export type StoreKind = 'sqlite' | 'postgres';
-/** The outbox stores the fault suite runs against. */
-export const STORE_KINDS: StoreKind[] = ['sqlite', 'postgres'];
-
-/** The settings that point a service at a store: filled in before the block's first test. */
-export interface TestStore {
-  kind: StoreKind;
-  /** `{}` for SQLite (each harness has a DATA_DIR of its own), `{ DATABASE_URL }` for PostgreSQL. */
-  env: Record<string, string>;
-  postgres?: TestPostgres;
-}
-
-/**
- * The store for the tests of the enclosing describe block. PostgreSQL: a server of its own on
- * `port` (3490-3499), started before the block and removed after it, migrated once, and emptied
- * before each test, so that each test starts with an empty outbox as with SQLite.
- */
-export function testStore(kind: StoreKind, port: number): TestStore {
-  const store: TestStore = { kind, env: {} };
-  if (kind === 'sqlite') return store;
-  beforeAll(async () => {
-    store.postgres = await startPostgres(port);
-    store.env = { DATABASE_URL: store.postgres.url };
-    const pg = openPostgres(store.postgres.url, { max: 1 });
-    try {
-      await pg.ready;
-    } finally {
-      await pg.close();
-    }
-  }, 60_000);
-  beforeEach(async () => {
-    const client = new Client({ connectionString: store.env.DATABASE_URL });
-    await client.connect();
-    try {
-      await client.query('TRUNCATE mail_messages, mail_rate_limits, mail_probe, mail_erasures');
-      await client.query('UPDATE mail_digest SET last_sent_at = NULL, claimed_until = NULL');
-    } finally {
-      await client.end();
-    }
-  });
-  afterAll(async () => {
-    await store.postgres?.stop();
-  }, 30_000);
-  return store;
-}
-
 /**
  * Starts harnesses and test relays for the tests of the enclosing describe block (or file); once
  * a test ends, whatever it started is closed, the harnesses first, then the relays. Harnesses use
@@ -311,129 +218,3 @@ export async function ready(h: Harness): Promise<Ready & { code: number }> {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export interface Received {
-  mail: ParsedMail;
-  envelope: SMTPServerEnvelope;
-}
-
-/** One DATA of one message as the relay saw it: who sent it (its EHLO name) and when. */
-export interface DataSession {
-  messageId: string | undefined;
-  client: string;
-  start: number;
-  end: number;
-  accepted: boolean;
-}
-
-type Reply = { code: number; message: string } | undefined;
-
-/** A real SMTP server on a port of its own, standing in for the company's relay. */
-export class TestSmtp {
-  readonly received: Received[] = [];
-  /** Every DATA, accepted or refused, from its first byte to the relay's answer. */
-  readonly sessions: DataSession[] = [];
-  /** The EHLO names of the clients whose DATA the relay is taking right now, one per DATA. */
-  readonly sending: string[] = [];
-  /** Decides the reply to each DATA: undefined accepts, a code refuses. */
-  reply: (attempt: number) => Reply = () => undefined;
-  /** How long the server takes to answer each DATA, to hold a send in progress. */
-  delayMs = 0;
-  /** Decides the reply to MAIL FROM: undefined accepts. */
-  mailFromReply: () => Reply = () => undefined;
-  /** Decides the reply to each RCPT TO: undefined accepts. */
-  rcptReply: (address: string) => Reply = () => undefined;
-  private attempts = 0;
-  private closed: Promise<void> | undefined;
-
-  private constructor(
-    private readonly server: SMTPServer,
-    readonly port: number,
-  ) {}
-
-  static async start(port = 0, { smtpUtf8 = true } = {}): Promise<TestSmtp> {
-    const holder: { self?: TestSmtp } = {};
-    const refuse = (reply: Reply, callback: (err?: Error | null) => void) =>
-      callback(
-        reply ? Object.assign(new Error(reply.message), { responseCode: reply.code }) : undefined,
-      );
-    const server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      hideSMTPUTF8: !smtpUtf8,
-      logger: false,
-      onMailFrom(_address, _session, callback) {
-        refuse((holder.self as TestSmtp).mailFromReply(), callback);
-      },
-      onRcptTo(address, _session, callback) {
-        refuse((holder.self as TestSmtp).rcptReply(address.address), callback);
-      },
-      onData(stream, session, callback) {
-        const t = holder.self as TestSmtp;
-        t.attempts += 1;
-        const attempt = t.attempts;
-        const start = Date.now();
-        const client = session.hostNameAppearsAs;
-        t.sending.push(client);
-        let open = true;
-        const done = () => {
-          if (open) t.sending.splice(t.sending.indexOf(client), 1);
-          open = false;
-        };
-        simpleParser(stream)
-          .then(async (mail) => {
-            if (t.delayMs > 0) await new Promise((r) => setTimeout(r, t.delayMs));
-            const reply = t.reply(attempt);
-            const messageId = mail.messageId;
-            t.sessions.push({ messageId, client, start, end: Date.now(), accepted: !reply });
-            done();
-            if (reply) {
-              callback(Object.assign(new Error(reply.message), { responseCode: reply.code }));
-              return;
-            }
-            t.received.push({ mail, envelope: session.envelope });
-            callback();
-          })
-          .catch((error: Error) => {
-            done();
-            callback(error);
-          });
-      },
-    });
-    // A client that dies mid-session (the service SIGKILLed by a test) resets its connection; a
-    // relay carries on, and without a listener the reset would be thrown as an uncaught error.
-    server.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') throw error;
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => resolve());
-    });
-    const address = server.server.address() as net.AddressInfo;
-    holder.self = new TestSmtp(server, address.port);
-    return holder.self;
-  }
-
-  get url(): string {
-    return `smtp://127.0.0.1:${this.port}`;
-  }
-
-  get dataAttempts(): number {
-    return this.attempts;
-  }
-
-  /** Stops the server (once, however often called). */
-  close(): Promise<void> {
-    this.closed ??= new Promise((resolve) => this.server.close(() => resolve()));
-    return this.closed;
-  }
-}
-
-/** A port nobody listens on (taken from the OS, then released). */
-export async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

@@ -2,18 +2,9 @@ import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import {
-  STORE_KINDS,
-  TestSmtp,
-  closedPort,
-  getCsrf,
-  post,
-  tempDir,
-  testStore,
-  validMessage,
-  waitFor,
-  type TestStore,
-} from './helpers';
+import { getCsrf, post, tempDir, validMessage, waitFor } from './helpers';
+import { TestSmtp, closedPort } from './relay';
+import { STORE_KINDS, testStore, type TestStore } from './stores';
 import { spawnServer, startService, type ServiceProcess } from './service-process';
 
 /**

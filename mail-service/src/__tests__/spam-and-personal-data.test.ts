@@ -6,16 +6,8 @@ import { promisify } from 'node:util';
 import { Client } from 'pg';
 import request from 'supertest';
 import { FORM_STARTED_TOKEN_FIELD } from '../form-token';
-import {
-  STORE_KINDS,
-  getCsrf,
-  post,
-  startPerTest,
-  testStore,
-  validMessage,
-  waitFor,
-  type Harness,
-} from './helpers';
+import { getCsrf, post, startPerTest, validMessage, waitFor, type Harness } from './helpers';
+import { STORE_KINDS, testStore } from './stores';
 
 /**
  * Spam decisions keep their reasons, an operator lists and releases them, and a person's export

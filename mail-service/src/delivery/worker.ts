@@ -2,20 +2,11 @@
  * The delivery worker: takes what is due from the outbox, sends it through the courier, and
  * records each result; its status feeds /api/ready and the metrics.
  */
-import type { Logger } from 'pino';
 import type { OutboxStore } from '../outbox/store';
 import type { AttemptResult, StoredMessage } from '../outbox/queue';
-import { isStringArray, type Courier, type Refusal } from './courier';
-import {
-  OPERATOR_HINT,
-  backoffMs,
-  classify,
-  describeError,
-  relayReply,
-  type FailureKind,
-} from './failures';
+import { deliverOne, type AttemptContext, type AttemptOptions } from './attempt';
+import { OPERATOR_HINT, classify, describeError, relayReply } from './failures';
 import { InFlow, type InFlowOptions } from './in-flow';
-import { buildMail, type MailConfig } from './message';
 
 /** What /api/ready and the metrics read of delivery. */
 export interface DeliveryStatus {
@@ -30,24 +21,8 @@ export interface DeliveryStatus {
   smtpUtf8: boolean | null;
 }
 
-/** What the worker reports for metrics. */
-export interface DeliveryObserver {
-  attempt(outcome: 'delivered' | 'retry' | 'failed', kind: FailureKind | null): void;
-  /** From acceptance to the relay's acceptance. */
-  delivered(latencyMs: number): void;
-  recordFailed(): void;
-}
-
-export interface WorkerOptions extends InFlowOptions {
+export interface WorkerOptions extends InFlowOptions, AttemptOptions {
   outbox: OutboxStore;
-  courier: Courier;
-  mail: MailConfig;
-  logger: Logger;
-  retryBaseMs: number;
-  retryMaxMs: number;
-  /** How long a message is retried before it is kept as failed, from its acceptance. */
-  queueLifetimeMs: number;
-  observer?: DeliveryObserver;
   now?: () => number;
   random?: () => number;
   batchSize?: number;
@@ -57,11 +32,6 @@ export interface WorkerOptions extends InFlowOptions {
   /** How often a failed record is tried again while delivery waits for storage. */
   storageRetryMs?: number;
 }
-
-const days = (ms: number) =>
-  ms >= 2 * 86_400_000
-    ? `${Math.round(ms / 86_400_000)} days`
-    : `${Math.round(ms / 60_000)} minutes`;
 
 /**
  * Delivers what is queued in the outbox, in this process. Woken when a message is stored and by a
@@ -89,6 +59,7 @@ export class DeliveryWorker {
   private readonly concurrency: number;
   private readonly pollMs: number;
   private readonly storageRetryMs: number;
+  private readonly attempt: AttemptContext;
 
   constructor(private readonly o: WorkerOptions) {
     this.now = o.now ?? Date.now;
@@ -107,6 +78,11 @@ export class DeliveryWorker {
       lastError: null,
       recording: true,
       smtpUtf8: o.courier.smtpUtf8(),
+    };
+    this.attempt = {
+      now: this.now,
+      random: this.random,
+      note: (ok, error) => this.note(ok, error),
     };
   }
 
@@ -254,7 +230,7 @@ export class DeliveryWorker {
       while (!this.stopped && this.unrecorded.length === 0 && next < batch.length) {
         const message = batch[next++] as StoredMessage;
         if (!(await this.stillOurs(message))) continue;
-        const result = await this.deliverOne(message);
+        const result = await deliverOne(message, this.o, this.attempt);
         await this.record(result);
         this.inFlow.release();
       }
@@ -303,100 +279,6 @@ export class DeliveryWorker {
       }
     }
     this.unrecorded.push(result);
-  }
-
-  private async deliverOne(message: StoredMessage): Promise<AttemptResult> {
-    const attempts = message.attempts + 1;
-    const log = { messageId: message.id, attempt: attempts, mode: this.o.courier.mode };
-    const all = this.o.mail.mailTo.map((a) => a.address);
-    const done = new Set(message.doneRecipients);
-    const remaining = all.filter((a) => !done.has(a));
-    let accepted: string[] = [];
-    let rejected: Refusal[] = [];
-    let failure: unknown;
-    try {
-      const utf8 = this.o.courier.smtpUtf8() !== false;
-      const mail = buildMail(message, this.o.mail, { smtpUtf8: utf8 });
-      ({ accepted, rejected } = await this.o.courier.send(mail, message, remaining));
-      await this.o.courier.settle();
-    } catch (error) {
-      failure = error;
-      const e = error as { rejected?: unknown; rejectedErrors?: unknown };
-      // Every recipient refused at RCPT TO: judged recipient by recipient, like a partial refusal.
-      if (isStringArray(e.rejected) && Array.isArray(e.rejectedErrors)) {
-        const errors = e.rejectedErrors as unknown[];
-        rejected = e.rejected.map((recipient, i) => ({ recipient, error: errors[i] }));
-      }
-    }
-    const recipients = [...message.doneRecipients, ...accepted];
-
-    if (failure === undefined && rejected.length === 0) {
-      this.note(true, null);
-      this.o.observer?.attempt('delivered', null);
-      this.o.observer?.delivered(this.now() - message.createdAt);
-      this.o.logger.info(log, 'message delivered');
-      return { id: message.id, claim: message.claim, outcome: 'delivered', attempts, recipients };
-    }
-
-    // The worst refusal decides: anything worth retrying keeps the message queued for those
-    // recipients; only refusals that are all permanent make it failed.
-    const kinds =
-      rejected.length > 0 ? rejected.map((r) => classify(r.error)) : [classify(failure)];
-    const kind: FailureKind = kinds.includes('configuration')
-      ? 'configuration'
-      : kinds.includes('transient')
-        ? 'transient'
-        : 'permanent';
-    const cause = rejected[0]?.error ?? failure;
-    const reason =
-      rejected.length > 0
-        ? `${describeError(cause)} refused ${rejected.map((r) => r.recipient).join(', ')}`
-        : describeError(failure);
-    if (accepted.length > 0) this.note(true, null);
-    else this.note(kind === 'permanent', kind === 'permanent' ? null : reason);
-
-    // The retry period starts at acceptance, or again at an operator's requeue.
-    const age = this.now() - message.queuedAt;
-    const expired = age >= this.o.queueLifetimeMs;
-    if (kind === 'permanent' || expired) {
-      this.o.observer?.attempt('failed', kind);
-      this.o.logger.error(
-        {
-          ...log,
-          err: reason,
-          reply: relayReply(cause),
-          kind,
-          delivered: recipients,
-          rejected: rejected.map((r) => r.recipient),
-        },
-        expired && kind !== 'permanent'
-          ? `message not delivered after ${days(age)}; kept in the outbox as failed: fix the cause, then \`npm run outbox -w mail-service -- requeue ${message.id}\``
-          : `message refused for good; kept in the outbox as failed: ${OPERATOR_HINT.permanent}`,
-      );
-      return {
-        id: message.id,
-        claim: message.claim,
-        outcome: 'failed',
-        attempts,
-        error: reason,
-        recipients,
-      };
-    }
-    const wait = backoffMs(attempts, this.o.retryBaseMs, this.o.retryMaxMs, this.random);
-    this.o.observer?.attempt('retry', kind);
-    const entry = { ...log, err: reason, reply: relayReply(cause), kind, retryInMs: wait };
-    if (kind === 'configuration') {
-      this.o.logger.error(entry, `delivery failed: ${OPERATOR_HINT.configuration}`);
-    } else this.o.logger.warn(entry, 'delivery failed; will retry');
-    return {
-      id: message.id,
-      claim: message.claim,
-      outcome: 'retry',
-      attempts,
-      nextAttemptAt: this.now() + wait,
-      error: reason,
-      recipients,
-    };
   }
 
   private note(ok: boolean, error: string | null): void {

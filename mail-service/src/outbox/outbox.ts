@@ -13,7 +13,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ContactMessage } from '@site/contracts/contact';
 import type { Listener } from '@site/postgres';
-import { normalizeAddress } from './address';
+import { list, onlyIds, someIds, type OutboxContext } from './context';
+import * as heldMessages from './held';
 import { Intake, type EnqueueResult, type NewMessage } from './intake';
 import {
   SUMMARY_COLUMNS,
@@ -24,51 +25,18 @@ import {
   type SummaryRow,
 } from './queries';
 import { storedMessage, type AttemptResult, type DueRow, type StoredMessage } from './queue';
-import { readPayload, sqliteStore, type MessageStatus } from './schema';
+import * as retention from './retention';
+import { sqliteStore, type MessageStatus } from './schema';
 import type { Sql, Store } from './sql';
 
 /** A claim lasts this long without renewal (renewed every third of it while the send runs). */
 export const DEFAULT_LEASE_MS = 10_000;
-
-export interface RetentionPolicy {
-  /** Delivered messages (and acknowledged failed ones) keep their content this long. */
-  deliveredMs: number;
-  spamMs: number;
-}
-
-export interface PurgeOptions {
-  ids?: string[];
-  status?: MessageStatus;
-  before?: number;
-}
-
-/** One erasure request served, as the audit keeps it: never the address, only its HMAC. */
-export interface Erasure {
-  at: number;
-  addressHmac: string;
-  messages: number;
-  files: number;
-}
-
-export interface EraseRequest {
-  address: string;
-  /** The HMAC of the lower-cased address with the server secret (see src/secret.ts). */
-  addressHmac: string;
-  /** Copies removed outside the outbox (the mailbox's .eml files), for the audit record. */
-  files: number;
-}
 
 export interface OutboxOptions {
   now?: () => number;
   /** How long a claim holds without renewal (a shared store renews it every third of that). */
   leaseMs?: number;
 }
-
-/** `(?, ?, ?)` for a list of values. */
-const list = (values: readonly unknown[]) => `(${values.map(() => '?').join(', ')})`;
-const someIds = (ids: string[] | undefined): ids is string[] => !!ids && ids.length > 0;
-/** `AND id IN (...)` for the ids given, or nothing when there are none (all of them). */
-const onlyIds = (ids: string[] | undefined) => (someIds(ids) ? `AND id IN ${list(ids)}` : '');
 
 export class Outbox {
   readonly kind: Store['kind'];
@@ -82,6 +50,8 @@ export class Outbox {
   private readonly renewTimer: NodeJS.Timeout | undefined;
   private listener: Listener | undefined;
   private closing: Promise<void> | undefined;
+  /** What the operations kept in retention.ts and held.ts run on. */
+  private readonly db: OutboxContext;
 
   constructor(
     private readonly store: Store,
@@ -91,6 +61,7 @@ export class Outbox {
     this.now = now;
     this.leaseMs = leaseMs;
     this.intake = new Intake(store, now);
+    this.db = { sql: () => this.sql, store, now };
     if (store.shared) {
       this.renewTimer = setInterval(() => void this.renewLeases(), leaseMs / 3);
       this.renewTimer.unref();
@@ -261,25 +232,9 @@ export class Outbox {
     );
   }
 
-  /**
-   * Releases held messages judged wrongly (the digest's link, or an operator): queued, due now, in
-   * their client's lane as if just accepted, with their reasons kept and the release time.
-   */
-  async release(ids: string[]): Promise<number> {
-    if (ids.length === 0) return 0;
-    const at = this.now();
-    return this.sql.transaction(async (tx) => {
-      const n = await tx.run(
-        `UPDATE mail_messages SET status = 'queued', attempts = 0, next_attempt_at = ?,
-           queued_at = ?, released_at = ?, updated_at = ?,
-           lane = (SELECT COUNT(*) + 1 FROM mail_messages q
-                   WHERE q.client_hash = mail_messages.client_hash AND q.status = 'queued')
-         WHERE status = 'spam' ${onlyIds(ids)}`,
-        [at, at, at, at, ...ids],
-      );
-      if (n > 0) await this.store.announce(tx);
-      return n;
-    });
+  // Held messages: released to the queue, or listed in the digest to sales (held.ts).
+  release(ids: string[]) {
+    return heldMessages.release(this.db, ids);
   }
 
   /** Marks failed messages as seen by an operator: they no longer hold readiness red. */
@@ -346,96 +301,26 @@ export class Outbox {
     return rows.map((row) => toSummary(row, options.withContent));
   }
 
-  /** Deletes messages for good: the ones named, or every one in a state older than `before`. */
-  async purge(options: PurgeOptions): Promise<number> {
-    const where: string[] = [];
-    const args: unknown[] = [];
-    const add = (clause: string, ...values: unknown[]) => {
-      where.push(clause);
-      args.push(...values);
-    };
-    if (someIds(options.ids)) add(`id IN ${list(options.ids)}`, ...options.ids);
-    if (options.status) add('status = ?', options.status);
-    if (options.before !== undefined) add('updated_at < ?', options.before);
-    if (where.length === 0) throw new Error('purge needs ids, a state or an age');
-    return this.sql.run(`DELETE FROM mail_messages WHERE ${where.join(' AND ')}`, args);
+  // Retention, purges and a person's right to see and erase their messages: retention.ts.
+  purge(options: retention.PurgeOptions) {
+    return retention.purge(this.db, options);
   }
 
-  /**
-   * Applies the retention policy: a held message is deleted once older than `spamMs` and listed
-   * in a digest; delivered messages, and failed ones an operator has acknowledged, lose their
-   * personal data (name, address, subject, text, client and key hashes) once older than
-   * `deliveredMs`. What stays of them is the id, the state, the dates and the sender's mail
-   * domain, so that "was message X delivered?" can still be answered.
-   */
-  async applyRetention(policy: RetentionPolicy): Promise<{ redacted: number; deleted: number }> {
-    const now = this.now();
-    const old = now - policy.deliveredMs;
-    return this.sql.transaction(async (tx) => ({
-      deleted: await tx.run(
-        `DELETE FROM mail_messages
-         WHERE status = 'spam' AND created_at < ? AND digested_at IS NOT NULL`,
-        [now - policy.spamMs],
-      ),
-      redacted: await tx.run(
-        `UPDATE mail_messages SET payload = NULL, idempotency_key = NULL, body_hash = NULL,
-           client_hash = NULL, redacted_at = ?
-         WHERE redacted_at IS NULL AND updated_at < ?
-           AND (status = 'delivered'
-             OR (status = 'failed' AND acknowledged_at IS NOT NULL AND acknowledged_at < ?))`,
-        [now, old, old],
-      ),
-    }));
+  applyRetention(policy: retention.RetentionPolicy) {
+    return retention.applyRetention(this.db, policy);
   }
 
-  /**
-   * The rows from an address, compared as addresses (any case, an internationalised domain in
-   * either form) in JavaScript: SQLite's lower() knows only ASCII letters.
-   */
-  private async matching(sql: Sql, address: string): Promise<SummaryRow[]> {
-    const wanted = normalizeAddress(address);
-    const rows = await sql.all<SummaryRow>(
-      `SELECT ${SUMMARY_COLUMNS} FROM mail_messages WHERE payload IS NOT NULL ORDER BY created_at`,
-    );
-    return rows.filter((row) => {
-      const email = readPayload(row.payload)?.user.email;
-      return email !== undefined && normalizeAddress(email) === wanted;
-    });
+  messagesFrom(address: string) {
+    return retention.messagesFrom(this.db, address);
   }
 
-  /** Every stored message from an address, oldest first, with its content. */
-  async messagesFrom(address: string): Promise<MessageSummary[]> {
-    return (await this.matching(this.sql, address)).map((row) => toSummary(row, true));
-  }
-
-  /**
-   * Deletes every message from the address and records the erasure (an HMAC of the address, the
-   * count) in one transaction, then scrubs the store's files (see Store.scrub); returns the ids.
-   */
-  async erase(request: EraseRequest): Promise<string[]> {
+  async erase(request: retention.EraseRequest): Promise<string[]> {
     await this.intake.flush();
-    const ids = await this.sql.transaction(async (tx) => {
-      const found = (await this.matching(tx, request.address)).map((row) => row.id);
-      if (found.length > 0) {
-        await tx.run(`DELETE FROM mail_messages WHERE id IN ${list(found)}`, found);
-      }
-      await tx.run(
-        'INSERT INTO mail_erasures (at, address_hmac, messages, files) VALUES (?, ?, ?, ?)',
-        [this.now(), request.addressHmac, found.length, request.files],
-      );
-      return found;
-    });
-    await this.store.scrub();
-    return ids;
+    return retention.erase(this.db, request);
   }
 
-  /** The erasures served, newest first. */
-  async erasures(): Promise<Erasure[]> {
-    const rows = await this.sql.all<Record<'at' | 'messages' | 'files', number>>(
-      `SELECT at, address_hmac AS "addressHmac", messages, files FROM mail_erasures
-       ORDER BY at DESC, id DESC`,
-    );
-    return rows as unknown as Erasure[];
+  erasures() {
+    return retention.erasures(this.db);
   }
 
   /** The server secret kept in the store, made by the first process that asks. */
@@ -465,52 +350,16 @@ export class Outbox {
     }
   }
 
-  /**
-   * Claims the sending of the digest of held messages for `leaseMs`: true when one is due (none
-   * sent in the last `everyMs`), some held message has not been in one yet, and no other process
-   * is sending one now.
-   */
-  async claimDigest(everyMs: number, leaseMs: number): Promise<boolean> {
-    const now = this.now();
-    const claimed = await this.sql.run(
-      `UPDATE mail_digest SET claimed_until = ?
-       WHERE id = 1 AND (claimed_until IS NULL OR claimed_until <= ?)
-         AND (last_sent_at IS NULL OR last_sent_at <= ?)
-         AND EXISTS (SELECT 1 FROM mail_messages WHERE status = 'spam' AND digested_at IS NULL)`,
-      [now + leaseMs, now, now - everyMs],
-    );
-    return claimed > 0;
+  claimDigest(everyMs: number, leaseMs: number) {
+    return heldMessages.claimDigest(this.db, everyMs, leaseMs);
   }
 
-  /** The held messages no digest has listed yet, oldest first, at most `limit`, and how many. */
-  async heldForDigest(limit: number): Promise<{ messages: MessageSummary[]; total: number }> {
-    const where = "WHERE status = 'spam' AND digested_at IS NULL";
-    const rows = await this.sql.all<SummaryRow>(
-      `SELECT ${SUMMARY_COLUMNS} FROM mail_messages ${where} ORDER BY created_at LIMIT ?`,
-      [limit],
-    );
-    const [count] = await this.sql.all<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM mail_messages ${where}`,
-    );
-    return { messages: rows.map((row) => toSummary(row, true)), total: Number(count?.n ?? 0) };
+  heldForDigest(limit: number) {
+    return heldMessages.heldForDigest(this.db, limit);
   }
 
-  /** The digest listing `ids` was sent (or, with undefined, could not be): gives up the claim. */
-  async digestDone(ids: string[] | undefined): Promise<void> {
-    const now = this.now();
-    await this.sql.transaction(async (tx) => {
-      if (someIds(ids)) {
-        await tx.run(`UPDATE mail_messages SET digested_at = ? WHERE id IN ${list(ids)}`, [
-          now,
-          ...ids,
-        ]);
-      }
-      await tx.run(
-        `UPDATE mail_digest SET claimed_until = NULL,
-           last_sent_at = CASE WHEN ? = 1 THEN ? ELSE last_sent_at END WHERE id = 1`,
-        [ids ? 1 : 0, now],
-      );
-    });
+  digestDone(ids: string[] | undefined) {
+    return heldMessages.digestDone(this.db, ids);
   }
 
   /**

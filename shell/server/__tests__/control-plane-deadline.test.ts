@@ -3,7 +3,8 @@
  */
 import pg from 'pg';
 import { DeadlinePassedError } from '../control-plane';
-import { PostgresControlPlane, inTime } from '../control-plane/postgres';
+import { PostgresControlPlane } from '../control-plane/postgres';
+import { inTime } from '../control-plane/postgres-change';
 import {
   deployDirWith,
   deployOf,

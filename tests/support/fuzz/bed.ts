@@ -15,120 +15,22 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SHELL_PATHS, SITE_REMOTES } from '@site/contracts/site';
 import { ROOT, TestDeployment, isRunning } from '../deployment';
+import { filesUnder, firstBytes, shellPublicFolder, shellServerBuild, version } from './builds';
+import { currentEtags } from './etags';
 import type { Canary } from './oracle';
-import { exchange, header } from './raw-http';
-import type { Surface } from './requests';
-
-/** The fuzz's ports from `base`: the site, the remotes in SITE_REMOTES order, the mail-service, the internal service. */
-function portsFrom(base: number) {
-  return {
-    site: base,
-    remotes: SITE_REMOTES.map((_, i) => base + 1 + i),
-    mail: base + 5,
-    internal: base + 6,
-    /** The one origin the deploy API allows; nothing listens there. */
-    allowed: base + 7,
-  };
-}
-
-type Ports = ReturnType<typeof portsFrom>;
-
-/** Where a bed's ports may start: a bed still closing after a failed test holds one block. */
-const PORT_BLOCKS = [3420, 3430, 3440];
-
-function portInUse(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-/** A block of ports where nothing listens, waiting a while for one to come free. */
-async function freePorts(): Promise<Ports> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    for (const base of PORT_BLOCKS) {
-      const ports = portsFrom(base);
-      const all = [ports.site, ...ports.remotes, ports.mail, ports.internal, ports.allowed];
-      if (!(await Promise.all(all.map(portInUse))).some(Boolean)) return ports;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`no free block of ports at ${PORT_BLOCKS.join(', ')} (+0..7)`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+import { freePorts, type Ports } from './ports';
+import type { Surface } from './surface';
 
 /** The remote whose build is copied, fuzzed and planted with secrets. */
 const FUZZED_REMOTE = 'data';
 
 const canaryText = (what: string) => `canary-${randomBytes(12).toString('hex')}-${what}`;
-
-/** The folder of the shell's Node build: wherever under shell/ render.js sits beside chunks.json. */
-function shellServerBuild(): string {
-  const shell = path.join(ROOT, 'shell');
-  const search = (dir: string, depth: number): string | null => {
-    if (existsSync(path.join(dir, 'render.js')) && existsSync(path.join(dir, 'chunks.json')))
-      return dir;
-    if (depth === 0) return null;
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (!entry.isDirectory() || ['node_modules', 'src', '.git'].includes(entry.name)) continue;
-      const found = search(path.join(dir, entry.name), depth - 1);
-      if (found) return found;
-    }
-    return null;
-  };
-  const found = search(shell, 3);
-  if (!found)
-    throw new Error(
-      'the shell is not built: no render.js beside chunks.json under shell/ (npm run build -w shell)',
-    );
-  return found;
-}
-
-/** The folder the site serves the shell's files from: dist/public beside the Node build, or dist. */
-function shellPublicFolder(): string {
-  const dist = path.join(ROOT, 'shell', 'dist');
-  return existsSync(path.join(dist, 'public', 'index.html')) ? path.join(dist, 'public') : dist;
-}
-
-const firstBytes = (file: string, n = 64) => readFileSync(file).subarray(0, n);
-
-/** Every file under `dir`, as URL paths from `dir`. */
-function filesUnder(dir: string, prefix = ''): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const rel = `${prefix}/${entry.name}`;
-    if (entry.isDirectory()) out.push(...filesUnder(path.join(dir, entry.name), rel));
-    else out.push(rel);
-  }
-  return out;
-}
-
-function version(folder: string): string {
-  return (
-    JSON.parse(readFileSync(path.join(ROOT, folder, 'package.json'), 'utf8')) as { version: string }
-  ).version;
-}
 
 interface Process {
   name: string;
@@ -398,31 +300,4 @@ export class FuzzBed {
     await this.deployment.close();
     rmSync(this.work, { recursive: true, force: true });
   }
-}
-
-/** Accept-Encoding values the conditional requests are made with (null: none sent). */
-const CONDITIONAL_ENCODINGS = ['gzip, deflate, br', 'gzip', 'identity', 'br;q=0, gzip', null];
-
-/** The ETag each path has now, per Accept-Encoding (a server may tag each coding apart). */
-async function currentEtags(surface: Surface, paths: string[]): Promise<Surface['etags']> {
-  const out: Surface['etags'] = [];
-  for (const p of paths) {
-    for (const acceptEncoding of CONDITIONAL_ENCODINGS) {
-      const request =
-        `GET ${p} HTTP/1.1\r\nHost: localhost:${surface.port}\r\nConnection: close\r\n` +
-        (acceptEncoding === null ? '' : `Accept-Encoding: ${acceptEncoding}\r\n`) +
-        '\r\n';
-      const outcome = await exchange(surface.port, Buffer.from(request), {
-        isHead: false,
-        timeoutMs: 10_000,
-      });
-      if (outcome.kind !== 'answer' || outcome.answer.status !== 200)
-        throw new Error(
-          `GET ${p} on the ${surface.name} server did not answer 200 (${outcome.kind})`,
-        );
-      const etag = header(outcome.answer, 'etag');
-      if (etag) out.push({ path: p, acceptEncoding, etag });
-    }
-  }
-  return out;
 }

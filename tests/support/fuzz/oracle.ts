@@ -5,7 +5,7 @@
  */
 import zlib from 'node:zlib';
 import { escapeBytes, header, type Outcome } from './raw-http';
-import type { FuzzCase } from './requests';
+import type { FuzzCase } from './surface';
 
 /** Bytes that must never appear in an answer, and where they come from. */
 export interface Canary {

@@ -4,7 +4,7 @@
  */
 import { judge, type Expectations } from './oracle';
 import { escapeBytes, exchange, type Outcome } from './raw-http';
-import type { FuzzCase } from './requests';
+import type { FuzzCase } from './surface';
 
 export interface Finding {
   case: FuzzCase;

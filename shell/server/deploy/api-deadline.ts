@@ -1,0 +1,21 @@
+/**
+ * A change's deadline as its client sends it, parsed at the edge: the deployer refuses to make a
+ * change live after it, when the client has given up waiting.
+ */
+import { RefusedError } from './patch';
+
+/** A change's deadline as sent: an ISO 8601 time with its zone, or a refusal. */
+export function deadlineOf(value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const at = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(value)
+    ? new Date(value)
+    : undefined;
+  if (!at || Number.isNaN(at.getTime())) {
+    throw new RefusedError(
+      400,
+      'bad_field',
+      `"deadline" must be an ISO 8601 time with its zone, such as 2026-11-28T07:00:00Z (got "${value}")`,
+    );
+  }
+  return at;
+}

@@ -1,0 +1,112 @@
+/**
+ * A group's own changes: a deploy of its new version (or a preview of it, or a canary beside the
+ * live one), and its rollback.
+ */
+import type { FastifyInstance } from 'fastify';
+import {
+  MAX_BODY,
+  NAME,
+  deployBody,
+  rollbackBody,
+  type DeployBody,
+  type RollbackBody,
+} from '@site/contracts/deploy-api';
+import { canaryPlan, canaryPlanProblem } from '@site/contracts/canary-plan';
+import type { CredentialOf, DeployApiOptions } from './api-context';
+import { deadlineOf } from './api-deadline';
+import { RefusedError } from './patch';
+
+export function remoteRoutes(
+  app: FastifyInstance,
+  options: DeployApiOptions,
+  credentialOf: CredentialOf,
+): void {
+  app.put<{ Params: { name: string }; Body: DeployBody }>(
+    '/remotes/:name',
+    {
+      bodyLimit: MAX_BODY,
+      schema: { params: { type: 'object', properties: { name: NAME } }, body: deployBody },
+    },
+    async (request, reply) => {
+      const { base, entry, version, serverIntegrity, reason = '', by = 'unknown' } = request.body;
+      const credential = credentialOf(request);
+      const deadline = deadlineOf(request.body.deadline);
+      const { plan } = request.body;
+      if (plan !== undefined && request.body.canary === undefined) {
+        throw new RefusedError(400, 'bad_field', '"plan" is for a canary ("canary": <percent>)');
+      }
+      if (request.body.canary !== undefined) {
+        if (request.body.preview) {
+          throw new RefusedError(400, 'bad_field', 'a deploy is a preview or a canary, not both');
+        }
+        const problem = canaryPlanProblem(plan ?? {}, request.body.canary);
+        if (problem) throw new RefusedError(400, 'bad_field', `plan: ${problem}`);
+        const started = await options.deployer.canary(
+          {
+            name: request.params.name,
+            entry,
+            version,
+            ...(serverIntegrity ? { serverIntegrity } : {}),
+          },
+          request.body.canary,
+          { base, reason, by, credential, deadline },
+          canaryPlan.parse(plan ?? {}),
+        );
+        return reply.header('cache-control', 'no-store').send(started);
+      }
+      if (request.body.preview) {
+        const checked = await options.deployer.preview(
+          {
+            name: request.params.name,
+            entry,
+            version,
+            ...(serverIntegrity ? { serverIntegrity } : {}),
+          },
+          base,
+          credential,
+        );
+        const link = options.preview.link(checked, request.body.previewSeconds);
+        options.log.info(
+          `site: preview of ${checked.name} ${checked.version} signed for ${by} (${credential.label})`,
+        );
+        return reply.header('cache-control', 'no-store').send({
+          preview: {
+            remote: checked.name,
+            version: checked.version,
+            url: link.url,
+            expiresAt: link.expiresAt.toISOString(),
+          },
+        });
+      }
+      const done = await options.deployer.deploy(
+        {
+          name: request.params.name,
+          entry,
+          version,
+          ...(serverIntegrity ? { serverIntegrity } : {}),
+        },
+        { base, reason, by, credential, deadline },
+      );
+      return reply.header('cache-control', 'no-store').send(done);
+    },
+  );
+
+  app.post<{ Params: { name: string }; Body: RollbackBody }>(
+    '/remotes/:name/rollback',
+    {
+      bodyLimit: MAX_BODY,
+      schema: { params: { type: 'object', properties: { name: NAME } }, body: rollbackBody },
+    },
+    async (request, reply) => {
+      const { base, to, reason = '', by = 'unknown' } = request.body;
+      const done = await options.deployer.rollback(request.params.name, to, {
+        base,
+        reason,
+        by,
+        credential: credentialOf(request),
+        deadline: deadlineOf(request.body.deadline),
+      });
+      return reply.header('cache-control', 'no-store').send(done);
+    },
+  );
+}

@@ -1,0 +1,319 @@
+/**
+ * The canaries' changes of the live manifest: a team's canary of one group or of a release, beside
+ * the stable versions, and the site's own steps, promotions and rollbacks of them as it judges them
+ * (canary.ts). Each is one compare-and-swap (publisher.ts); the Deployer runs them one at a time.
+ */
+import type { Release } from '@site/contracts/deploy-api';
+import type { CanaryPlan } from '@site/contracts/canary-plan';
+import type { LiveManifest } from '../control-plane';
+import { CANARY_KEYS } from '../canary-entries';
+import { SITE, authorize, newReleaseId, refuseLate, type Change, type Credential } from './change';
+import { liveVersion, type HistoryEntry, type LiveVersion } from './history';
+import { RefusedError, type PublishedEntry } from './patch';
+import { RebaseError, withoutCanaries, type DeployerOptions, type Publisher } from './publisher';
+
+/** A canary as the site names it when it changes it: its group and version. */
+export interface CanaryRef {
+  name: string;
+  version: string;
+}
+
+export class CanaryDeployer {
+  constructor(
+    private readonly options: DeployerOptions,
+    private readonly publisher: Publisher,
+  ) {}
+
+  /**
+   * A version live for `percent` of visits beside the stable one, after every check a deploy runs
+   * (the pages rendered as the canary's visitors will see them). The group must be live.
+   */
+  async canary(
+    published: PublishedEntry,
+    percent: number,
+    change: Change,
+    plan: CanaryPlan,
+  ): Promise<HistoryEntry> {
+    authorize(change.credential, [published.name]);
+    refuseLate(change.deadline);
+    const { before, json, changed } = await this.publisher.checked([published], change.base);
+    const remote = changed[0]!;
+    const stable = before.manifest.remotes.find((r) => r.name === remote.name);
+    if (!stable) {
+      throw new RefusedError(
+        422,
+        'not_live',
+        `"${remote.name}" is not live: a canary runs beside a live version; deploy it first`,
+      );
+    }
+    const raw = (json.remotes as Record<string, unknown>[]).find((r) => r.name === remote.name)!;
+    const next: Record<string, unknown> = { ...before.json };
+    withoutCanaries(next, [remote.name]);
+    const since = new Date().toISOString();
+    next.canaries = [
+      ...((next.canaries as unknown[] | undefined) ?? []),
+      {
+        ...raw,
+        percent,
+        since,
+        stepSince: since,
+        ...(Object.keys(plan).length ? { plan } : {}),
+      },
+    ];
+    const draft = {
+      at: new Date().toISOString(),
+      by: change.by,
+      credential: change.credential.label,
+      action: 'canary' as const,
+      remote: remote.name,
+      from: liveVersion(stable),
+      to: liveVersion(remote),
+      reason: change.reason || `canary ${remote.version} for ${percent}% of visits`,
+    };
+    const after = await this.publisher
+      .casPublish(next, before.version, [draft], change.deadline)
+      .catch((error: unknown) => {
+        throw error instanceof RebaseError ? error.refusal : error;
+      });
+    return { ...draft, manifestVersion: after.version };
+  }
+
+  /** Ends a group's canary: every visit gets the stable version again. */
+  async endCanary(
+    live: LiveManifest,
+    name: string,
+    base: string,
+    change: { by: string; reason: string; credential: Credential; deadline?: Date | undefined },
+  ): Promise<HistoryEntry> {
+    if (base !== live.version) {
+      throw new RefusedError(
+        409,
+        'stale_base',
+        `the live manifest is at version ${live.version}, not ${base}: read it again and retry`,
+      );
+    }
+    const canary = live.canaries.find((c) => c.remote.name === name)!;
+    const stable = live.manifest.remotes.find((r) => r.name === name)!;
+    const json: Record<string, unknown> = { ...live.json };
+    withoutCanaries(json, [name]);
+    const draft = {
+      at: new Date().toISOString(),
+      by: change.by,
+      credential: change.credential.label,
+      action: 'rollback' as const,
+      remote: name,
+      from: liveVersion(canary.remote),
+      to: liveVersion(stable),
+      reason: change.reason,
+    };
+    const after = await this.publisher
+      .casPublish(json, live.version, [draft], change.deadline)
+      .catch((error: unknown) => {
+        throw error instanceof RebaseError ? error.refusal : error;
+      });
+    return { ...draft, manifestVersion: after.version };
+  }
+
+  /**
+   * The canaries of `names` at `versions` as the live manifest has them, or null when any of them
+   * has ended or moved on (another replica was first, or a team's change).
+   */
+  private liveCanaries(live: LiveManifest, canaries: readonly CanaryRef[]) {
+    const found = canaries.map((ref) => live.canaries.find((c) => c.remote.name === ref.name));
+    return found.every((c, i) => c?.remote.version === canaries[i]!.version)
+      ? (found as NonNullable<(typeof found)[number]>[])
+      : null;
+  }
+
+  /** The site's own change of canaries: one compare-and-swap, an entry per group. */
+  private async siteChange(
+    live: LiveManifest,
+    json: Record<string, unknown>,
+    changes: { name: string; action: HistoryEntry['action']; from: LiveVersion; to: LiveVersion }[],
+    reason: string,
+    release?: string,
+  ): Promise<HistoryEntry[]> {
+    const at = new Date().toISOString();
+    const drafts = changes.map((c) => ({
+      at,
+      by: 'site',
+      credential: SITE.label,
+      action: c.action,
+      remote: c.name,
+      from: c.from,
+      to: c.to,
+      reason,
+      ...(release ? { release } : {}),
+    }));
+    const after = await this.publisher
+      .casPublish(json, live.version, drafts, undefined)
+      .catch((error: unknown) => {
+        throw error instanceof RebaseError ? error.refusal : error;
+      });
+    return drafts.map((d) => ({ ...d, manifestVersion: after.version }));
+  }
+
+  /**
+   * The automatic rollback of canaries judged failing (the groups of one release together): the
+   * same change as a team's rollback, made by the site, serialized with every other change.
+   */
+  async rollBackCanaries(
+    canaries: readonly CanaryRef[],
+    reason: string,
+  ): Promise<HistoryEntry[] | null> {
+    const live = await this.options.current();
+    const found = this.liveCanaries(live, canaries);
+    if (!found) return null;
+    const json: Record<string, unknown> = { ...live.json };
+    withoutCanaries(
+      json,
+      found.map((c) => c.remote.name),
+    );
+    return this.siteChange(
+      live,
+      json,
+      found.map((c) => ({
+        name: c.remote.name,
+        action: 'rollback',
+        from: liveVersion(c.remote),
+        to: liveVersion(live.manifest.remotes.find((r) => r.name === c.remote.name)!),
+      })),
+      reason,
+      found[0]?.release,
+    );
+  }
+
+  /**
+   * A step of a progressive canary, made by the site while it is healthy: the same versions for a
+   * larger share of visits.
+   */
+  async stepCanaries(
+    canaries: readonly CanaryRef[],
+    percent: number,
+    reason: string,
+  ): Promise<HistoryEntry[] | null> {
+    const live = await this.options.current();
+    const found = this.liveCanaries(live, canaries);
+    if (!found || found.some((c) => percent <= c.percent)) return null;
+    const names = found.map((c) => c.remote.name);
+    const json: Record<string, unknown> = { ...live.json };
+    const stepSince = new Date().toISOString();
+    json.canaries = (json.canaries as Record<string, unknown>[]).map((c) =>
+      names.includes(String(c.name)) ? { ...c, percent, stepSince } : c,
+    );
+    return this.siteChange(
+      live,
+      json,
+      found.map((c) => ({
+        name: c.remote.name,
+        action: 'canary',
+        from: liveVersion(live.manifest.remotes.find((r) => r.name === c.remote.name)!),
+        to: liveVersion(c.remote),
+      })),
+      reason,
+      found[0]?.release,
+    );
+  }
+
+  /**
+   * The last step of a progressive canary: its versions live for everyone, as its team's
+   * `--promote` would make them (every check was passed when the canary started).
+   */
+  async promoteCanaries(
+    canaries: readonly CanaryRef[],
+    reason: string,
+  ): Promise<HistoryEntry[] | null> {
+    const live = await this.options.current();
+    const found = this.liveCanaries(live, canaries);
+    if (!found) return null;
+    const names = found.map((c) => c.remote.name);
+    const json: Record<string, unknown> = { ...live.json };
+    const raws = json.canaries as Record<string, unknown>[];
+    json.remotes = (json.remotes as Record<string, unknown>[]).map((r) => {
+      if (!names.includes(String(r.name))) return r;
+      const entry: Record<string, unknown> = { ...raws.find((c) => c.name === r.name)! };
+      for (const key of CANARY_KEYS) delete entry[key];
+      return entry;
+    });
+    withoutCanaries(json, names);
+    return this.siteChange(
+      live,
+      json,
+      found.map((c) => ({
+        name: c.remote.name,
+        action: 'deploy',
+        from: liveVersion(live.manifest.remotes.find((r) => r.name === c.remote.name)!),
+        to: liveVersion(c.remote),
+      })),
+      reason,
+      found[0]?.release,
+    );
+  }
+
+  /**
+   * Canaries of several groups released together: every entry passes every check, then all go
+   * live for `percent` of visits in one compare-and-swap, under one release id; they are judged,
+   * stepped, promoted and rolled back together.
+   */
+  async canaryRelease(
+    entries: readonly PublishedEntry[],
+    percent: number,
+    change: Change,
+    plan: CanaryPlan,
+  ): Promise<Release> {
+    authorize(
+      change.credential,
+      entries.map((e) => e.name),
+    );
+    const { before, json, changed } = await this.publisher.checked(entries, change.base);
+    const id = newReleaseId();
+    const since = new Date().toISOString();
+    const next: Record<string, unknown> = { ...before.json };
+    withoutCanaries(
+      next,
+      changed.map((r) => r.name),
+    );
+    const added = changed.map((remote) => {
+      if (!before.manifest.remotes.some((r) => r.name === remote.name)) {
+        throw new RefusedError(
+          422,
+          'not_live',
+          `"${remote.name}" is not live: a canary runs beside a live version; deploy it first`,
+        );
+      }
+      const raw = (json.remotes as Record<string, unknown>[]).find((r) => r.name === remote.name)!;
+      return {
+        ...raw,
+        percent,
+        since,
+        stepSince: since,
+        release: id,
+        ...(Object.keys(plan).length ? { plan } : {}),
+      };
+    });
+    next.canaries = [...((next.canaries as unknown[] | undefined) ?? []), ...added];
+    const drafts = changed.map((remote) => ({
+      at: since,
+      by: change.by,
+      credential: change.credential.label,
+      action: 'canary' as const,
+      remote: remote.name,
+      from: liveVersion(before.manifest.remotes.find((r) => r.name === remote.name)!),
+      to: liveVersion(remote),
+      reason:
+        change.reason ||
+        `canary ${changed.map((r) => `${r.name} ${r.version}`).join(', ')} for ${percent}% of visits`,
+      release: id,
+    }));
+    const after = await this.publisher
+      .casPublish(next, before.version, drafts, change.deadline)
+      .catch((error: unknown) => {
+        throw error instanceof RebaseError ? error.refusal : error;
+      });
+    return {
+      release: id,
+      manifestVersion: after.version,
+      changes: drafts.map((d) => ({ ...d, manifestVersion: after.version })),
+    };
+  }
+}
