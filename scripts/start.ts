@@ -181,7 +181,12 @@ async function groupTokens(site: string, operator: string, names: string[]): Pro
     const file = path.join(root, LOCAL_TOKENS.group(name));
     const kept = localToken(root, LOCAL_TOKENS.group(name));
     if (kept && (await call(kept, 'GET', '/manifest')).status === 200) continue;
-    const answer = await call(operator, 'POST', '/tokens', { groups: [name] });
+    // Behind the cluster's balancer a replica still starting answers 502: asked again, another does.
+    let answer = await call(operator, 'POST', '/tokens', { groups: [name] });
+    for (let i = 0; i < 20 && answer.status >= 500; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      answer = await call(operator, 'POST', '/tokens', { groups: [name] });
+    }
     if (answer.status !== 201) {
       console.warn(`deploy tokens: the site refused a token for ${name} (HTTP ${answer.status})`);
       continue;
