@@ -5,7 +5,7 @@
  * on node:sqlite.
  */
 import type { PoolClient, QueryResult } from 'pg';
-import { listen, type Listener } from '@site/postgres';
+import { listen, transaction, type Listener } from '@site/postgres';
 import type { Postgres } from '../postgres';
 
 export interface RunOptions {
@@ -69,21 +69,7 @@ export function postgresStore(pg: Postgres): Store {
       run: async (text, params) => (await query(text, params)).rowCount ?? 0,
       async transaction(fn) {
         await pg.ready;
-        const c = await pg.pool.connect();
-        let failed = false;
-        try {
-          await c.query('BEGIN');
-          const result = await fn(on(c));
-          await c.query('COMMIT');
-          return result;
-        } catch (error) {
-          failed = true;
-          await c.query('ROLLBACK').catch(() => undefined);
-          throw error;
-        } finally {
-          // A connection that failed mid-transaction is not handed out again.
-          c.release(failed);
-        }
+        return transaction(pg.pool, (c) => fn(on(c)));
       },
     };
   };

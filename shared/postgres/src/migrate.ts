@@ -9,6 +9,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Pool } from 'pg';
+import { transaction } from './transaction';
 
 export interface MigrationOptions {
   /** The folder of `NNN_name.sql` files. */
@@ -43,10 +44,7 @@ export async function migrate(pool: Pool, options: MigrationOptions): Promise<st
     if (!IDENTIFIER.test(name)) throw new Error(`"${name}" is not a plain table name`);
   }
   const files = await migrationFiles(dir);
-  const client = await pool.connect();
-  let failed = false;
-  try {
-    await client.query('BEGIN');
+  return transaction(pool, async (client) => {
     await client.query(
       typeof lock === 'number'
         ? 'SELECT pg_advisory_xact_lock($1::bigint)'
@@ -80,14 +78,6 @@ export async function migrate(pool: Pool, options: MigrationOptions): Promise<st
       await client.query(`INSERT INTO ${table} (name) VALUES ($1)`, [file]);
       applied.push(file);
     }
-    await client.query('COMMIT');
     return applied;
-  } catch (error) {
-    failed = true;
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    // A connection that failed mid-transaction is not handed out again.
-    client.release(failed);
-  }
+  });
 }

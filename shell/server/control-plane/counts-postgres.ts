@@ -1,4 +1,5 @@
 import pg, { type Pool } from 'pg';
+import { transaction } from '@site/postgres';
 import type { Counts } from '@site/contracts/canary-judgment';
 import type { CanaryCountStore, CountRow, StoredDecision, TokenReport } from '../canary-counts';
 
@@ -24,10 +25,7 @@ export class PostgresCountStore implements CanaryCountStore {
   }
 
   async add(rows: readonly CountRow[], reports: readonly TokenReport[]): Promise<void> {
-    const client = await this.pool.connect();
-    let failed = false;
-    try {
-      await client.query('BEGIN');
+    await transaction(this.pool, async (client) => {
       const counted = new Map<string, CountRow>();
       for (const row of rows) counted.set(key(row), { ...row });
       if (reports.length) {
@@ -62,14 +60,7 @@ export class PostgresCountStore implements CanaryCountStore {
           ],
         );
       }
-      await client.query('COMMIT');
-    } catch (error) {
-      failed = true;
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release(failed);
-    }
+    });
   }
 
   async sum(group: string, version: string, fromSecond: number): Promise<Counts> {

@@ -3,8 +3,13 @@
  * locked and compared with the change's base, the version, its history and the pointer written,
  * the replicas notified, and no commit once the change's deadline has passed.
  */
-import type { ClientBase, Pool, PoolClient } from 'pg';
-import { isUnreachable as unreachable, reasonOf } from '@site/postgres';
+import type { ClientBase, Pool } from 'pg';
+import {
+  holdConnection,
+  isUnreachable as unreachable,
+  reasonOf,
+  type HeldConnection,
+} from '@site/postgres';
 import {
   ControlPlaneUnavailableError,
   DeadlinePassedError,
@@ -43,12 +48,13 @@ export async function commitChange(
   adopt: (row: LiveRow, parsed: LiveManifest) => void,
 ): Promise<LiveManifest> {
   const next = live(text);
-  let client: PoolClient;
+  let held: HeldConnection;
   try {
-    client = await pool.connect();
+    held = await holdConnection(pool);
   } catch (error) {
     throw unavailable(error, false);
   }
+  const { client } = held;
   let committing = false;
   let failed = false;
   try {
@@ -92,7 +98,7 @@ export async function commitChange(
     throw error;
   } finally {
     // A connection that failed mid-transaction is not handed out again.
-    client.release(failed);
+    held.release(failed);
   }
 }
 
