@@ -16,6 +16,11 @@ export interface PageParts {
   path: string;
   /** Whether a remote owns the page (its scripts need the federation runtime). */
   remote: boolean;
+  /**
+   * The page's route as JSON safe in a script element, for a group's page the embedded manifest
+   * does not name (past the group's leading pages).
+   */
+  route?: string;
 }
 
 /** The shell's built page template, prepared once per shell build. */
@@ -148,10 +153,15 @@ export function composePage(
 ): string {
   const preload = [...shellChunksFor(template, page), ...page.scripts];
   const loader = `<script>(${START_SCRIPTS})(${scriptJson(template.scripts)},${scriptJson(preload)})</script>`;
+  const route =
+    page.route === undefined
+      ? ''
+      : `<script type="application/json" id="site-route">${page.route}</script>`;
+  const data = `${route}<script type="application/json" id="site-manifest">${manifest}</script>${loader}`;
   const end = template.after.lastIndexOf('</body>');
   const after =
     end === -1
-      ? `${template.after}<script type="application/json" id="site-manifest">${manifest}</script>${loader}`
-      : `${template.after.slice(0, end)}<script type="application/json" id="site-manifest">${manifest}</script>${loader}${template.after.slice(end)}`;
+      ? `${template.after}${data}`
+      : `${template.after.slice(0, end)}${data}${template.after.slice(end)}`;
   return `${template.before}${page.head}${template.between}${page.html}${after}`;
 }

@@ -15,12 +15,12 @@
  * alone: the status, the title and the owner come from the manifest, never from the process.
  */
 import { createHash } from 'node:crypto';
-import type { DeploymentManifest, RemoteDeployment } from '@site/contracts';
+import { leadingRemote, type DeploymentManifest, type RemoteDeployment } from '@site/contracts';
 import { LRUCache } from 'lru-cache';
 import type { PageMeta } from '../src/content/shell-routes';
 import type { ContactFormState } from '../src/pages/contact/form-state';
 import { composePage, type ShellTemplate } from './compose';
-import type { LiveManifest } from './control-plane';
+import { scriptJson, type LiveManifest } from './control-plane';
 import type { Logger } from './logger';
 import type { RenderFailure, SiteMetrics } from './metrics';
 import { RenderTimeoutError } from './render/pool';
@@ -54,20 +54,28 @@ export interface ComposerOptions {
 
 export const NOT_FOUND_PATH = '/404';
 
-/** The manifest as far as the frame draws it: every group's routes and prefixes, no versions. */
+/**
+ * The manifest as far as the frame draws it (the manifest pages carry): every group's leading
+ * routes, page counts and prefixes, no versions.
+ */
 function navigationKey(manifest: DeploymentManifest): string {
   const shown = {
-    remotes: manifest.remotes.map(({ name, prefixes, routes }) => ({ name, prefixes, routes })),
+    remotes: manifest.remotes.map(({ name, prefixes, routes, pages }) => ({
+      name,
+      prefixes,
+      routes,
+      pages,
+    })),
     unavailable: manifest.unavailable ?? [],
   };
   return createHash('sha256').update(JSON.stringify(shown)).digest('base64url').slice(0, 16);
 }
 
-/** A manifest holding one group: all its processes are told of. */
+/** A manifest holding one group (as `manifest` has it): all its processes are told of. */
 const onlyGroup = (manifest: DeploymentManifest, remote: RemoteDeployment): DeploymentManifest => ({
   schemaVersion: manifest.schemaVersion,
   generatedAt: manifest.generatedAt,
-  remotes: [remote],
+  remotes: manifest.remotes.filter((r) => r.name === remote.name),
 });
 
 const reasonOf = (error: unknown): string =>
@@ -85,6 +93,7 @@ export class PageComposer {
   private readonly parts: LRUCache<string, Part>;
   private readonly making = new Map<string, Promise<Part>>();
   private readonly navKeys = new WeakMap<DeploymentManifest, string>();
+  private readonly carriedManifests = new WeakMap<DeploymentManifest, DeploymentManifest>();
 
   constructor(private readonly options: ComposerOptions) {
     this.parts = new LRUCache<string, Part>({
@@ -102,10 +111,49 @@ export class PageComposer {
   private navigation(manifest: DeploymentManifest): string {
     let key = this.navKeys.get(manifest);
     if (key === undefined) {
-      key = navigationKey(manifest);
+      key = navigationKey(this.carried(manifest));
       this.navKeys.set(manifest, key);
     }
     return key;
+  }
+
+  /**
+   * The manifest as pages carry it (each group's overview and leading pages): what the frame and
+   * the shell's pages are drawn from, on the server as in the browser, so a page costs the same to
+   * draw and to send however many pages the site has.
+   */
+  private carried(manifest: DeploymentManifest): DeploymentManifest {
+    let made = this.carriedManifests.get(manifest);
+    if (!made) {
+      made = { ...manifest, remotes: manifest.remotes.map(leadingRemote) };
+      this.carriedManifests.set(manifest, made);
+    }
+    return made;
+  }
+
+  /**
+   * The carried manifest with the page's own route in its group's, where the group's leading
+   * pages leave it out (the page carries it beside the manifest too: `pageRoute`).
+   */
+  private carriedFor(manifest: DeploymentManifest, pagePath: string): DeploymentManifest {
+    const carried = this.carried(manifest);
+    const extra = this.pageRoute(manifest, pagePath);
+    if (!extra) return carried;
+    return {
+      ...carried,
+      remotes: carried.remotes.map((r) =>
+        r.name === extra.owner.name ? { ...r, routes: [...r.routes, extra.route] } : r,
+      ),
+    };
+  }
+
+  /** A group's page the carried manifest does not name: its route, to carry beside it. */
+  private pageRoute(manifest: DeploymentManifest, pagePath: string) {
+    const owner = manifest.remotes.find((r) => r.routes.some((x) => x.path === pagePath));
+    if (!owner) return undefined;
+    const carried = this.carried(manifest).remotes.find((r) => r.name === owner.name);
+    if (carried?.routes.some((x) => x.path === pagePath)) return undefined;
+    return { owner, route: owner.routes.find((x) => x.path === pagePath)! };
   }
 
   /**
@@ -144,7 +192,11 @@ export class PageComposer {
     return this.cachedPart(key, () =>
       this.options
         .pools()
-        .shell.render({ part: 'frame', manifest: view.manifest, path: pagePath })
+        .shell.render({
+          part: 'frame',
+          manifest: this.carriedFor(view.manifest, pagePath),
+          path: pagePath,
+        })
         .then(toPart),
     );
   }
@@ -160,7 +212,7 @@ export class PageComposer {
       return toPart(
         await this.options.pools().shell.render({
           part: 'page',
-          manifest: view.manifest,
+          manifest: this.carriedFor(view.manifest, pagePath),
           path: pagePath,
           unavailable: reason,
           crashed,
@@ -199,7 +251,11 @@ export class PageComposer {
         const reply = await this.options
           .pools()
           .group(owner)
-          .render({ part: 'page', manifest: onlyGroup(view.manifest, owner), path: pagePath });
+          .render({
+            part: 'page',
+            manifest: onlyGroup(this.carriedFor(view.manifest, pagePath), owner),
+            path: pagePath,
+          });
         // The process's word counts for nothing but its markup and whether it failed.
         return {
           status: 200,
@@ -233,7 +289,7 @@ export class PageComposer {
       toPart(
         await this.options.pools().shell.render({
           part: 'page',
-          manifest: view.manifest,
+          manifest: this.carried(view.manifest),
           path: pagePath,
           ...(contactForm ? { contactForm } : {}),
         }),
@@ -293,9 +349,18 @@ export class PageComposer {
         : frame.html.slice(0, slot) +
           page.html +
           frame.html.slice(slot + this.options.shell.PAGE_SLOT.length);
+    const extra = owner ? this.pageRoute(view.manifest, pagePath) : undefined;
     const html = composePage(
       template,
-      { head, html: root, scripts, status: page.status, path: meta.path, remote: owner !== null },
+      {
+        head,
+        html: root,
+        scripts,
+        status: page.status,
+        path: meta.path,
+        remote: owner !== null,
+        ...(extra ? { route: scriptJson(extra.route) } : {}),
+      },
       view.embedded,
     );
     this.options.metrics.composed(owner, template.id, (performance.now() - started) / 1000);

@@ -13,6 +13,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { ROUTE_TABLE_PATH, type GroupRoutes } from '@site/contracts';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { createRemoteServer, type RemoteHost } from '@site/serving';
 import { createSite } from './site';
@@ -80,6 +81,19 @@ export async function exportSite(options: {
     await fs.writeFile(path.join(next, 'sitemap.xml'), sitemapXml(siteUrl, paths));
     await fs.writeFile(path.join(next, 'robots.txt'), robotsTxt(siteUrl));
     await fs.writeFile(path.join(next, 'remotes.json'), live.text);
+    // Each group's whole route table, where pages fetch it as the visitor goes further in.
+    await fs.mkdir(path.join(next, ROUTE_TABLE_PATH.slice(1)), { recursive: true });
+    for (const remote of live.manifest.remotes) {
+      const table: GroupRoutes = {
+        remote: remote.name,
+        version: remote.version,
+        routes: remote.routes,
+      };
+      await fs.writeFile(
+        path.join(next, ROUTE_TABLE_PATH.slice(1), remote.name),
+        JSON.stringify(table),
+      );
+    }
     // The new export replaces the old one at once, never half-written.
     await fs.rm(options.out, { recursive: true, force: true });
     await fs.rename(next, options.out);

@@ -5,10 +5,30 @@ import { ManifestError } from '@site/contracts';
 import { RemoteUnavailableError } from './federation/errors';
 import { loadManifest } from './federation/manifest';
 import { watchPageErrors } from './federation/beacon';
-import { loadPage, loadedPage, registerManifest, remoteForPath } from './federation/remotes';
+import {
+  loadPage,
+  loadedPage,
+  pageOwner,
+  registerManifest,
+  remoteForPath,
+} from './federation/remotes';
+import { SiteMovedOnError, routeTable, tableLoaded, tableRoute } from './federation/route-tables';
 import { Layout } from './components/Layout';
 import { prepare, type ServerPage } from './page-ref';
-import { createRoutes } from './router';
+import { createRoutes, type RouteTables } from './router';
+
+/** Groups' whole route tables, fetched from the site server as the visitor goes further. */
+const tables: RouteTables = {
+  loaded: tableLoaded,
+  route: tableRoute,
+  load: routeTable,
+  reload(path, error) {
+    if (!(error instanceof SiteMovedOnError)) return false;
+    // A deploy landed since this page was composed: a page load gets the site as it is now.
+    window.location.assign(path);
+    return true;
+  },
+};
 
 /**
  * How long the client waits for the first page's code before taking over without it: about one
@@ -24,8 +44,8 @@ async function start(): Promise<void> {
   try {
     const manifest = await loadManifest();
     registerManifest(manifest);
-    watchPageErrors(remoteForPath);
-    const routes = createRoutes(manifest, { load: loadPage, loaded: loadedPage });
+    watchPageErrors(pageOwner);
+    const routes = createRoutes(manifest, { load: loadPage, loaded: loadedPage }, tables);
     // Take over only once the first page's code is loaded (or has failed to), so the first client
     // render is the page the server rendered: no loading state in between, no layout shift.
     // The router keys the entry it starts on by the key in `history.state`, or "default".

@@ -1,4 +1,4 @@
-import { prefixOf, type DeploymentManifest } from '@site/contracts';
+import { leadingRoutes, pageCounts, prefixOf, type DeploymentManifest } from '@site/contracts';
 import { SITE_REMOTES } from '@site/contracts/site';
 import type { LinkCardItem } from '@site/ui';
 
@@ -13,8 +13,12 @@ export interface NavGroup {
   label: string;
   /** The group's overview page, at its prefix, if the group has one. */
   overview?: NavLink;
-  /** The group's pages, its overview apart. */
+  /** The group's leading pages (LEADING_PAGES of each prefix at most), its overview apart. */
   links: NavLink[];
+  /** How many more pages the group has: its overview lists them all. */
+  more: number;
+  /** The paths the group's pages lie under. */
+  prefixes: string[];
 }
 
 /** The site table's prefixes in its order: the order the groups appear in everywhere. */
@@ -30,29 +34,43 @@ const SITE_ORDER = SITE_REMOTES.flatMap((r) => r.prefixes);
 export function navGroups(manifest: DeploymentManifest): NavGroup[] {
   const groups = new Map<string, NavGroup & { rank: number }>();
   manifest.remotes.forEach((remote, index) => {
-    for (const route of remote.routes) {
-      const prefix = prefixOf(remote.prefixes, route.path);
+    const counts = pageCounts(remote);
+    const group = (label: string, prefix: string | undefined) => {
       const known = prefix === undefined ? -1 : SITE_ORDER.indexOf(prefix);
       const rank =
         known >= 0
           ? known
           : SITE_ORDER.length + index * 100 + remote.prefixes.indexOf(prefix ?? '');
-      const group = groups.get(route.group) ?? { label: route.group, links: [], rank };
-      group.rank = Math.min(group.rank, rank);
+      const found = groups.get(label) ?? { label, links: [], more: 0, prefixes: [], rank };
+      found.rank = Math.min(found.rank, rank);
+      if (prefix !== undefined && !found.prefixes.includes(prefix)) {
+        found.prefixes.push(prefix);
+        // Every page under the prefix, its overview apart; the links shown are taken off below.
+        const overview = remote.routes.some((r) => r.path === prefix) ? 1 : 0;
+        found.more += (counts[prefix] ?? 0) - overview;
+      }
+      groups.set(label, found);
+      return found;
+    };
+    for (const route of leadingRoutes(remote)) {
+      const prefix = prefixOf(remote.prefixes, route.path);
+      const found = group(route.group, prefix);
       const link = { to: route.path, label: route.navLabel, description: route.description };
-      if (route.path === prefix) group.overview = { ...link, label: route.title };
-      else group.links.push(link);
-      groups.set(route.group, group);
+      if (route.path === prefix) found.overview = { ...link, label: route.title };
+      else {
+        found.links.push(link);
+        found.more -= 1;
+      }
     }
   });
   return [...groups.values()]
     .sort((a, b) => a.rank - b.rank)
-    .map(({ rank: _rank, ...group }) => group);
+    .map(({ rank: _rank, ...group }) => ({ ...group, more: Math.max(0, group.more) }));
 }
 
-/** Every page of the groups, overviews included: what the services menu counts as "in services". */
-export const groupPaths = (groups: readonly NavGroup[]): string[] =>
-  groups.flatMap((g) => [...(g.overview ? [g.overview.to] : []), ...g.links.map((l) => l.to)]);
+/** Whether `path` is a page of one of the groups (its overview included). */
+export const inGroups = (groups: readonly NavGroup[], path: string): boolean =>
+  groups.some((g) => prefixOf(g.prefixes, path) !== undefined);
 
 /**
  * A card for each group that has an overview, in the groups' order: the card written for it where
@@ -76,4 +94,19 @@ export function groupCards(
         ]
       : [],
   );
+}
+
+/** Counts as the site writes them, the same on the server and in every browser: "1,000". */
+const COUNT = new Intl.NumberFormat('en-GB');
+
+/**
+ * The link to a group's overview for the pages the lists leave out, where the group has more than
+ * its leading pages and an overview to list them.
+ */
+export function morePages(group: NavGroup): NavLink | undefined {
+  if (group.more <= 0 || !group.overview) return undefined;
+  return {
+    to: group.overview.to,
+    label: `All ${COUNT.format(group.links.length + group.more)} ${group.label} services`,
+  };
 }

@@ -1,3 +1,4 @@
 export * from './routes';
 export * from './remote';
 export * from './manifest';
+export * from './page-manifest';

@@ -15,6 +15,11 @@ export interface RemoteDeployment {
    * Subresource Integrity form (`sha256-<base64>`). The site server runs no other file.
    */
   serverIntegrity?: string;
+  /**
+   * Only in the manifest a page carries (page-manifest.ts), where `routes` holds each prefix's
+   * overview and leading pages: how many pages each prefix has in the whole route table.
+   */
+  pages?: Record<string, number>;
 }
 
 /** A remote whose entry in the manifest could not be used: its group's pages show as unavailable. */
@@ -38,7 +43,7 @@ export class ManifestError extends Error {
   override name = 'ManifestError';
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
+export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
@@ -93,7 +98,7 @@ function parseRoute(value: unknown, where: string, prefixes: string[]): RouteMet
 
 function parseRemote(r: unknown, where: string): RemoteDeployment {
   check(isObject(r), `${where} is not an object`);
-  const { name, entry, version, prefixes, routes, serverIntegrity } = r;
+  const { name, entry, version, prefixes, routes, serverIntegrity, pages } = r;
   check(isGroupName(name), `${where}.name must be a snake_case identifier`);
   check(isNonEmptyString(entry), `${where}.entry is missing`);
   let url: URL;
@@ -123,6 +128,19 @@ function parseRemote(r: unknown, where: string): RemoteDeployment {
       (typeof serverIntegrity === 'string' && SHA256_INTEGRITY.test(serverIntegrity)),
     `${where}.serverIntegrity must be "sha256-" and the base64 of a SHA-256 digest`,
   );
+  if (pages !== undefined) {
+    check(
+      isObject(pages) &&
+        Object.entries(pages).every(
+          ([prefix, count]) =>
+            prefixList.includes(prefix) &&
+            Number.isSafeInteger(count) &&
+            (count as number) >=
+              parsed.filter((x) => prefixOf(prefixList, x.path) === prefix).length,
+        ),
+      `${where}.pages must count each prefix's pages, at least those listed`,
+    );
+  }
   return {
     name,
     entry,
@@ -130,6 +148,7 @@ function parseRemote(r: unknown, where: string): RemoteDeployment {
     prefixes: prefixList,
     routes: parsed,
     ...(serverIntegrity === undefined ? {} : { serverIntegrity }),
+    ...(pages === undefined ? {} : { pages: pages as Record<string, number> }),
   };
 }
 
@@ -186,7 +205,16 @@ export function parseManifest(value: unknown): DeploymentManifest {
  * manifest at all is an error.
  */
 export function readManifest(value: unknown): DeploymentManifest {
+  return readManifestEntries(value).manifest;
+}
+
+/** `readManifest`, and for each remote read, the index of its entry in the `remotes` list. */
+export function readManifestEntries(value: unknown): {
+  manifest: DeploymentManifest;
+  entries: number[];
+} {
   const remotes: RemoteDeployment[] = [];
+  const entries: number[] = [];
   const unavailable: UnavailableRemote[] = [];
   parseTop(value).forEach((r, i) => {
     const name = isObject(r) && isGroupName(r.name) ? r.name : `remotes[${i}]`;
@@ -201,6 +229,7 @@ export function readManifest(value: unknown): DeploymentManifest {
       const problem = conflict(remote, remotes);
       if (problem) throw new ManifestError(problem);
       remotes.push(remote);
+      entries.push(i);
     } catch (error) {
       // A group whose prefixes another group owns cannot be marked there without harming it.
       const free = prefixes.filter(
@@ -213,5 +242,25 @@ export function readManifest(value: unknown): DeploymentManifest {
       });
     }
   });
-  return { schemaVersion: 1, generatedAt: generatedAt(value), remotes, unavailable };
+  return {
+    manifest: { schemaVersion: 1, generatedAt: generatedAt(value), remotes, unavailable },
+    entries,
+  };
+}
+
+/**
+ * A group's whole route table as the site server answers it (`{ remote, version, routes }`), read
+ * for `remote` of the page's manifest: each route checked as the manifest's are. Undefined when it
+ * is another remote's or another version's table (the site moved on) or a route does not parse.
+ */
+export function readGroupRoutes(value: unknown, remote: RemoteDeployment): RouteMeta[] | undefined {
+  if (!isObject(value) || value.remote !== remote.name || value.version !== remote.version) {
+    return undefined;
+  }
+  if (!Array.isArray(value.routes)) return undefined;
+  try {
+    return value.routes.map((route, i) => parseRoute(route, `routes[${i}]`, remote.prefixes));
+  } catch {
+    return undefined;
+  }
 }

@@ -6,7 +6,7 @@
  * groups' deploy tokens are kept there too, as digests (tokens.ts).
  */
 import { createHash } from 'node:crypto';
-import { readManifest, type DeploymentManifest } from '@site/contracts';
+import { pageManifestJson, readManifest, type DeploymentManifest } from '@site/contracts';
 import type { HistoryEntry } from '../deploy/history';
 import { readCanaries, type Canary } from '../canary-entries';
 import type { TokenStore } from './tokens';
@@ -20,7 +20,7 @@ export interface LiveManifest {
    * (the top-level keys) and never parses the text again.
    */
   json: Readonly<Record<string, unknown>>;
-  /** The manifest as JSON that is safe inside a page's script element. */
+  /** What of the manifest a page carries (page-manifest.ts), as JSON safe in a script element. */
   embedded: string;
   manifest: DeploymentManifest;
   /** Every path a remote owns. */
@@ -138,8 +138,9 @@ export function live(text: string): LiveManifest {
     text,
     // readManifest refused anything but an object.
     json: deepFreeze(json as Record<string, unknown>),
-    // As it is: the browser reads it with the same parser, setting aside the same entries.
-    embedded: scriptJson(json),
+    // Each group's overview and leading pages (the rest is fetched when a visitor goes further);
+    // entries that cannot be read as they are, so the browser sets aside the same ones.
+    embedded: scriptJson(pageManifestJson(json as Record<string, unknown>)),
     manifest,
     paths: new Set(manifest.remotes.flatMap((r) => r.routes.map((route) => route.path))),
     unavailablePrefixes: (manifest.unavailable ?? []).flatMap((u) => u.prefixes),

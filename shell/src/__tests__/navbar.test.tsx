@@ -12,8 +12,15 @@ const groups: NavGroup[] = [
       { to: '/services/custom-dev/software-dev', label: 'Software Development' },
       { to: '/services/custom-dev/integration', label: 'Systems Integration' },
     ],
+    more: 0,
+    prefixes: ['/services/custom-dev'],
   },
-  { label: 'Public Health', links: [{ to: '/public-health/MandE-tools', label: 'M & E Tools' }] },
+  {
+    label: 'Public Health',
+    links: [{ to: '/public-health/MandE-tools', label: 'M & E Tools' }],
+    more: 0,
+    prefixes: ['/public-health'],
+  },
 ];
 
 const renderNavbar = () =>

@@ -6,10 +6,10 @@ import { NavLinkList } from './NavLinkList';
 import { SocialLinks } from './SocialLinks';
 
 /**
- * The footer of every page: contact facts, every service page, and the copyright year. Each group
- * of service pages folds into a native disclosure, so on a phone the footer is a short list of
- * groups; from a laptop's width the stylesheet shows every group's links unfolded, under its title
- * leading to the group's overview.
+ * The footer of every page: contact facts, each group's leading pages, and the copyright year.
+ * Each group folds into a native disclosure, so on a phone the footer is a short list of groups;
+ * from a laptop's width the stylesheet shows every group's links unfolded, under its title leading
+ * to the group's overview (which lists all its pages).
  */
 export function Footer({
   groups,
@@ -64,7 +64,7 @@ export function Footer({
               <p className="footer__title footer__heading">
                 {group.overview ? <Link to={group.overview.to}>{group.label}</Link> : group.label}
               </p>
-              <NavLinkList links={group.links} />
+              <NavLinkList group={group} />
             </details>
           ))}
         </nav>

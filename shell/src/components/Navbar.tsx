@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type CSSProperties, type KeyboardEv
 import { Link, NavLink, useLocation } from 'react-router';
 import { Logo, company } from '@site/ui';
 import { SHELL_PAGES } from '@site/contracts/site';
-import { groupPaths, type NavGroup } from '../navigation';
+import { inGroups, morePages, type NavGroup } from '../navigation';
 
 /** Columns of the desktop services menu. */
 const MENU_COLUMNS = 3;
@@ -44,6 +44,18 @@ export function menuColumns(groups: readonly NavGroup[], count = MENU_COLUMNS): 
  * (aria-expanded/aria-controls); Escape closes the open one and returns focus to its button, arrow
  * keys move between the links of the open services menu, and any navigation closes both.
  */
+/** The link to the rest of a long group's pages, on its overview. */
+function more(group: NavGroup) {
+  const link = morePages(group);
+  return link ? (
+    <li>
+      <Link to={link.to} className="mega__link mega__link--more">
+        {link.label}
+      </Link>
+    </li>
+  ) : null;
+}
+
 export function Navbar({ groups }: { groups: NavGroup[] }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const [servicesOpen, setServicesOpen] = useState(false);
@@ -107,7 +119,7 @@ export function Navbar({ groups }: { groups: NavGroup[] }) {
   };
 
   const inServices =
-    location.pathname === SHELL_PAGES.services || groupPaths(groups).includes(location.pathname);
+    location.pathname === SHELL_PAGES.services || inGroups(groups, location.pathname);
   const columns = menuColumns(groups);
   const wide = (column: NavGroup[]) => column.some((g) => g.links.length > WIDE_GROUP);
 
@@ -219,6 +231,7 @@ export function Navbar({ groups }: { groups: NavGroup[] }) {
                                   </NavLink>
                                 </li>
                               ))}
+                              {more(group)}
                             </ul>
                           </div>
                         );

@@ -1,7 +1,14 @@
 import type { ComponentType } from 'react';
-import type { DeploymentManifest, RemoteDeployment, RemotePagesModule } from '@site/contracts';
+import {
+  namesEveryPage,
+  prefixOf,
+  type DeploymentManifest,
+  type RemoteDeployment,
+  type RemotePagesModule,
+} from '@site/contracts';
 import { report } from './beacon';
 import { RemoteUnavailableError } from './errors';
+import { routeTable, tableLoaded, tableRoute } from './route-tables';
 import { loadRemoteModule, registerRemoteEntries } from './runtime';
 
 /** How long one attempt to load a remote may take before it counts as failed. */
@@ -10,6 +17,7 @@ const ATTEMPT_TIMEOUT_MS = 5000;
 const BACKOFF_MS = [400, 1200];
 
 let remotesByName = new Map<string, RemoteDeployment>();
+/** The pages the manifest names, with the remote that owns each. */
 let ownerByPath = new Map<string, RemoteDeployment>();
 const modules = new Map<string, Promise<RemotePagesModule>>();
 const components = new Map<string, ComponentType>();
@@ -39,8 +47,20 @@ function ensureRegistered(): Promise<void> {
   return registered;
 }
 
-/** The remote that owns a path of the site, if any. */
-export const remoteForPath = (path: string): RemoteDeployment | undefined => ownerByPath.get(path);
+/** The remote whose prefixes `path` lies under, if any. */
+export const remoteForPath = (path: string): RemoteDeployment | undefined =>
+  ownerByPath.get(path) ??
+  [...remotesByName.values()].find((r) => prefixOf(r.prefixes, path) !== undefined);
+
+/** Whether `path` is one of the remote's pages, as far as this page knows them. */
+const knownPage = (remote: RemoteDeployment, path: string): boolean =>
+  ownerByPath.get(path) === remote || tableRoute(remote, path) !== undefined;
+
+/** The remote whose page `path` is (not the 404 page under its prefix): what its errors count for. */
+export function pageOwner(path: string): RemoteDeployment | undefined {
+  const remote = remoteForPath(path);
+  return remote && knownPage(remote, path) ? remote : undefined;
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -130,7 +150,7 @@ export function loadPagesModule(remote: RemoteDeployment): Promise<RemotePagesMo
 export async function loadPage(path: string): Promise<ComponentType> {
   const cached = components.get(path);
   if (cached) return cached;
-  const remote = ownerByPath.get(path);
+  const remote = remoteForPath(path);
   if (!remote) throw new Error(`no remote owns ${path}`);
   const mod = await loadPagesModule(remote);
   const loader = mod.pages[path];
@@ -145,11 +165,20 @@ export async function loadPage(path: string): Promise<ComponentType> {
 
 export const loadedPage = (path: string): ComponentType | undefined => components.get(path);
 
-/** Warms a path's remote and page chunk, e.g. when a link to it is hovered or focused. */
+/**
+ * Warms a path's remote and page chunk, e.g. when a link to it is hovered or focused; for a page
+ * of a group the page's manifest names only in part, the group's whole route table first.
+ */
 export function preloadPath(path: string): void {
   const clean = path.split(/[?#]/)[0] ?? path;
-  if (!ownerByPath.has(clean) || components.has(clean)) return;
-  loadPage(clean).catch(() => {
-    // A failed preload is not an error the visitor sees; the navigation itself will retry.
-  });
+  const remote = remoteForPath(clean);
+  if (!remote || components.has(clean)) return;
+  const load = () => {
+    if (!knownPage(remote, clean)) return;
+    loadPage(clean).catch(() => {
+      // A failed preload is not an error the visitor sees; the navigation itself will retry.
+    });
+  };
+  if (knownPage(remote, clean) || namesEveryPage(remote) || tableLoaded(remote)) load();
+  else routeTable(remote).then(load, () => undefined);
 }

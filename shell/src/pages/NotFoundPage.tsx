@@ -43,7 +43,7 @@ export default function NotFoundPage() {
                 <h3>
                   {group.overview ? <Link to={group.overview.to}>{group.label}</Link> : group.label}
                 </h3>
-                <NavLinkList links={group.links} />
+                <NavLinkList group={group} />
               </section>
             ))}
           </div>

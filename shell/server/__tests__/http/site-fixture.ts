@@ -39,17 +39,43 @@ export const routeOf = (urlPath: string) => ({
   description: `What the page at ${urlPath} says, described at length for its visitors.`,
 });
 
+/**
+ * A group of `count` pages as a growing site has them: its overview at `/grown` and pages 1 to
+ * `count - 1` under it, in its own navigation group.
+ */
+export const grownGroup = (count: number): GroupPages => ({
+  prefix: '/grown',
+  paths: ['/grown', ...Array.from({ length: count - 1 }, (_, i) => `/grown/page-${i + 1}`)],
+  route: (urlPath) => ({
+    ...routeOf(urlPath),
+    title: urlPath === '/grown' ? 'Grown services' : `Grown ${urlPath.slice('/grown/'.length)}`,
+    group: 'Grown',
+    navLabel: urlPath === '/grown' ? 'Grown services' : `Grown ${urlPath.slice('/grown/'.length)}`,
+  }),
+});
+
+/** A group's pages: its prefix, its paths and how each route reads. */
+export interface GroupPages {
+  prefix: string;
+  paths: readonly string[];
+  route?: (urlPath: string) => ReturnType<typeof routeOf>;
+}
+
 /** A version's Node build: each page says which group and version drew it. */
-const pagesJs = (group: Group, version: string) => `const React = require('react');
+const pagesJs = (
+  group: string,
+  version: string,
+  paths: readonly string[],
+) => `const React = require('react');
 const page = (text) => () => Promise.resolve({ default: () => React.createElement('p', null, text) });
-exports.pages = Object.fromEntries(${JSON.stringify(GROUPS[group].paths)}.map((p) => [
+exports.pages = Object.fromEntries(${JSON.stringify(paths)}.map((p) => [
   p,
   p.endsWith('/broken') ? () => Promise.reject(new Error('this page is broken')) : page('Drawn by ${group} ' + ${JSON.stringify(version)} + ' at ' + p),
 ]));
 `;
 
 /** The text a group's page shows. */
-export const drawn = (group: Group, version: string, urlPath: string) =>
+export const drawn = (group: string, version: string, urlPath: string) =>
   `Drawn by ${group} ${version} at ${urlPath}`;
 
 /** Version folders of the test groups, served by a real HTTP server. */
@@ -69,13 +95,13 @@ class Bucket {
   }
 
   /** Writes a version folder of `group` and returns its entry in a manifest. */
-  version(group: Group, version: string) {
+  version(group: string, version: string, pages: GroupPages = GROUPS[group as Group]) {
     const folder = path.join(this.dir, group, version);
-    const js = pagesJs(group, version);
+    const js = pagesJs(group, version, pages.paths);
     const table = {
       remote: group,
-      prefixes: [GROUPS[group].prefix],
-      routes: GROUPS[group].paths.map(routeOf),
+      prefixes: [pages.prefix],
+      routes: pages.paths.map(pages.route ?? routeOf),
     };
     mkdirSync(path.join(folder, 'server'), { recursive: true });
     writeFileSync(path.join(folder, 'server', 'pages.js'), js);
@@ -138,6 +164,8 @@ export interface SiteFixture {
   origin: string;
   /** Writes another version folder of a group, for a preview or a canary. */
   version(group: Group, version: string): ReturnType<Bucket['version']>;
+  /** Writes a version folder of another group, with its own pages. */
+  group(name: string, version: string, pages: GroupPages): ReturnType<Bucket['version']>;
   /** The real mail-service, when the fixture was asked for one. */
   mail?: { child: ChildProcess; url: string; mailbox: string };
   inject(options: InjectOptions | string): Promise<LightMyRequestResponse>;
@@ -159,7 +187,12 @@ async function shellBuilt(): Promise<void> {
 }
 
 export async function startFixture(
-  options: { mailService?: Record<string, string>; site?: Partial<SiteOptions> } = {},
+  options: {
+    mailService?: Record<string, string>;
+    site?: Partial<SiteOptions>;
+    /** A third group, `grown`, live from the start with these pages. */
+    grown?: GroupPages;
+  } = {},
 ): Promise<SiteFixture> {
   await shellBuilt();
   const work = mkdtempSync(path.join(os.tmpdir(), 'site-http-'));
@@ -181,7 +214,11 @@ export async function startFixture(
   writeFileSync(
     path.join(deployDir, 'remotes.json'),
     JSON.stringify(
-      testManifest([bucket.version('probe', '1.0.0'), bucket.version('other', '1.0.0')]),
+      testManifest([
+        bucket.version('probe', '1.0.0'),
+        bucket.version('other', '1.0.0'),
+        ...(options.grown ? [bucket.version('grown', '1.0.0', options.grown)] : []),
+      ]),
     ),
   );
   const site = await createSite({
@@ -204,6 +241,7 @@ export async function startFixture(
     site,
     origin,
     version: (group, version) => bucket.version(group, version),
+    group: (name, version, pages) => bucket.version(name, version, pages),
     ...(mail ? { mail } : {}),
     inject,
     async deploy(method, route, body) {
