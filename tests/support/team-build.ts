@@ -50,7 +50,8 @@ function copyWorkspace(folder: string, target: string): void {
 /**
  * The public-health team's next version, as its workspace holds it before the build: version
  * 1.1.0, the M & E Tools heading "Tools we build and configure" changed to "Tools we build,
- * configure and support", and a new page, Field Training (`/public-health/field-training`).
+ * configure and support", a new page, Field Training (`/public-health/field-training`), and after
+ * it a training page for each of eleven regions (`/public-health/training-<region>`).
  */
 function writePublicHealthNext(work: string): void {
   copyWorkspace('mfe-public-health', work);
@@ -77,20 +78,52 @@ function writePublicHealthNext(work: string): void {
     group: 'Public Health',
     navLabel: 'Field Training',
   });
+  // Training in each province, past the ten pages every page names of a group: the menu leads to
+  // the overview for these, and the overview lists them.
+  for (const [slug, province] of TRAINING_REGIONS) {
+    table.routes.push({
+      path: `/public-health/training-${slug}`,
+      title: `Training in ${province}`,
+      description: `Field training for data collectors and district supervisors in ${province}, run with the provincial health department.`,
+      group: 'Public Health',
+      navLabel: `Training in ${province}`,
+    });
+    writeFileSync(
+      path.join(work, 'src', 'content', `training-${slug}.ts`),
+      trainingContent(`Supervisors and data collectors in ${province}, trained where they work.`),
+    );
+  }
   writeFileSync(routesFile, JSON.stringify(table));
   // A page is a route-table entry and a content file.
   writeFileSync(
     path.join(work, 'src', 'content', 'field-training.ts'),
-    `import type { ServicePageContent } from '@site/ui';
+    trainingContent('Training that sticks.'),
+  );
+}
+
+/** The provinces the public-health team's next version adds a training page for. */
+export const TRAINING_REGIONS = [
+  ['eastern-cape', 'the Eastern Cape'],
+  ['free-state', 'the Free State'],
+  ['gauteng', 'Gauteng'],
+  ['kwazulu-natal', 'KwaZulu-Natal'],
+  ['limpopo', 'Limpopo'],
+  ['mpumalanga', 'Mpumalanga'],
+  ['north-west', 'North West'],
+  ['northern-cape', 'the Northern Cape'],
+  ['western-cape', 'the Western Cape'],
+  ['lesotho', 'Lesotho'],
+  ['eswatini', 'Eswatini'],
+] as const;
+
+const trainingContent = (lead: string) => `import type { ServicePageContent } from '@site/ui';
 
 export default {
-  lead: 'Training that sticks.',
+  lead: ${JSON.stringify(lead)},
   intro: { heading: 'How we train', paragraphs: ['Supervisors first, then their teams.'] },
   sections: [],
 } satisfies ServicePageContent;
-`,
-  );
-}
+`;
 
 const TMP = path.join(ROOT, 'tests', '.tmp');
 
