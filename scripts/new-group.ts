@@ -20,6 +20,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { parseArgs as parseCommandLine } from 'node:util';
+import { SHELL_PORT } from '@site/contracts/site';
 import { GROUP_PORTS, groupPorts } from './lib/local-ports';
 
 export const SITE_FILE = path.join('shared', 'contracts', 'site.json');
@@ -242,7 +243,12 @@ async function main(): Promise<void> {
  * What the command prints: what it wrote, how the team goes live locally, how it releases a change
  * later, and how it gets its deploy token for production.
  */
-export function nextSteps(group: NewGroup, written: readonly string[]): string {
+export function nextSteps(
+  group: NewGroup,
+  written: readonly string[],
+  /** Where the local site runs: PORT, as `npm start` reads it. */
+  sitePort: string = process.env.PORT?.trim() || String(SHELL_PORT),
+): string {
   const w = `-w ${group.folder}`;
   // One column for every command, as wide as the longest, so each explanation starts in line.
   const width = `npm run deploy ${w} -- --canary 10`.length + 1;
@@ -258,7 +264,7 @@ export function nextSteps(group: NewGroup, written: readonly string[]): string {
     row('npm start', `serves it on port ${group.port} and makes its deploy token`),
     row('', `(${token}); a running npm start does both by itself`),
     row(`npm run deploy ${w}`, 'builds it and makes it live on the local site'),
-    `  open http://localhost:3000${group.prefix}`,
+    `  open http://localhost:${sitePort}${group.prefix}`,
     `  then edit ${group.folder}/src/routes.json and src/content/: your pages and words`,
     '',
     'Releasing a change (a deployed version is fixed: change, bump, deploy):',

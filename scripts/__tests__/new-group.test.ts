@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SITE_FILE, planGroup } from '../new-group';
+import { SITE_FILE, nextSteps, planGroup } from '../new-group';
 
 /**
  * `npm run new-group` checks its input against the site table before it writes anything. Run on a
@@ -276,5 +276,13 @@ describe('npm run new-group writes', () => {
     expect(planGroup(root, { name: 'cyber', prefix: '/services/cyber' }).prefix).toBe(
       '/services/cyber',
     );
+  });
+});
+
+describe('what npm run new-group says next', () => {
+  test('where to open the new group: on the port the local site runs on (PORT), 3000 by default', () => {
+    const group = planGroup(root, { name: 'cyber', prefix: '/cyber' });
+    expect(nextSteps(group, [], '4100')).toContain('open http://localhost:4100/cyber');
+    expect(nextSteps(group, [], '3000')).toContain('open http://localhost:3000/cyber');
   });
 });

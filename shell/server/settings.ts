@@ -162,6 +162,12 @@ const schema = z.object({
     .optional(),
 });
 
+/** Variables the site server once read, and what replaced each. */
+const RETIRED_SETTINGS: Record<string, string> = {
+  CANARY_ERROR_THRESHOLD:
+    'a canary is judged by its rate of failed views against the stable version: set CANARY_MAX_ERROR_RATE (such as 0.02) and CANARY_MIN_VIEWS instead, and remove it',
+};
+
 /** Every variable the site server reads. */
 export const SITE_SETTING_NAMES = Object.keys(schema.shape) as (keyof typeof schema.shape)[];
 
@@ -177,10 +183,17 @@ export function parseSiteSettings(env: NodeJS.ProcessEnv): SiteSettings {
     if (value) input[name] = value;
   }
   const result = schema.safeParse(input);
-  if (!result.success) {
-    throw new SettingsError(
-      result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
-    );
+  // Settings this server once read and reads no more: set, they would silently change nothing.
+  const retired = Object.entries(RETIRED_SETTINGS)
+    .filter(([name]) => env[name]?.trim())
+    .map(([name, instead]) => `${name}: no longer read; ${instead}`);
+  if (!result.success || retired.length) {
+    throw new SettingsError([
+      ...(result.success
+        ? []
+        : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)),
+      ...retired,
+    ]);
   }
   const s = result.data;
   if (s.REQUEST_TIMEOUT_MS < s.HEADERS_TIMEOUT_MS) {

@@ -111,6 +111,14 @@ describe('the site server settings', () => {
     ]);
   });
 
+  test('CANARY_ERROR_THRESHOLD, a count no longer read, stops the start with what replaced it', () => {
+    expect(problems({ CANARY_ERROR_THRESHOLD: '5' })).toEqual([
+      expect.stringMatching(/^CANARY_ERROR_THRESHOLD: no longer read; .*CANARY_MAX_ERROR_RATE/),
+    ]);
+    expect(problems({ CANARY_ERROR_THRESHOLD: '5', PORT: 'x' })).toHaveLength(2);
+    expect(parseSiteSettings({ CANARY_ERROR_THRESHOLD: '  ' }).canary.minViews).toBeGreaterThan(0);
+  });
+
   test('METRICS_TOKEN turns the metrics on; a short one is refused without being echoed', () => {
     const token = 'metrics-token-0123456789';
     expect(parseSiteSettings({ METRICS_TOKEN: token }).metricsToken).toBe(token);
