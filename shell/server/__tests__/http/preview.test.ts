@@ -3,7 +3,14 @@
  */
 import { PREVIEW_COOKIE, PreviewSigner } from '../../preview';
 import { previewSecretOf } from '../../plugins/views';
-import { DEPLOY_TOKEN, SITE_URL, drawn, startFixture, type SiteFixture } from './site-fixture';
+import {
+  DEPLOY_TOKEN,
+  METRICS_TOKEN,
+  SITE_URL,
+  drawn,
+  startFixture,
+  type SiteFixture,
+} from './site-fixture';
 
 /**
  * A preview as the browser that opens its link sees it, and as everyone else does: the signed
@@ -154,4 +161,28 @@ test('/_preview/end clears the cookie and leads home', async () => {
   const set = String(answer.headers['set-cookie']);
   expect(set.startsWith(`${PREVIEW_COOKIE}=;`)).toBe(true);
   expect(set).toMatch(/Max-Age=0/);
+});
+
+test('a previewed page is composed once for every browser previewing the same versions', async () => {
+  const composed = async () => {
+    const text = (
+      await fixture.inject({
+        url: '/_metrics',
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      })
+    ).body;
+    return [...text.matchAll(/^site_page_composition_seconds_count\{[^}]*\} (\d+)$/gm)].reduce(
+      (sum, m) => sum + Number(m[1]),
+      0,
+    );
+  };
+  const first = await get('/probe/second', cookie());
+  expect(first.statusCode).toBe(200);
+  const before = await composed();
+  const answers = await Promise.all([1, 2, 3].map(() => get('/probe/second', cookie())));
+  expect(answers.map((a) => [a.statusCode, a.headers.etag])).toEqual(
+    answers.map(() => [200, first.headers.etag]),
+  );
+  expect(answers[0]!.body).toContain('Preview: other 1.1.0');
+  expect(await composed()).toBe(before);
 });
