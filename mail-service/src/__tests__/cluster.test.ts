@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
 import request from 'supertest';
 import {
   getCsrf,
@@ -14,7 +13,7 @@ import {
   type CsrfPair,
 } from './helpers';
 import { closedPort, type TestSmtp } from './relay';
-import { testStore } from './stores';
+import { queryOn, testStore } from './stores';
 import { startService, type ServiceProcess } from './service-process';
 
 /**
@@ -26,15 +25,7 @@ const store = testStore('postgres', 3494);
 const start = startPerTest(store);
 
 /** Runs `sql` on the test database. */
-async function query<R extends object>(sql: string, args: unknown[] = []): Promise<R[]> {
-  const client = new Client({ connectionString: store.env.DATABASE_URL });
-  await client.connect();
-  try {
-    return (await client.query<R>(sql, args)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const query = queryOn(store);
 
 describe('three instances, one outbox', () => {
   const dir = tempDir('cluster');

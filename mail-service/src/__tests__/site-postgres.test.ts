@@ -11,21 +11,13 @@ import { Client, Pool } from 'pg';
 import { listen, migrate as migrateWith, migrationFiles, transaction } from '@site/postgres';
 import { MIGRATIONS_DIR, migrate, openPostgres } from '../postgres';
 import { startPerTest, validMessage, waitFor } from './helpers';
-import { testStore } from './stores';
+import { queryOn, testStore } from './stores';
 
 const store = testStore('postgres', 3497);
 const start = startPerTest(store);
 
 /** Runs `sql` on the test database. */
-async function query<R extends object>(sql: string, args: unknown[] = []): Promise<R[]> {
-  const client = new Client({ connectionString: store.env.DATABASE_URL });
-  await client.connect();
-  try {
-    return (await client.query<R>(sql, args)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const query = queryOn(store);
 
 describe('a connection the database drops while it is held', () => {
   test('mid-transaction, between two queries: that transaction fails, the process goes on, and the next one commits', async () => {

@@ -95,3 +95,16 @@ export function testStore(kind: StoreKind, port: number): TestStore {
   }, 30_000);
   return store;
 }
+
+/** Runs SQL on the store's test database, on a connection of its own, and gives back the rows. */
+export const queryOn =
+  (store: TestStore) =>
+  async <R extends object>(sql: string, args: unknown[] = []): Promise<R[]> => {
+    const client = new Client({ connectionString: store.env.DATABASE_URL });
+    await client.connect();
+    try {
+      return (await client.query<R>(sql, args)).rows;
+    } finally {
+      await client.end();
+    }
+  };
