@@ -6,7 +6,7 @@
 import type { Release } from '@site/contracts/deploy-api';
 import type { CanaryPlan } from '@site/contracts/canary-plan';
 import type { LiveManifest } from '../control-plane';
-import { CANARY_KEYS } from '../canary-entries';
+import { CANARY_KEYS, type Canary } from '../canary-entries';
 import { SITE, authorize, newReleaseId, refuseLate, type Change, type Credential } from './change';
 import { liveVersion, type HistoryEntry, type LiveVersion } from './history';
 import { RefusedError, type PublishedEntry } from './patch';
@@ -154,100 +154,83 @@ export class CanaryDeployer {
   }
 
   /**
-   * The automatic rollback of canaries judged failing (the groups of one release together): the
-   * same change as a team's rollback, made by the site, serialized with every other change.
+   * A change the site makes to running canaries, while they are still live as judged (else null):
+   * `edit` changes a copy of the manifest's JSON (false: nothing to do); each group's history entry
+   * says `action`, from its stable version to its canary's, or back for a rollback.
    */
-  async rollBackCanaries(
+  private async canaryChange(
     canaries: readonly CanaryRef[],
+    action: 'canary' | 'deploy' | 'rollback',
     reason: string,
+    edit: (json: Record<string, unknown>, found: Canary[], names: string[]) => boolean,
   ): Promise<HistoryEntry[] | null> {
     const live = await this.options.current();
     const found = this.liveCanaries(live, canaries);
     if (!found) return null;
+    const names = found.map((c) => c.remote.name);
     const json: Record<string, unknown> = { ...live.json };
-    withoutCanaries(
-      json,
-      found.map((c) => c.remote.name),
-    );
+    if (!edit(json, found, names)) return null;
     return this.siteChange(
       live,
       json,
-      found.map((c) => ({
-        name: c.remote.name,
-        action: 'rollback',
-        from: liveVersion(c.remote),
-        to: liveVersion(live.manifest.remotes.find((r) => r.name === c.remote.name)!),
-      })),
+      found.map((c) => {
+        const stable = liveVersion(live.manifest.remotes.find((r) => r.name === c.remote.name)!);
+        const canary = liveVersion(c.remote);
+        return action === 'rollback'
+          ? { name: c.remote.name, action, from: canary, to: stable }
+          : { name: c.remote.name, action, from: stable, to: canary };
+      }),
       reason,
       found[0]?.release,
     );
+  }
+
+  /**
+   * The automatic rollback of canaries judged failing (the groups of one release together): the
+   * same change as a team's rollback, made by the site, serialized with every other change.
+   */
+  rollBackCanaries(canaries: readonly CanaryRef[], reason: string): Promise<HistoryEntry[] | null> {
+    return this.canaryChange(canaries, 'rollback', reason, (json, _found, names) => {
+      withoutCanaries(json, names);
+      return true;
+    });
   }
 
   /**
    * A step of a progressive canary, made by the site while it is healthy: the same versions for a
    * larger share of visits.
    */
-  async stepCanaries(
+  stepCanaries(
     canaries: readonly CanaryRef[],
     percent: number,
     reason: string,
   ): Promise<HistoryEntry[] | null> {
-    const live = await this.options.current();
-    const found = this.liveCanaries(live, canaries);
-    if (!found || found.some((c) => percent <= c.percent)) return null;
-    const names = found.map((c) => c.remote.name);
-    const json: Record<string, unknown> = { ...live.json };
-    const stepSince = new Date().toISOString();
-    json.canaries = (json.canaries as Record<string, unknown>[]).map((c) =>
-      names.includes(String(c.name)) ? { ...c, percent, stepSince } : c,
-    );
-    return this.siteChange(
-      live,
-      json,
-      found.map((c) => ({
-        name: c.remote.name,
-        action: 'canary',
-        from: liveVersion(live.manifest.remotes.find((r) => r.name === c.remote.name)!),
-        to: liveVersion(c.remote),
-      })),
-      reason,
-      found[0]?.release,
-    );
+    return this.canaryChange(canaries, 'canary', reason, (json, found, names) => {
+      if (found.some((c) => percent <= c.percent)) return false;
+      const stepSince = new Date().toISOString();
+      json.canaries = (json.canaries as Record<string, unknown>[]).map((c) =>
+        names.includes(String(c.name)) ? { ...c, percent, stepSince } : c,
+      );
+      return true;
+    });
   }
 
   /**
    * The last step of a progressive canary: its versions live for everyone, as its team's
    * `--promote` would make them (every check was passed when the canary started).
    */
-  async promoteCanaries(
-    canaries: readonly CanaryRef[],
-    reason: string,
-  ): Promise<HistoryEntry[] | null> {
-    const live = await this.options.current();
-    const found = this.liveCanaries(live, canaries);
-    if (!found) return null;
-    const names = found.map((c) => c.remote.name);
-    const json: Record<string, unknown> = { ...live.json };
-    const raws = json.canaries as Record<string, unknown>[];
-    json.remotes = (json.remotes as Record<string, unknown>[]).map((r) => {
-      if (!names.includes(String(r.name))) return r;
-      const entry: Record<string, unknown> = { ...raws.find((c) => c.name === r.name)! };
-      for (const key of CANARY_KEYS) delete entry[key];
-      return entry;
+  promoteCanaries(canaries: readonly CanaryRef[], reason: string): Promise<HistoryEntry[] | null> {
+    return this.canaryChange(canaries, 'deploy', reason, (json, _found, names) => {
+      const raws = json.canaries as Record<string, unknown>[];
+      json.remotes = (json.remotes as Record<string, unknown>[]).map((r) => {
+        if (!names.includes(String(r.name))) return r;
+        const entry: Record<string, unknown> = { ...raws.find((c) => c.name === r.name)! };
+        for (const key of CANARY_KEYS) delete entry[key];
+        return entry;
+      });
+      withoutCanaries(json, names);
+      return true;
     });
-    withoutCanaries(json, names);
-    return this.siteChange(
-      live,
-      json,
-      found.map((c) => ({
-        name: c.remote.name,
-        action: 'deploy',
-        from: liveVersion(live.manifest.remotes.find((r) => r.name === c.remote.name)!),
-        to: liveVersion(c.remote),
-      })),
-      reason,
-      found[0]?.release,
-    );
   }
 
   /**
