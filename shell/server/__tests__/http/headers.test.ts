@@ -37,6 +37,21 @@ describe('the headers of a page', () => {
     }
   });
 
+  test('a page may be framed only by the site itself, sends only its origin elsewhere, and takes no other base, plugin or form target', async () => {
+    for (const url of ['/about', '/no-such-page', '/probe/hello', '/contact']) {
+      const answer = await get(url);
+      expect([url, answer.headers['content-security-policy']]).toEqual([
+        url,
+        "frame-ancestors 'self'; base-uri 'self'; object-src 'none'; form-action 'self'",
+      ]);
+      expect([url, answer.headers['x-frame-options']]).toEqual([url, 'SAMEORIGIN']);
+      expect([url, answer.headers['referrer-policy']]).toEqual([
+        url,
+        'strict-origin-when-cross-origin',
+      ]);
+    }
+  });
+
   test('no request is answered with a header that names the server or its framework', async () => {
     for (const url of ['/', '/no-such-page', '/favicon.svg', '/remotes.json']) {
       const answer = await get(url);
