@@ -36,6 +36,10 @@ export interface BalancerOptions {
   mailServices: number[];
 }
 
+/** What the balancer waits for before it first starts: any site server's liveness answer. */
+export const balancerWaitsFor = (sites: readonly number[]): string[] =>
+  sites.map((port) => `http://127.0.0.1:${port}/_health`);
+
 /**
  * How the balancer tells a replica that stopped answering from a slow one. A replica that is hung
  * (stopped, or stuck in a loop) still accepts connections (the kernel does), so only the read and
