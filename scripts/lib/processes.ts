@@ -269,11 +269,12 @@ export function runTogether(
     void Promise.all(open.values()).then(() => process.exit(exitCode));
   }
 
-  for (const spec of specs) supervise(spec);
+  // Before the first process starts: a signal that arrives while they start stops them all.
   const onSignal = () => stop();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);
+  for (const spec of specs) supervise(spec);
   // An error in this process, or process.exit() elsewhere, must not leave a child running.
   process.on('exit', () => {
     for (const child of running) child.kill('SIGKILL');
