@@ -1,14 +1,15 @@
 /**
  * The site's performance benchmark: `npm run bench` (see docs/performance.md). For the page
  * measurements it starts the site as `npm start` does, on ports 3000..3005 and 3100, so run it under
- * `flock /tmp/e2e-ports.lock`; `throughput` runs the site server and nginx on 3450 and 3451 (3452 on: one host per group), `replicas`
+ * `flock /tmp/e2e-ports.lock`; `throughput` runs the site server and nginx on 3450 and 3451 (3452 on: one host per group) and the cluster's balancer on 3449, `replicas`
  * three site servers, PostgreSQL and nginx from 3460 on (3466 on: one host per group).
  *
  *   npm run bench                          everything: every route of the sitemap, 3 runs
  *   npm run bench -- --quick               bytes on a page of each kind, phone taps, 1 run; no Lighthouse
  *   npm run bench -- --only bytes,phone    some measurements: bytes, lighthouse, navigation, phone,
  *                                          server (the site server's answer times), throughput (the
- *                                          site server's cached pages per second against nginx),
+ *                                          site server's cached pages per second against nginx, and
+ *                                          the cluster's balancer keeping pages 1 s against nginx),
  *                                          replicas (a deploy reaching every replica; three site
  *                                          servers behind nginx against one), scale (the site
  *                                          grown to about 100 and 1,000 routes in a scratch copy:
@@ -30,7 +31,8 @@ import { LIGHTHOUSE_VERSION, runLighthouse } from './lighthouse';
 import { measureNavigation, type NavigationResult } from './navigation';
 import { measurePhone, type PhoneResult } from './phone';
 import { measureSiteServer, printSiteServer } from './site-server';
-import { measureThroughput, printThroughput } from './throughput';
+import { measureThroughput } from './throughput';
+import { printThroughput } from './throughput-report';
 import { measureReplicas, printReplicas } from './replicas';
 import { measureScale } from './scale';
 import { printScale, writeScaleDoc } from './scale-report';

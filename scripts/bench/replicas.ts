@@ -184,6 +184,8 @@ async function startCluster(dir: string): Promise<{ sites: string[]; nginxVersio
       port,
       sites: [...ports],
       mailServices: [NO_MAIL_SERVICE],
+      // What the replicas serve, not what the balancer keeps for a second.
+      cache: false,
     });
     await start(
       nginx,

@@ -1,5 +1,7 @@
 /**
- * Cached pages per second: the site server against nginx serving the same pages as files.
+ * Cached pages per second: the site server against nginx serving the same pages as files, and the
+ * cluster run's load balancer (its nginx configuration, keeping public answers for a second) in
+ * front of the same site server.
  *
  * Side by side in one run, on ports 3450 to 3455: the site server as its own process (one render
  * worker) with its four remotes, and nginx with one worker process serving the pages the site's
@@ -7,18 +9,21 @@
  * the site server its cached gzip (level 9), nginx the export's pages gzipped at level 9 beforehand
  * (`gzip_static`), so both do no compression while measured. After a warm-up, wrk (1 thread, 50
  * connections) measures each page on each side for several rounds, alternating which side goes
- * first, and the medians give the ratio site server / nginx.
+ * first, and the medians give the ratios site server / nginx and balancer / nginx. The balancer
+ * runs with one worker process too, on 3449; the load average is read before and after.
  *
  *   node --import tsx scripts/bench/throughput.ts [--rounds 4] [--seconds 5]
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { SHELL_PAGES, SITE_REMOTES } from '@site/contracts/site';
+import { findNginx, writeBalancerConfig } from '../lib/cluster';
 import { buildManifest, writeManifest } from '../manifest';
-import { cleanup, fmt, log, median, onCleanup, table } from './util';
+import { cleanup, fmt, log, median, onCleanup } from './util';
+import { printThroughput } from './throughput-report';
 import {
   CONNECTIONS,
   ENCODING,
@@ -33,10 +38,14 @@ import {
 
 const root = path.join(__dirname, '..', '..');
 
-/** The site and nginx, then one static host per group in the site table (3452 on). */
+/**
+ * The site and nginx, then one static host per group in the site table (3452 on); the cluster's
+ * load balancer in front of the site server below them.
+ */
 export const THROUGHPUT_PORTS = {
   site: 3450,
   nginx: 3451,
+  balancer: 3449,
   remotes: SITE_REMOTES.map((_, i) => 3452 + i),
 };
 export const THROUGHPUT_AIM = { ratio: 0.75, p99Ms: 10 };
@@ -48,18 +57,24 @@ export interface ThroughputFigures {
   seconds: number;
   rounds: number;
   nginxVersion: string;
-  /** Whether every page's HTML was the same on both sides. */
+  /** Whether every page's HTML was the same on every side. */
   sameHtml: boolean;
+  /** /proc/loadavg before and after the measurement. */
+  loadavg: { before: string; after: string };
   pages: {
     path: string;
     /** The answer's gzip body, in bytes, from each side. */
-    bytes: { site: number; nginx: number } | undefined;
+    bytes: { site: number; nginx: number; balancer: number } | undefined;
     site: Sample & { rounds: Sample[] };
     nginx: Sample & { rounds: Sample[] };
+    /** Through the cluster's load balancer, which keeps the page for a second. */
+    balancer: Sample & { rounds: Sample[] };
     ratio: number;
+    balancerRatio: number;
   }[];
   /** Medians over the pages. */
   ratio: number;
+  balancerRatio: number;
   siteP99Ms: number;
   aim: typeof THROUGHPUT_AIM & { ratioMet: boolean; p99Met: boolean };
 }
@@ -130,17 +145,34 @@ export async function gzipped(
   };
 }
 
+/** The machine's load, as /proc/loadavg says it (1, 5 and 15 minutes, tasks, last pid). */
+function loadavg(): string {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').trim();
+  } catch {
+    return os.loadavg().join(' ');
+  }
+}
+
 export async function measureThroughput({
   rounds = 4,
   seconds = 5,
 }: { rounds?: number; seconds?: number } = {}): Promise<ThroughputFigures> {
   ensureProgram('/usr/sbin/nginx', 'nginx');
   ensureProgram('/usr/bin/wrk', 'wrk');
-  const ports = [THROUGHPUT_PORTS.site, ...THROUGHPUT_PORTS.remotes, THROUGHPUT_PORTS.nginx];
+  const ports = [
+    THROUGHPUT_PORTS.site,
+    ...THROUGHPUT_PORTS.remotes,
+    THROUGHPUT_PORTS.nginx,
+    THROUGHPUT_PORTS.balancer,
+  ];
   for (const port of ports) {
     if (!(await portFree(port)))
-      throw new Error(`port ${port} is in use: the throughput measurement needs 3450 to 3455`);
+      throw new Error(
+        `port ${port} is in use: the throughput measurement needs ${ports.join(', ')}`,
+      );
   }
+  const loadBefore = loadavg();
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-throughput-'));
   onCleanup(() => fs.rm(dir, { recursive: true, force: true }));
   // nginx's worker drops root's rights: it must be able to read the export.
@@ -199,43 +231,74 @@ export async function measureThroughput({
     `http://127.0.0.1:${THROUGHPUT_PORTS.nginx}/`,
   );
 
+  // The cluster run's load balancer, with one worker like the nginx above, in front of the site
+  // server.
+  const balancerDir = path.join(dir, 'balancer');
+  await fs.mkdir(balancerDir);
+  const balancerConfig = writeBalancerConfig({
+    dir: balancerDir,
+    port: THROUGHPUT_PORTS.balancer,
+    sites: [THROUGHPUT_PORTS.site],
+    mailServices: [9],
+    workers: 1,
+  });
+  await start(
+    findNginx(),
+    ['-p', balancerDir, '-c', balancerConfig, '-g', 'daemon off;'],
+    {},
+    `http://127.0.0.1:${THROUGHPUT_PORTS.balancer}/`,
+  );
+
   // A service page: the first route of the first group.
   const servicePage = (manifest.remotes[0]?.routes[0] as { path?: string } | undefined)?.path;
   const pages = [SHELL_PAGES.home, SHELL_PAGES.about, ...(servicePage ? [servicePage] : [])];
   const sides = {
     site: `http://127.0.0.1:${THROUGHPUT_PORTS.site}`,
     nginx: `http://127.0.0.1:${THROUGHPUT_PORTS.nginx}`,
+    balancer: `http://127.0.0.1:${THROUGHPUT_PORTS.balancer}`,
   };
+  const SIDES = ['site', 'nginx', 'balancer'] as const;
 
-  // Both sides must send the same page in the same coding.
+  // Every side must send the same page in the same coding.
   let sameHtml = true;
-  const bytes: Record<string, { site: number; nginx: number }> = {};
+  const bytes: Record<string, { site: number; nginx: number; balancer: number }> = {};
   for (const page of pages) {
-    const [site, nginx] = await Promise.all([
-      gzipped(`${sides.site}${page}`),
-      gzipped(`${sides.nginx}${page}`),
-    ]);
-    if (site.encoding !== ENCODING || nginx.encoding !== ENCODING)
+    const [site, nginx, balancer] = await Promise.all(
+      SIDES.map((side) => gzipped(`${sides[side]}${page}`)),
+    );
+    if (!site || !nginx || !balancer) throw new Error(`${page}: a side did not answer`);
+    if ([site, nginx, balancer].some((answer) => answer.encoding !== ENCODING))
       throw new Error(
-        `${page}: Content-Encoding ${site.encoding} from the site server, ${nginx.encoding} from nginx; both must be ${ENCODING}`,
+        `${page}: Content-Encoding ${site.encoding} from the site server, ${nginx.encoding} from nginx, ${balancer.encoding} from the balancer; all must be ${ENCODING}`,
       );
-    bytes[page] = { site: site.bytes, nginx: nginx.bytes };
-    if (site.html !== nginx.html) {
+    bytes[page] = { site: site.bytes, nginx: nginx.bytes, balancer: balancer.bytes };
+    if (site.html !== nginx.html || balancer.html !== site.html) {
       sameHtml = false;
-      log(`throughput: ${page}: the site server's HTML differs from the export's`);
+      log(
+        `throughput: ${page}: the HTML differs between the site server, the export and the balancer`,
+      );
     }
+    // The balancer answers from what it keeps once it has the page.
+    const kept = await fetch(`${sides.balancer}${page}`, {
+      headers: { 'Accept-Encoding': ENCODING },
+    });
+    await kept.arrayBuffer();
+    if (kept.headers.get('x-cache-status') !== 'HIT')
+      throw new Error(
+        `${page}: the balancer answered ${kept.headers.get('x-cache-status')}, not HIT, the second time`,
+      );
   }
 
   log(`throughput: warming both sides (${pages.length} pages)`);
   for (const page of pages) {
-    wrk(`${sides.site}${page}`, 2);
-    wrk(`${sides.nginx}${page}`, 2);
+    for (const side of SIDES) wrk(`${sides[side]}${page}`, 2);
   }
-  const samples: Record<string, { site: Sample[]; nginx: Sample[] }> = Object.fromEntries(
-    pages.map((p) => [p, { site: [], nginx: [] }]),
+  const samples: Record<string, Record<(typeof SIDES)[number], Sample[]>> = Object.fromEntries(
+    pages.map((p) => [p, { site: [], nginx: [], balancer: [] }]),
   );
   for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? (['site', 'nginx'] as const) : (['nginx', 'site'] as const);
+    // Each side goes first, second and last in turn.
+    const order = [...SIDES.slice(round % 3), ...SIDES.slice(0, round % 3)];
     for (const page of pages) {
       for (const side of order) {
         const sample = wrk(`${sides[side]}${page}`, seconds);
@@ -247,13 +310,24 @@ export async function measureThroughput({
     }
   }
 
+  const loadAfter = loadavg();
   const perPage = pages.map((page) => {
-    const s = samples[page] ?? { site: [], nginx: [] };
+    const s = samples[page] ?? { site: [], nginx: [], balancer: [] };
     const site = { ...medianOf(s.site), rounds: s.site };
     const nginx = { ...medianOf(s.nginx), rounds: s.nginx };
-    return { path: page, bytes: bytes[page], site, nginx, ratio: site.rps / nginx.rps };
+    const balancer = { ...medianOf(s.balancer), rounds: s.balancer };
+    return {
+      path: page,
+      bytes: bytes[page],
+      site,
+      nginx,
+      balancer,
+      ratio: site.rps / nginx.rps,
+      balancerRatio: balancer.rps / nginx.rps,
+    };
   });
   const ratio = median(perPage.map((p) => p.ratio)) ?? NaN;
+  const balancerRatio = median(perPage.map((p) => p.balancerRatio)) ?? NaN;
   const siteP99Ms = Math.max(...perPage.map((p) => p.site.p99Ms));
   return {
     encoding: ENCODING,
@@ -263,8 +337,10 @@ export async function measureThroughput({
     rounds,
     nginxVersion,
     sameHtml,
+    loadavg: { before: loadBefore, after: loadAfter },
     pages: perPage,
     ratio,
+    balancerRatio,
     siteP99Ms,
     aim: {
       ...THROUGHPUT_AIM,
@@ -272,52 +348,6 @@ export async function measureThroughput({
       p99Met: siteP99Ms <= THROUGHPUT_AIM.p99Ms,
     },
   };
-}
-
-export function printThroughput(f: ThroughputFigures): void {
-  console.log(
-    `\nThroughput: cached pages, site server against nginx ${f.nginxVersion} (1 worker), wrk ${f.threads} thread ${f.connections} connections ${f.seconds} s, Accept-Encoding: ${f.encoding}, median of ${f.rounds} rounds`,
-  );
-  const rows = f.pages.map((p) => [
-    p.path,
-    p.bytes ? `${fmt(p.bytes.site / 1024, 1)} / ${fmt(p.bytes.nginx / 1024, 1)}` : '-',
-    fmt(p.site.rps),
-    fmt(p.site.p50Ms, 2),
-    fmt(p.site.p99Ms, 2),
-    fmt(p.nginx.rps),
-    fmt(p.nginx.p50Ms, 2),
-    fmt(p.nginx.p99Ms, 2),
-    `${fmt(p.ratio, 2)}×`,
-  ]);
-  console.log(
-    table(
-      [
-        'page',
-        'gzip KB',
-        'site req/s',
-        'p50 ms',
-        'p99 ms',
-        'nginx req/s',
-        'p50 ms',
-        'p99 ms',
-        'site / nginx',
-      ],
-      rows,
-    ),
-  );
-  for (const p of f.pages) {
-    const list = (rounds: Sample[]) => rounds.map((s) => fmt(s.rps)).join(', ');
-    console.log(`  ${p.path}: site ${list(p.site.rounds)}; nginx ${list(p.nginx.rounds)} req/s`);
-  }
-  if (!f.sameHtml)
-    console.log("  note: a page's HTML from the site server differed from the export's");
-  const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
-  console.log(
-    `  site server / nginx: ${fmt(f.ratio, 2)}× (median of the pages; aim ≥ ${f.aim.ratio}×: ${met(f.aim.ratioMet)})`,
-  );
-  console.log(
-    `  site server p99: at most ${fmt(f.siteP99Ms, 2)} ms (aim ≤ ${f.aim.p99Ms} ms: ${met(f.aim.p99Met)})`,
-  );
 }
 
 if (require.main === module) {

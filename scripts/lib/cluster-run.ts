@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { findNginx, writeBalancerConfig } from './cluster';
+import { balancerWaitsFor, findNginx, writeBalancerConfig } from './cluster';
 import { CLUSTER } from './local-ports';
 import type { ProcessSpec } from './processes';
 import { watchParts } from './watch';
@@ -124,6 +124,9 @@ export async function clusterSpecs({
       args: ['-p', dir, '-c', config, '-g', 'daemon off;'],
       // Its workers outlive a master that is killed, and keep the port: they go with it.
       ownGroup: true,
+      // The site's port opens once a site server answers: before that, nginx could only answer
+      // visitors with errors (every replica refusing connections).
+      startAfterAnswer: balancerWaitsFor(sitePorts),
     },
   ];
 }

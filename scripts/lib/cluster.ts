@@ -4,7 +4,7 @@
  * and a PostgreSQL they share.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const NGINX_PATHS = ['/usr/sbin/nginx', '/usr/bin/nginx'];
@@ -34,7 +34,44 @@ export interface BalancerOptions {
   port: number;
   sites: number[];
   mailServices: number[];
+  /** Whether it keeps public answers for a second (`BALANCER_CACHE`); on unless told otherwise. */
+  cache?: boolean;
+  /** nginx's worker processes: one per core unless told otherwise (a benchmark's fair share). */
+  workers?: number;
 }
+
+/**
+ * The balancer's short cache of public answers. The site server composes each page once and keeps
+ * it, but nginx serves a kept copy faster than the site server can (`docs/performance.md`); held
+ * for one second, a page a thousand visitors ask for each second reaches a replica once, and a
+ * deploy is still seen within about a second. What the site server says decides what is kept:
+ *
+ * - kept: a 200 answer to a GET or HEAD whose Cache-Control is `no-cache` (pages, `/remotes.json`
+ *   and the shell's unhashed files: "ask again"; the balancer asks again each second) or starts
+ *   with `public` (hashed files, the sitemap, robots.txt: held one second too, never longer);
+ * - never kept: anything `private` or `no-store` (preview pages and manifests, every page and
+ *   manifest while a canary runs, health, metrics, errors, the beacon), anything with a
+ *   `Set-Cookie` (nginx's own rule, kept), anything without a Cache-Control, any other status;
+ * - never served from it: a request carrying the preview or canary cohort cookie (its answer is
+ *   its own), any method but GET and HEAD (nginx's own rule), `/api/` and `/_deploy/`.
+ *
+ * The key holds the request's Accept-Encoding as it was sent, so a gzip, br or uncompressed answer
+ * only ever reaches a visitor who asked in the same words (and `Vary`, which nginx also honours,
+ * says the same). Visitors get the site server's Cache-Control unchanged (a browser and a CDN
+ * still revalidate every page, answered 304 from the kept copy by its ETag), and `X-Cache-Status`
+ * says how the balancer answered (HIT, MISS, EXPIRED, UPDATING, STALE, BYPASS). While a kept copy
+ * is being fetched again, visitors get the previous one (`updating`), and a page asked for by many
+ * visitors at once is fetched once (`lock`).
+ */
+export const BALANCER_CACHE = {
+  validS: 1,
+  /** Cookies whose holder sees a view of its own: a preview, a canary cohort. */
+  privateCookies: ['site_preview', 'site_cohort'],
+} as const;
+
+/** What the balancer waits for before it first starts: any site server's liveness answer. */
+export const balancerWaitsFor = (sites: readonly number[]): string[] =>
+  sites.map((port) => `http://127.0.0.1:${port}/_health`);
 
 /**
  * How the balancer tells a replica that stopped answering from a slow one. A replica that is hung
@@ -72,8 +109,19 @@ export const BALANCER_TIMEOUTS = {
  * the visitor as it is, and does not count as a failure: the instance is alive, and marking both
  * down would leave visitors nginx's own error page instead of the form's words.
  */
-export function writeBalancerConfig({ dir, port, sites, mailServices }: BalancerOptions): string {
+export function writeBalancerConfig({
+  dir,
+  port,
+  sites,
+  mailServices,
+  cache = true,
+  workers,
+}: BalancerOptions): string {
   mkdirSync(path.join(dir, 'logs'), { recursive: true });
+  // nginx's workers drop root's rights: they must reach the cache folder it makes here.
+  chmodSync(dir, 0o755);
+  const c = BALANCER_CACHE;
+  const ownView = c.privateCookies.map((name) => `$cookie_${name}`).join('');
   const t = BALANCER_TIMEOUTS;
   const server = (p: number, extra = '') =>
     `    server 127.0.0.1:${p} max_fails=${t.maxFails} fail_timeout=${t.failTimeoutS}s${extra};`;
@@ -101,7 +149,7 @@ export function writeBalancerConfig({ dir, port, sites, mailServices }: Balancer
       proxy_connect_timeout ${t.connectMs}ms;
       proxy_send_timeout ${t.sendMs}ms;
       proxy_read_timeout ${readMs}ms;`;
-  const config = `worker_processes auto;
+  const config = `worker_processes ${workers ?? 'auto'};
 pid ${path.join(dir, 'nginx.pid')};
 error_log ${path.join(dir, 'logs', 'error.log')} warn;
 events { worker_connections 1024; }
@@ -112,6 +160,13 @@ http {
   fastcgi_temp_path ${path.join(dir, 'fastcgi')};
   uwsgi_temp_path ${path.join(dir, 'uwsgi')};
   scgi_temp_path ${path.join(dir, 'scgi')};
+  proxy_cache_path ${path.join(dir, 'cache')} levels=1:2 keys_zone=pages:10m max_size=256m inactive=1m use_temp_path=off;
+  # What the site server lets the balancer keep (BALANCER_CACHE): 0 keeps, 1 does not.
+  map $upstream_http_cache_control $site_not_shared {
+    default 1;
+    "~*(private|no-store)" 1;
+    "~*^(no-cache|public)" 0;
+  }
 ${upstream('site', sites)}
 ${firstUp('deploy', sites)}
 ${upstream('mail', mailServices)}
@@ -129,7 +184,20 @@ ${proxied('deploy', 'error timeout http_502 http_504')}
 ${proxied('deploy', 'off', t.changeMs)}
     }
     location / {
-${proxied('site', 'error timeout http_502 http_504')}
+${proxied('site', 'error timeout http_502 http_504')}${
+    cache
+      ? `
+      proxy_cache pages;
+      proxy_cache_key $scheme$host$request_uri|$http_accept_encoding;
+      proxy_cache_valid 200 ${c.validS}s;
+      proxy_ignore_headers Cache-Control Expires;
+      proxy_no_cache $site_not_shared ${ownView};
+      proxy_cache_bypass ${ownView};
+      proxy_cache_lock on;
+      proxy_cache_use_stale updating;
+      add_header X-Cache-Status $upstream_cache_status always;`
+      : ''
+  }
     }
   }
 }

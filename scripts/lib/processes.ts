@@ -27,6 +27,36 @@ export interface ProcessSpec {
   ownGroup?: boolean;
   /** The signal that asks it to stop (default SIGTERM; PostgreSQL's fast shutdown is SIGINT). */
   stopSignal?: NodeJS.Signals;
+  /**
+   * Addresses of which one must answer 200 before its first start (a load balancer waits for a
+   * backend that answers, so that it never opens the site's port with nothing behind it). Asked
+   * every 100 ms; a restart does not wait.
+   */
+  startAfterAnswer?: string[];
+}
+
+/** Resolves once one of `urls` answers 200 (each asked every `everyMs`), or `signal` aborts. */
+export async function firstAnswer(
+  urls: readonly string[],
+  { everyMs = 100, signal }: { everyMs?: number; signal?: AbortSignal } = {},
+): Promise<string> {
+  for (;;) {
+    signal?.throwIfAborted();
+    const answered = await Promise.all(
+      urls.map((url) =>
+        fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+          async (response) => {
+            await response.arrayBuffer();
+            return response.status === 200 ? url : null;
+          },
+          () => null,
+        ),
+      ),
+    );
+    const first = answered.find((url) => url !== null);
+    if (first) return first;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
 }
 
 /** Kills what is left of a process group of its own (nothing when it is all gone). */
@@ -121,6 +151,8 @@ export function runTogether(
   /** Children whose output may still be arriving (until their streams close). */
   const open = new Map<ChildProcess, Promise<void>>();
   const pending = new Set<NodeJS.Timeout>();
+  /** First starts still waiting for an answer (`startAfterAnswer`). */
+  const waits = new Set<AbortController>();
   const human = pinoLines(Boolean(process.stdout.isTTY));
 
   function supervise(spec: ProcessSpec): void {
@@ -202,7 +234,22 @@ export function runTogether(
         if (child.pid === undefined) onStop(`could not start: ${error.message}`);
       });
     };
-    start();
+    if (!spec.startAfterAnswer?.length) {
+      start();
+      return;
+    }
+    console.log(`${prefix}waiting for ${spec.startAfterAnswer.join(' or ')} to answer`);
+    const waiting = new AbortController();
+    waits.add(waiting);
+    firstAnswer(spec.startAfterAnswer, { signal: waiting.signal }).then(
+      (url) => {
+        waits.delete(waiting);
+        if (stopping) return;
+        console.log(`${prefix}${url} answered: starting`);
+        start();
+      },
+      () => waits.delete(waiting),
+    );
   }
 
   function stop(code = 0): void {
@@ -211,6 +258,8 @@ export function runTogether(
     exitCode = code;
     for (const timer of pending) clearTimeout(timer);
     pending.clear();
+    for (const waiting of waits) waiting.abort();
+    waits.clear();
     for (const child of running) child.kill(stopSignals.get(child) ?? 'SIGTERM');
     setTimeout(() => {
       for (const child of running) child.kill('SIGKILL');
@@ -220,11 +269,12 @@ export function runTogether(
     void Promise.all(open.values()).then(() => process.exit(exitCode));
   }
 
-  for (const spec of specs) supervise(spec);
+  // Before the first process starts: a signal that arrives while they start stops them all.
   const onSignal = () => stop();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);
+  for (const spec of specs) supervise(spec);
   // An error in this process, or process.exit() elsewhere, must not leave a child running.
   process.on('exit', () => {
     for (const child of running) child.kill('SIGKILL');
