@@ -36,7 +36,15 @@ import { printThroughput } from './throughput-report';
 import { measureReplicas, printReplicas } from './replicas';
 import { measureScale } from './scale';
 import { printScale, writeScaleDoc } from './scale-report';
-import { BUDGET, report, summarize, type BenchData, type RouteResult } from './report';
+import {
+  firstLoadSection,
+  loadNow,
+  phoneSection,
+  writeDocSection,
+  writtenBy,
+} from './doc-sections';
+import { BUDGET } from './budget';
+import { report, summarize, type BenchData, type RouteResult } from './report';
 import { prepareSite, remoteOriginFor } from './site';
 import { cleanup, elapsedS, errorMessage, kb, log, withTimeout } from './util';
 
@@ -158,11 +166,14 @@ async function main(): Promise<void> {
   let navigation: NavigationResult | null = null;
   let phone: PhoneResult | null = null;
   let browserVersion: string | null = null;
+  // The 1-minute load average when each page measurement started and ended, written beside its figures.
+  const loads = { bytes: { start: 0, end: 0 }, phone: { start: 0, end: 0 } };
 
   if (site && (args.only.has('bytes') || args.only.has('navigation') || args.only.has('phone'))) {
     const browser = await chromium.launch({ ...chromiumLaunchOptions(), timeout: 30_000 });
     browserVersion = browser.version();
     try {
+      if (args.only.has('bytes')) loads.bytes.start = loadNow();
       if (args.only.has('bytes'))
         for (const r of results) {
           try {
@@ -179,7 +190,12 @@ async function main(): Promise<void> {
             log(`first load ${r.route}: FAILED ${r.error}`);
           }
         }
-      if (args.only.has('phone')) phone = await measurePhone(browser, site, args.runs);
+      if (args.only.has('bytes')) loads.bytes.end = loadNow();
+      if (args.only.has('phone')) {
+        loads.phone.start = loadNow();
+        phone = await measurePhone(browser, site, args.runs);
+        loads.phone.end = loadNow();
+      }
       if (args.only.has('navigation'))
         navigation = await measureNavigation(browser, site, args.runs);
     } finally {
@@ -249,6 +265,30 @@ async function main(): Promise<void> {
     printScale(scale);
     await writeScaleDoc(scale);
   }
+  const loadText = ({ start, end }: { start: number; end: number }) =>
+    `1-minute load average ${start} at the start, ${end} at the end`;
+  // Only a run over every route speaks for the site's first-load figures.
+  if (site && args.only.has('bytes') && !args.routes && !args.quick)
+    await writeDocSection(
+      'first-load',
+      [
+        writtenBy('npm run bench -- --only bytes', loadText(loads.bytes)),
+        '',
+        firstLoadSection(
+          results,
+          (route) => site.remotes.find((r) => r.paths.includes(route))?.name ?? null,
+        ),
+      ].join('\n'),
+    );
+  if (phone)
+    await writeDocSection(
+      'phone',
+      [
+        writtenBy(`npm run bench -- --only phone --runs ${args.runs}`, loadText(loads.phone)),
+        '',
+        phoneSection(phone),
+      ].join('\n'),
+    );
 
   const outDir = path.join(
     path.dirname(fileURLToPath(import.meta.url)),

@@ -2,12 +2,9 @@
  * The scale measurement's figures and their table: printed after a run, and written into
  * docs/performance.md so the figures there are always the last run's.
  */
-import { promises as fs } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fmt, log, table } from './util';
-
-const root = path.join(__dirname, '..', '..');
+import { writeDocSection, writtenBy } from './doc-sections';
+import { fmt, table } from './util';
 
 /** A figure and the 1-minute load average when it was taken. */
 export interface Measured {
@@ -94,38 +91,23 @@ export function printScale(f: ScaleFigures): void {
   console.log(`\n${scaleReport(f)}`);
 }
 
-const DOC = path.join(root, 'docs', 'performance.md');
-const DOC_START = '<!-- bench:scale -->';
-const DOC_END = '<!-- /bench:scale -->';
-
 /**
  * Writes the table into docs/performance.md between its markers, with the date, the machine and
  * its load, so the figures there are the last run's and cannot drift from what the bench printed.
  */
 export async function writeScaleDoc(f: ScaleFigures): Promise<void> {
-  const doc = await fs.readFile(DOC, 'utf8');
-  const start = doc.indexOf(DOC_START);
-  const end = doc.indexOf(DOC_END);
-  if (start === -1 || end < start) {
-    log(`scale: ${DOC} has no ${DOC_START} … ${DOC_END} section: not written`);
-    return;
-  }
-  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const load = os
     .loadavg()
     .map((x) => x.toFixed(1))
     .join(', ');
-  const block = [
-    DOC_START,
-    '',
-    `Written by \`npm run bench -- --only scale\` on ${new Date().toISOString()} (Node ${process.version}, ${os.cpus().length} × ${cpu}, load average at the end ${load}):`,
-    '',
-    '```text',
-    scaleReport(f),
-    '```',
-    '',
-    DOC_END,
-  ].join('\n');
-  await fs.writeFile(DOC, doc.slice(0, start) + block + doc.slice(end + DOC_END.length));
-  log(`scale: written into ${path.relative(root, DOC)}`);
+  await writeDocSection(
+    'scale',
+    [
+      writtenBy('npm run bench -- --only scale', `load average at the end ${load}`),
+      '',
+      '```text',
+      scaleReport(f),
+      '```',
+    ].join('\n'),
+  );
 }

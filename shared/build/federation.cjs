@@ -2,9 +2,10 @@
  * What the shell and every remote share at run time, in one place. Each entry is a singleton so the
  * browser downloads React, React DOM and the site's UI package once, whichever page it enters by.
  * `requiredVersion` is a range: a remote built against another patch or minor runs on the shell's
- * copy, and a real mismatch is reported by the federation runtime instead of being loaded twice.
- * The remotes use these with the federation plugin; the shell, a runtime-only host, provides its
- * own copies at the same ranges (shared/build/webpack.cjs `hostShared`, shell/src/federation/runtime.ts).
+ * copy, and a real mismatch is reported (a warning from the remote's share runtime) instead of
+ * being loaded twice. The remotes use these with the container plugin; the shell, a runtime-only
+ * host, provides its own copies at the same ranges (shared/build/webpack.cjs `hostShared`,
+ * shell/src/federation/runtime.ts).
  * Nothing is `eager`: the async boundary in each remote's entry lets the runtime negotiate
  * versions before any shared module runs.
  *

@@ -25,6 +25,13 @@ export function mainTextWords(container: HTMLElement): number {
   return Array.from(parts).reduce((n, el) => n + countWords(el.textContent ?? ''), 0);
 }
 
+/** What the contract reads of a container plugin's options. */
+interface FederationOptions {
+  name: string;
+  filename: string;
+  exposes: Record<string, string | { import: string }>;
+}
+
 /**
  * Checks that a remote's build configuration exposes what the shell loads: `./pages` from
  * `src/pages/index.ts`, under the federation name its route table declares.
@@ -34,14 +41,20 @@ export function runFederationConfigTest(webpackConfig: unknown, table: RouteTabl
     it(`is named "${table.remote}" and exposes ./pages from src/pages/index.ts`, () => {
       const factory = webpackConfig as (env: object, argv: { mode: string }) => WebpackConfig[];
       const [config] = factory({}, { mode: 'production' });
-      const federation = config?.plugins.find(
+      // webpack's own container plugin keeps its options in `options`, the enhanced one in `_options`.
+      const plugin = config?.plugins.find(
         (p) => p.constructor.name === 'ModuleFederationPlugin',
-      ) as
-        | { _options: { name: string; filename: string; exposes: Record<string, string> } }
-        | undefined;
-      expect(federation?._options.name).toBe(table.remote);
-      expect(federation?._options.filename).toBe('remoteEntry.js');
-      expect(federation?._options.exposes).toEqual({ './pages': './src/pages/index.ts' });
+      ) as { options?: FederationOptions; _options?: FederationOptions } | undefined;
+      const federation = plugin?.options ?? plugin?._options;
+      expect(federation?.name).toBe(table.remote);
+      expect(federation?.filename).toBe('remoteEntry.js');
+      const exposes = Object.fromEntries(
+        Object.entries(federation?.exposes ?? {}).map(([key, value]) => [
+          key,
+          typeof value === 'string' ? value : value.import,
+        ]),
+      );
+      expect(exposes).toEqual({ './pages': './src/pages/index.ts' });
     });
 
     it('also builds ./pages for Node, taking React and the UI package from the shell', () => {
