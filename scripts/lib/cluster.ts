@@ -59,9 +59,11 @@ export interface BalancerOptions {
  * only ever reaches a visitor who asked in the same words (and `Vary`, which nginx also honours,
  * says the same). Visitors get the site server's Cache-Control unchanged (a browser and a CDN
  * still revalidate every page, answered 304 from the kept copy by its ETag), and `X-Cache-Status`
- * says how the balancer answered (HIT, MISS, EXPIRED, UPDATING, STALE, BYPASS). While a kept copy
- * is being fetched again, visitors get the previous one (`updating`), and a page asked for by many
- * visitors at once is fetched once (`lock`).
+ * says how the balancer answered (HIT, MISS, EXPIRED, BYPASS). A page asked for by many visitors at
+ * once is fetched once (`lock`) and the others wait for it. No kept copy is served while it is
+ * fetched again (no `proxy_cache_use_stale updating`): when the fresh answer may not be kept (a
+ * canary has started: pages are private), the copy would stay stale, and under steady traffic
+ * some request is always fetching, so visitors would get the old page for as long as it lasts.
  */
 export const BALANCER_CACHE = {
   validS: 1,
@@ -194,7 +196,6 @@ ${proxied('site', 'error timeout http_502 http_504')}${
       proxy_no_cache $site_not_shared ${ownView};
       proxy_cache_bypass ${ownView};
       proxy_cache_lock on;
-      proxy_cache_use_stale updating;
       add_header X-Cache-Status $upstream_cache_status always;`
       : ''
   }
