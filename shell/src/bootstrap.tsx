@@ -12,7 +12,7 @@ import {
   registerManifest,
   remoteForPath,
 } from './federation/remotes';
-import { SiteMovedOnError, routeTable, tableLoaded, tableRoute } from './federation/route-tables';
+import { routeTable, siteMovedOn, tableLoaded, tableRoute } from './federation/tables';
 import { Layout } from './components/Layout';
 import { prepare, type ServerPage } from './page-ref';
 import { createRoutes, type RouteTables } from './router';
@@ -23,7 +23,7 @@ const tables: RouteTables = {
   route: tableRoute,
   load: routeTable,
   reload(path, error) {
-    if (!(error instanceof SiteMovedOnError)) return false;
+    if (!siteMovedOn(error)) return false;
     // A deploy landed since this page was composed: a page load gets the site as it is now.
     window.location.assign(path);
     return true;

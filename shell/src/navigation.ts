@@ -96,9 +96,6 @@ export function groupCards(
   );
 }
 
-/** Counts as the site writes them, the same on the server and in every browser: "1,000". */
-const COUNT = new Intl.NumberFormat('en-GB');
-
 /**
  * The link to a group's overview for the pages the lists leave out, where the group has more than
  * its leading pages and an overview to list them.
@@ -107,6 +104,7 @@ export function morePages(group: NavGroup): NavLink | undefined {
   if (group.more <= 0 || !group.overview) return undefined;
   return {
     to: group.overview.to,
-    label: `All ${COUNT.format(group.links.length + group.more)} ${group.label} services`,
+    // Written the same on the server and in every browser: "1,000".
+    label: `All ${(group.links.length + group.more).toLocaleString('en-GB')} ${group.label} services`,
   };
 }

@@ -2,3 +2,4 @@ export * from './routes';
 export * from './remote';
 export * from './manifest';
 export * from './page-manifest';
+export * from './group-routes';

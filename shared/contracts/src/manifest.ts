@@ -70,7 +70,8 @@ export const GROUP_NAME_PATTERN = '^[a-z][a-z0-9_]{0,63}$';
 export const isGroupName = (value: unknown): value is string =>
   typeof value === 'string' && new RegExp(GROUP_NAME_PATTERN).test(value);
 
-function parseRoute(value: unknown, where: string, prefixes: string[]): RouteMeta {
+/** One route of a remote's table, checked; `prefixes` are the remote's. */
+export function parseRoute(value: unknown, where: string, prefixes: string[]): RouteMeta {
   check(isObject(value), `${where} is not an object`);
   const { path, title, description, group, navLabel, image } = value;
   check(isNonEmptyString(path) && path.startsWith('/'), `${where}.path must start with "/"`);
@@ -246,21 +247,4 @@ export function readManifestEntries(value: unknown): {
     manifest: { schemaVersion: 1, generatedAt: generatedAt(value), remotes, unavailable },
     entries,
   };
-}
-
-/**
- * A group's whole route table as the site server answers it (`{ remote, version, routes }`), read
- * for `remote` of the page's manifest: each route checked as the manifest's are. Undefined when it
- * is another remote's or another version's table (the site moved on) or a route does not parse.
- */
-export function readGroupRoutes(value: unknown, remote: RemoteDeployment): RouteMeta[] | undefined {
-  if (!isObject(value) || value.remote !== remote.name || value.version !== remote.version) {
-    return undefined;
-  }
-  if (!Array.isArray(value.routes)) return undefined;
-  try {
-    return value.routes.map((route, i) => parseRoute(route, `routes[${i}]`, remote.prefixes));
-  } catch {
-    return undefined;
-  }
 }

@@ -11,46 +11,31 @@ import type { RemoteDeployment } from '@site/contracts';
  * once: a page that throws in a loop must not become a flood.
  */
 export const BEACON_URL = '/_beacon';
-const MAX_PER_VIEW = 3;
-const MAX_MESSAGE = 300;
 
-type Kind = 'page-error' | 'remote-load-failed';
 type Owner = Pick<RemoteDeployment, 'name' | 'version'>;
 
-let view = '';
-let sent = 0;
-const seen = new Set<string>();
 let ownerOf: (path: string) => Owner | undefined = () => undefined;
 
-function describe(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return typeof error === 'string' ? error : 'unknown error';
-}
-
-export function report(kind: Kind, owner: Owner, error: unknown): void {
+/**
+ * Reports an error of `owner`'s on the page now on screen. The code that sends it (beacon-send.ts)
+ * is loaded with the first report, so a page that never fails never fetches it.
+ */
+export function report(
+  kind: 'page-error' | 'remote-load-failed',
+  owner: Owner,
+  error: unknown,
+): Promise<void> {
   const path = window.location.pathname;
-  if (path !== view) {
-    view = path;
-    sent = 0;
-    seen.clear();
-  }
-  const message = describe(error).slice(0, MAX_MESSAGE);
-  const key = `${kind} ${owner.name} ${message}`;
-  if (sent >= MAX_PER_VIEW || seen.has(key)) return;
-  seen.add(key);
-  sent += 1;
-  const body = JSON.stringify({ kind, group: owner.name, version: owner.version, message });
-  try {
-    navigator.sendBeacon?.(BEACON_URL, body);
-  } catch {
-    // A browser that refuses the beacon (a policy, a full queue): the report is lost, not the page.
-  }
+  return import(/* webpackChunkName: "beacon" */ './beacon-send').then(
+    (beacon) => beacon.send(BEACON_URL, path, kind, owner, error),
+    () => undefined,
+  );
 }
 
 /** An error on the page now on screen, reported when a group owns that page. */
 export function reportPageError(error: unknown): void {
   const owner = ownerOf(window.location.pathname);
-  if (owner) report('page-error', owner, error);
+  if (owner) void report('page-error', owner, error);
 }
 
 /**

@@ -8,7 +8,7 @@ import {
 } from '@site/contracts';
 import { report } from './beacon';
 import { RemoteUnavailableError } from './errors';
-import { routeTable, tableLoaded, tableRoute } from './route-tables';
+import { routeTable, tableLoaded, tableRoute } from './tables';
 import { loadRemoteModule, registerRemoteEntries } from './runtime';
 
 /** How long one attempt to load a remote may take before it counts as failed. */
@@ -120,7 +120,7 @@ async function withRetries<T>(
       if (pause !== undefined) await sleep(pause);
     }
   }
-  report('remote-load-failed', remote, lastError);
+  void report('remote-load-failed', remote, lastError);
   throw new RemoteUnavailableError(remote.name, lastError);
 }
 

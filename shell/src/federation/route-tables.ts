@@ -1,6 +1,8 @@
 import {
   ROUTE_TABLE_PATH,
+  prefixOf,
   readGroupRoutes,
+  type DeploymentManifest,
   type RemoteDeployment,
   type RouteMeta,
 } from '@site/contracts';
@@ -57,3 +59,25 @@ export const tableLoaded = (remote: RemoteDeployment): boolean => loaded.has(key
 /** The route at `path` in the remote's whole table, once it is at hand. */
 export const tableRoute = (remote: RemoteDeployment, path: string): RouteMeta | undefined =>
   loaded.get(keyOf(remote))?.get(path);
+
+/** The manifest with the page's own route (`#site-route`) added to its group's. */
+export function withPageRoute(manifest: DeploymentManifest): DeploymentManifest {
+  const text = document.getElementById('site-route')?.textContent;
+  if (!text) return manifest;
+  let route: unknown;
+  try {
+    route = JSON.parse(text);
+  } catch {
+    return manifest;
+  }
+  const path = (route as { path?: unknown } | null)?.path;
+  if (typeof path !== 'string') return manifest;
+  const owner = manifest.remotes.find((r) => prefixOf(r.prefixes, path) !== undefined);
+  if (!owner || owner.routes.some((r) => r.path === path)) return manifest;
+  const [read] = readGroupRoutes({ ...owner, remote: owner.name, routes: [route] }, owner) ?? [];
+  if (!read) return manifest;
+  return {
+    ...manifest,
+    remotes: manifest.remotes.map((r) => (r === owner ? { ...r, routes: [...r.routes, read] } : r)),
+  };
+}
