@@ -80,12 +80,14 @@ export function cleanup(): Promise<void> {
   return cleaningUp;
 }
 
-/** A plain text table, first column left-aligned. */
+/** A plain text table, first column left-aligned, no line ending in blanks. */
 export function table(headers: string[], rows: string[][], alignLeft = [0]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
     cells
       .map((c, i) => (alignLeft.includes(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
-      .join('  ');
+      .join('  ')
+      // No trailing blanks (an empty last heading): the tables are written into Markdown too.
+      .trimEnd();
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
