@@ -6,7 +6,7 @@ import { expect } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { startPostgres } from '@site/build/testing/postgres';
 import { findNginx, writeBalancerConfig } from '../../scripts/lib/cluster';
-import { ROOT, test } from '../support/deployment';
+import { ROOT, endProcess, test } from '../support/deployment';
 
 /**
  * What the load balancer keeps for a second, as visitors see it: a public page is answered by
@@ -267,11 +267,7 @@ test('the balancer keeps public answers for a second and never shares a private 
     });
   } finally {
     for (const replica of replicas) replica.kill('SIGCONT');
-    if (nginx && nginx.exitCode === null && nginx.signalCode === null) {
-      const exited = new Promise((r) => nginx!.once('exit', r));
-      nginx.kill('SIGTERM');
-      await exited;
-    }
+    await endProcess(nginx);
     await deployment.close();
     rmSync(dir, { recursive: true, force: true });
     await postgres.stop();

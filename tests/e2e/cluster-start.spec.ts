@@ -6,7 +6,7 @@ import { expect } from '@playwright/test';
 import { startPostgres } from '@site/build/testing/postgres';
 import { balancerWaitsFor, findNginx, writeBalancerConfig } from '../../scripts/lib/cluster';
 import { firstAnswer } from '../../scripts/lib/processes';
-import { test, type TestDeployment } from '../support/deployment';
+import { endProcess, test, type TestDeployment } from '../support/deployment';
 
 /**
  * The load balancer while its replicas start: `npm run start:cluster` starts nginx and the site
@@ -117,11 +117,7 @@ test('no visitor gets an error while the replicas start, nor while one of them r
     );
     expect(load.failures.slice(0, 20), `${load.failures.length} failed`).toEqual([]);
   } finally {
-    if (nginx && nginx.exitCode === null && nginx.signalCode === null) {
-      const exited = new Promise((r) => nginx!.once('exit', r));
-      nginx.kill('SIGTERM');
-      await exited;
-    }
+    await endProcess(nginx);
     await deployment.close();
     rmSync(dir, { recursive: true, force: true });
     await postgres.stop();

@@ -247,18 +247,7 @@ export class TestDeployment {
 
   async close(): Promise<void> {
     await Promise.all([...this.servers].map((s) => this.stop(s)));
-    await Promise.all(
-      this.children.map((child) =>
-        isRunning(child)
-          ? new Promise((resolve) => {
-              child.once('exit', resolve);
-              child.kill('SIGTERM');
-              // A process that does not stop within 15 s is stopped for it.
-              setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
-            })
-          : null,
-      ),
-    );
+    await Promise.all(this.children.map(endProcess));
     rmSync(this.deployDir, { recursive: true, force: true });
     for (const folder of this.folders) rmSync(folder, { recursive: true, force: true });
   }
@@ -274,3 +263,14 @@ export const test = base.extend<{ deployment: TestDeployment }>({
     await deployment.close();
   },
 });
+
+/** Stops a process a test started, if it still runs: SIGTERM, and SIGKILL after 15 s. */
+export function endProcess(child: ChildProcess | undefined): Promise<unknown> {
+  if (!child || !isRunning(child)) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+    // A process that does not stop within 15 s is stopped for it.
+    setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+  });
+}
