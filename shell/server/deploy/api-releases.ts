@@ -13,7 +13,7 @@ import {
 } from '@site/contracts/deploy-api';
 import { canaryPlan, canaryPlanProblem } from '@site/contracts/canary-plan';
 import type { CredentialOf, DeployApiOptions } from './api-context';
-import { deadlineOf } from './api-deadline';
+import { changeOf } from './api-deadline';
 import { RefusedError } from './patch';
 
 export function releaseRoutes(
@@ -25,14 +25,8 @@ export function releaseRoutes(
     '/releases',
     { bodyLimit: MAX_BODY, schema: { body: releaseBody } },
     async (request, reply) => {
-      const { base, entries, reason = '', by = 'unknown', canary, plan } = request.body;
-      const change = {
-        base,
-        reason,
-        by,
-        credential: credentialOf(request),
-        deadline: deadlineOf(request.body.deadline),
-      };
+      const { entries, canary, plan } = request.body;
+      const change = changeOf(request.body, credentialOf(request));
       if (plan !== undefined && canary === undefined) {
         throw new RefusedError(400, 'bad_field', '"plan" is for a canary ("canary": <percent>)');
       }
@@ -62,14 +56,10 @@ export function releaseRoutes(
       },
     },
     async (request, reply) => {
-      const { base, reason = '', by = 'unknown' } = request.body;
-      const done = await options.deployer.rollbackRelease(request.params.id, {
-        base,
-        reason,
-        by,
-        credential: credentialOf(request),
-        deadline: deadlineOf(request.body.deadline),
-      });
+      const done = await options.deployer.rollbackRelease(
+        request.params.id,
+        changeOf(request.body, credentialOf(request)),
+      );
       return reply.header('cache-control', 'no-store').send(done);
     },
   );

@@ -13,7 +13,7 @@ import {
 } from '@site/contracts/deploy-api';
 import { canaryPlan, canaryPlanProblem } from '@site/contracts/canary-plan';
 import type { CredentialOf, DeployApiOptions } from './api-context';
-import { deadlineOf } from './api-deadline';
+import { changeOf } from './api-deadline';
 import { RefusedError } from './patch';
 
 export function remoteRoutes(
@@ -28,9 +28,15 @@ export function remoteRoutes(
       schema: { params: { type: 'object', properties: { name: NAME } }, body: deployBody },
     },
     async (request, reply) => {
-      const { base, entry, version, serverIntegrity, reason = '', by = 'unknown' } = request.body;
+      const { base, entry, version, serverIntegrity } = request.body;
       const credential = credentialOf(request);
-      const deadline = deadlineOf(request.body.deadline);
+      const change = changeOf(request.body, credential);
+      const published = {
+        name: request.params.name,
+        entry,
+        version,
+        ...(serverIntegrity ? { serverIntegrity } : {}),
+      };
       const { plan } = request.body;
       if (plan !== undefined && request.body.canary === undefined) {
         throw new RefusedError(400, 'bad_field', '"plan" is for a canary ("canary": <percent>)');
@@ -42,32 +48,18 @@ export function remoteRoutes(
         const problem = canaryPlanProblem(plan ?? {}, request.body.canary);
         if (problem) throw new RefusedError(400, 'bad_field', `plan: ${problem}`);
         const started = await options.deployer.canary(
-          {
-            name: request.params.name,
-            entry,
-            version,
-            ...(serverIntegrity ? { serverIntegrity } : {}),
-          },
+          published,
           request.body.canary,
-          { base, reason, by, credential, deadline },
+          change,
           canaryPlan.parse(plan ?? {}),
         );
         return reply.header('cache-control', 'no-store').send(started);
       }
       if (request.body.preview) {
-        const checked = await options.deployer.preview(
-          {
-            name: request.params.name,
-            entry,
-            version,
-            ...(serverIntegrity ? { serverIntegrity } : {}),
-          },
-          base,
-          credential,
-        );
+        const checked = await options.deployer.preview(published, base, credential);
         const link = options.preview.link(checked, request.body.previewSeconds);
         options.log.info(
-          `site: preview of ${checked.name} ${checked.version} signed for ${by} (${credential.label})`,
+          `site: preview of ${checked.name} ${checked.version} signed for ${change.by} (${credential.label})`,
         );
         return reply.header('cache-control', 'no-store').send({
           preview: {
@@ -78,15 +70,7 @@ export function remoteRoutes(
           },
         });
       }
-      const done = await options.deployer.deploy(
-        {
-          name: request.params.name,
-          entry,
-          version,
-          ...(serverIntegrity ? { serverIntegrity } : {}),
-        },
-        { base, reason, by, credential, deadline },
-      );
+      const done = await options.deployer.deploy(published, change);
       return reply.header('cache-control', 'no-store').send(done);
     },
   );
@@ -98,14 +82,11 @@ export function remoteRoutes(
       schema: { params: { type: 'object', properties: { name: NAME } }, body: rollbackBody },
     },
     async (request, reply) => {
-      const { base, to, reason = '', by = 'unknown' } = request.body;
-      const done = await options.deployer.rollback(request.params.name, to, {
-        base,
-        reason,
-        by,
-        credential: credentialOf(request),
-        deadline: deadlineOf(request.body.deadline),
-      });
+      const done = await options.deployer.rollback(
+        request.params.name,
+        request.body.to,
+        changeOf(request.body, credentialOf(request)),
+      );
       return reply.header('cache-control', 'no-store').send(done);
     },
   );
