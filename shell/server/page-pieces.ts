@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import zlib from 'node:zlib';
 import type { Encoding } from '@site/serving';
-import type { SentPage } from './page-cache';
+import { bestBrotli, quickBrotli, type SentPage } from './page-cache';
 
 /** A piece of a page, compressed on its own. */
 export interface Piece {
@@ -184,25 +184,13 @@ export class PageShape {
     if (forms.br) {
       if (forms.served >= 2 && !this.upgrading) {
         this.upgrading = true;
-        const body = zlib.gunzipSync(this.gzip(manifest));
-        zlib.brotliCompress(
-          body,
-          {
-            params: {
-              [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
-              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-            },
-          },
-          (error, best) => {
-            if (!error && this.last === forms) forms.br = best;
-          },
-        );
+        bestBrotli(zlib.gunzipSync(this.gzip(manifest)), (best) => {
+          if (this.last === forms) forms.br = best;
+        });
       }
       return forms.br;
     }
-    forms.br = zlib.brotliCompressSync(zlib.gunzipSync(this.gzip(manifest)), {
-      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 },
-    });
+    forms.br = quickBrotli(zlib.gunzipSync(this.gzip(manifest)));
     return forms.br;
   }
 }
