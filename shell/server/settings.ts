@@ -52,7 +52,13 @@ export interface SiteSettings {
    * undefined: one derived from the token.
    */
   deploy:
-    { token: string; allowedOrigins: string[]; previewSecret?: string | undefined } | undefined;
+    | {
+        token: string;
+        allowedOrigins: string[];
+        previewSecret?: string | undefined;
+        checkTimeoutMs: number;
+      }
+    | undefined;
   trustProxy: TrustProxy;
   /** Undefined without DATABASE_URL: the live manifest and its history are files in deployDir. */
   databaseUrl?: string | undefined;
@@ -115,6 +121,10 @@ const schema = z.object({
   DEPLOY_ALLOWED_ORIGINS: originList.default([]),
   // Signs preview links; every replica needs the same one (default: derived from DEPLOY_TOKEN).
   PREVIEW_SECRET: deployToken.optional(),
+  // Long enough for a large group's every page rendered on a busy machine; no team waits on it.
+  DEPLOY_CHECK_TIMEOUT_S: wholeNumber('a whole number of seconds', 5, 3600).default(
+    DEFAULTS.deployCheckTimeoutMs / 1000,
+  ),
   TRUST_PROXY: trustProxySetting.default(false),
   DATABASE_URL: databaseUrl.optional(),
   // The same rule as the deploy token's (and the mail-service's METRICS_TOKEN).
@@ -221,6 +231,7 @@ export function parseSiteSettings(env: NodeJS.ProcessEnv): SiteSettings {
             token: s.DEPLOY_TOKEN,
             allowedOrigins: s.DEPLOY_ALLOWED_ORIGINS,
             ...(s.PREVIEW_SECRET ? { previewSecret: s.PREVIEW_SECRET } : {}),
+            checkTimeoutMs: s.DEPLOY_CHECK_TIMEOUT_S * 1000,
           },
     trustProxy: s.TRUST_PROXY,
     databaseUrl: s.DATABASE_URL,

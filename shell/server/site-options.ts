@@ -33,7 +33,13 @@ export interface SiteOptions {
    * The deploy API (`/_deploy/*`); off without a token. Preview links are signed with
    * `previewSecret` (every replica must share it), by default one derived from the token.
    */
-  deploy?: { token: string; allowedOrigins: readonly string[]; previewSecret?: string | undefined };
+  deploy?: {
+    token: string;
+    allowedOrigins: readonly string[];
+    previewSecret?: string | undefined;
+    /** How long one change's checks may take before it is refused. */
+    checkTimeoutMs?: number;
+  };
   /**
    * The proxies in front of this server whose `X-Forwarded-*` headers count (Fastify's
    * `trustProxy`: `true`, a hop count, or addresses/subnets/`loopback`).
@@ -67,6 +73,8 @@ export const DEFAULTS = {
   renderUser: 'nobody',
   cache: { maxEntries: 2000, maxBytes: 64 * 1024 * 1024, failedTtlMs: 5000 },
   partCacheBytes: 32 * 1024 * 1024,
+  /** One change's checks, every page of a large group rendered on a busy machine included. */
+  deployCheckTimeoutMs: 120_000,
   /** Counts reach the control plane, and canaries are judged, every 5 s. */
   canaryIntervalMs: 5000,
 };

@@ -117,6 +117,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     token: deployToken,
     allowedOrigins: options.deploy?.allowedOrigins ?? [],
     fetchTimeoutMs,
+    checkTimeoutMs: options.deploy?.checkTimeoutMs ?? DEFAULTS.deployCheckTimeoutMs,
     canary: {
       ...CANARY_DEFAULTS,
       intervalMs: DEFAULTS.canaryIntervalMs,

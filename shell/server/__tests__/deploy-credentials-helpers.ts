@@ -43,16 +43,50 @@ export async function shellBuilt(): Promise<void> {
 export class Bucket {
   readonly server: http.Server;
   origin = '';
+  /**
+   * Folders whose files the host accepts requests for and does not answer (a host that hangs),
+   * each with the answers it holds, until `release`.
+   */
+  private readonly held = new Map<string, (() => void)[]>();
+  private readonly holding: (() => void)[] = [];
 
   constructor(readonly dir: string) {
     this.server = http.createServer((req, res) => {
-      const file = path.join(dir, path.normalize(decodeURIComponent(req.url ?? '/')));
-      if (!file.startsWith(`${dir}${path.sep}`) || !existsSync(file)) {
-        res.writeHead(404).end();
+      const folder = [...this.held.keys()].find((f) => (req.url ?? '').startsWith(f));
+      if (folder) {
+        this.held.get(folder)!.push(() => this.serve(req, res));
+        this.holding.splice(0).forEach((notify) => notify());
         return;
       }
-      res.end(readFileSync(file));
+      this.serve(req, res);
     });
+  }
+
+  /** From now on, requests for `folder` (such as `/alpha/2.0.0/`) get no answer until released. */
+  hold(folder: string): void {
+    this.held.set(folder, []);
+  }
+
+  /** Resolves once the host holds a request: whoever sent it is waiting for it. */
+  holdsARequest(): Promise<void> {
+    if ([...this.held.values()].some((waiting) => waiting.length)) return Promise.resolve();
+    return new Promise((resolve) => this.holding.push(resolve));
+  }
+
+  /** Answers the requests held for `folder`, and the ones after them, as a host that recovered. */
+  release(folder: string): void {
+    const waiting = this.held.get(folder) ?? [];
+    this.held.delete(folder);
+    waiting.forEach((answer) => answer());
+  }
+
+  private serve(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const file = path.join(this.dir, path.normalize(decodeURIComponent(req.url ?? '/')));
+    if (!file.startsWith(`${this.dir}${path.sep}`) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.end(readFileSync(file));
   }
 
   async listen(ports: readonly number[]): Promise<void> {
@@ -97,8 +131,16 @@ export function deployDirWith(dir: string, remotes: unknown[]): string {
   return dir;
 }
 
-/** A site with the deploy API on, entries allowed from `origin`. */
-export function startSite(deployDir: string, origin: string, databaseUrl?: string): Promise<Site> {
+/**
+ * A site with the deploy API on, entries allowed from `origin`; `limits`: the time limits of one
+ * change's checks and of one fetch from a group's host.
+ */
+export function startSite(
+  deployDir: string,
+  origin: string,
+  databaseUrl?: string,
+  { checkTimeoutMs, fetchTimeoutMs }: { checkTimeoutMs?: number; fetchTimeoutMs?: number } = {},
+): Promise<Site> {
   return createSite({
     shellDist: SHELL_DIST,
     deployDir,
@@ -107,7 +149,12 @@ export function startSite(deployDir: string, origin: string, databaseUrl?: strin
     siteUrl: 'http://localhost',
     renderWorkers: 1,
     processMetrics: false,
-    deploy: { token: OPERATOR, allowedOrigins: [origin] },
+    ...(fetchTimeoutMs === undefined ? {} : { fetchTimeoutMs }),
+    deploy: {
+      token: OPERATOR,
+      allowedOrigins: [origin],
+      ...(checkTimeoutMs === undefined ? {} : { checkTimeoutMs }),
+    },
     log: () => undefined,
   });
 }

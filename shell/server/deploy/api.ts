@@ -35,8 +35,9 @@
  *   POST /_deploy/tokens/:id/revoke            the token ends for good: { id, …, revokedAt }
  *
  * Every call needs `Authorization: Bearer <token>`: the operator's (DEPLOY_TOKEN) can do anything;
- * a group's token can read the manifest and the history and change only the groups it names (403
- * `group_not_allowed` otherwise; a release needs every group it names). `base` is the manifest
+ * a group's token changes only the groups it names (403 `group_not_allowed` otherwise; a release
+ * needs every group it names), and reads only theirs: the history and the canaries of its own
+ * groups, and the manifest without other groups' canaries. `base` is the manifest
  * version the team's change was made against: if the live manifest has moved on, the answer is 409
  * and nothing changes (compare-and-swap). Every answer is JSON; a refusal is `{ error, message }`.
  *
@@ -52,6 +53,7 @@ import { releaseRoutes } from './api-releases';
 import { remoteRoutes } from './api-remotes';
 import { tokenRoutes } from './api-tokens';
 import { OPERATOR, type Credential } from './change';
+import { ownCanaries, ownManifest, readable } from './api-reads';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
@@ -86,25 +88,31 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
 
   apiErrors(app, options, credentialOf);
 
-  app.get('/manifest', async (_request, reply) => {
+  app.get('/manifest', async (request, reply) => {
     const live = await options.current();
     return reply
       .header('cache-control', 'no-store')
-      .send({ version: live.version, manifest: live.json });
+      .send({ version: live.version, manifest: ownManifest(live.json, credentialOf(request)) });
   });
 
   // Every running canary with its figures and last decision (npm run deploy -- --status).
-  app.get('/canaries', async (_request, reply) =>
-    reply.header('cache-control', 'no-store').send(await options.canaries()),
+  app.get('/canaries', async (request, reply) =>
+    reply
+      .header('cache-control', 'no-store')
+      .send(ownCanaries(await options.canaries(), credentialOf(request))),
   );
 
   app.get<{ Querystring: { remote?: string } }>(
     '/history',
     { schema: { querystring: { type: 'object', properties: { remote: NAME } } } },
-    async (request, reply) =>
-      reply
+    async (request, reply) => {
+      const credential = credentialOf(request);
+      const { remote } = request.query;
+      if (remote !== undefined) readable(credential, remote);
+      return reply
         .header('cache-control', 'no-store')
-        .send({ history: await options.deployer.history(request.query.remote) }),
+        .send({ history: await options.deployer.history(remote, credential) });
+    },
   );
 
   remoteRoutes(app, options, credentialOf);

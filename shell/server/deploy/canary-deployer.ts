@@ -1,7 +1,8 @@
 /**
  * The canaries' changes of the live manifest: a team's canary of one group or of a release, beside
  * the stable versions, and the site's own steps, promotions and rollbacks of them as it judges them
- * (canary.ts). Each is one compare-and-swap (publisher.ts); the Deployer runs them one at a time.
+ * (canary.ts). Each is one compare-and-swap, built on the live manifest of its moment and made one
+ * at a time (publisher.ts); a team's canary is checked first, beside other changes.
  */
 import type { Release } from '@site/contracts/deploy-api';
 import type { CanaryPlan } from '@site/contracts/canary-plan';
@@ -10,7 +11,7 @@ import { CANARY_KEYS, type Canary } from '../canary-entries';
 import { SITE, authorize, newReleaseId, refuseLate, type Change, type Credential } from './change';
 import { liveVersion, type HistoryEntry, type LiveVersion } from './history';
 import { RefusedError, type PublishedEntry } from './patch';
-import { RebaseError, withoutCanaries, type DeployerOptions, type Publisher } from './publisher';
+import { withoutCanaries, type Checked, type DeployerOptions, type Publisher } from './publisher';
 
 /** A canary as the site names it when it changes it: its group and version. */
 export interface CanaryRef {
@@ -36,46 +37,9 @@ export class CanaryDeployer {
   ): Promise<HistoryEntry> {
     authorize(change.credential, [published.name]);
     refuseLate(change.deadline);
-    const { before, json, changed } = await this.publisher.checked([published], change.base);
-    const remote = changed[0]!;
-    const stable = before.manifest.remotes.find((r) => r.name === remote.name);
-    if (!stable) {
-      throw new RefusedError(
-        422,
-        'not_live',
-        `"${remote.name}" is not live: a canary runs beside a live version; deploy it first`,
-      );
-    }
-    const raw = (json.remotes as Record<string, unknown>[]).find((r) => r.name === remote.name)!;
-    const next: Record<string, unknown> = { ...before.json };
-    withoutCanaries(next, [remote.name]);
-    const since = new Date().toISOString();
-    next.canaries = [
-      ...((next.canaries as unknown[] | undefined) ?? []),
-      {
-        ...raw,
-        percent,
-        since,
-        stepSince: since,
-        ...(Object.keys(plan).length ? { plan } : {}),
-      },
-    ];
-    const draft = {
-      at: new Date().toISOString(),
-      by: change.by,
-      credential: change.credential.label,
-      action: 'canary' as const,
-      remote: remote.name,
-      from: liveVersion(stable),
-      to: liveVersion(remote),
-      reason: change.reason || `canary ${remote.version} for ${percent}% of visits`,
-    };
-    const after = await this.publisher
-      .casPublish(next, before.version, [draft], change.deadline)
-      .catch((error: unknown) => {
-        throw error instanceof RebaseError ? error.refusal : error;
-      });
-    return { ...draft, manifestVersion: after.version };
+    const checked = await this.publisher.checked([published], change.base);
+    const [done] = await this.startCanaries(checked, percent, change, plan);
+    return done!;
   }
 
   /** Ends a group's canary: every visit gets the stable version again. */
@@ -93,25 +57,23 @@ export class CanaryDeployer {
       );
     }
     const canary = live.canaries.find((c) => c.remote.name === name)!;
-    const stable = live.manifest.remotes.find((r) => r.name === name)!;
-    const json: Record<string, unknown> = { ...live.json };
-    withoutCanaries(json, [name]);
-    const draft = {
-      at: new Date().toISOString(),
-      by: change.by,
-      credential: change.credential.label,
-      action: 'rollback' as const,
-      remote: name,
-      from: liveVersion(canary.remote),
-      to: liveVersion(stable),
-      reason: change.reason,
-    };
-    const after = await this.publisher
-      .casPublish(json, live.version, [draft], change.deadline)
-      .catch((error: unknown) => {
-        throw error instanceof RebaseError ? error.refusal : error;
-      });
-    return { ...draft, manifestVersion: after.version };
+    const [done] = await this.publisher.commit([name], live, change.deadline, (now) => {
+      const json: Record<string, unknown> = { ...now.json };
+      withoutCanaries(json, [name]);
+      const stable = liveVersion(now.manifest.remotes.find((r) => r.name === name)!);
+      const draft = {
+        at: new Date().toISOString(),
+        by: change.by,
+        credential: change.credential.label,
+        action: 'rollback' as const,
+        remote: name,
+        from: liveVersion(canary.remote),
+        to: stable,
+        reason: change.reason,
+      };
+      return { json, drafts: [draft] };
+    });
+    return done!;
   }
 
   /**
@@ -123,34 +85,6 @@ export class CanaryDeployer {
     return found.every((c, i) => c?.remote.version === canaries[i]!.version)
       ? (found as NonNullable<(typeof found)[number]>[])
       : null;
-  }
-
-  /** The site's own change of canaries: one compare-and-swap, an entry per group. */
-  private async siteChange(
-    live: LiveManifest,
-    json: Record<string, unknown>,
-    changes: { name: string; action: HistoryEntry['action']; from: LiveVersion; to: LiveVersion }[],
-    reason: string,
-    release?: string,
-  ): Promise<HistoryEntry[]> {
-    const at = new Date().toISOString();
-    const drafts = changes.map((c) => ({
-      at,
-      by: 'site',
-      credential: SITE.label,
-      action: c.action,
-      remote: c.name,
-      from: c.from,
-      to: c.to,
-      reason,
-      ...(release ? { release } : {}),
-    }));
-    const after = await this.publisher
-      .casPublish(json, live.version, drafts, undefined)
-      .catch((error: unknown) => {
-        throw error instanceof RebaseError ? error.refusal : error;
-      });
-    return drafts.map((d) => ({ ...d, manifestVersion: after.version }));
   }
 
   /**
@@ -168,21 +102,33 @@ export class CanaryDeployer {
     const found = this.liveCanaries(live, canaries);
     if (!found) return null;
     const names = found.map((c) => c.remote.name);
-    const json: Record<string, unknown> = { ...live.json };
-    if (!edit(json, found, names)) return null;
-    return this.siteChange(
-      live,
-      json,
-      found.map((c) => {
-        const stable = liveVersion(live.manifest.remotes.find((r) => r.name === c.remote.name)!);
+    if (!edit({ ...live.json }, found, names)) return null;
+    const release = found[0]?.release;
+    // The groups are as they were when read (the commit checks it): the same edit applies to the
+    // manifest of the moment, whatever other groups changed meanwhile.
+    return this.publisher.commit(names, live, undefined, (now) => {
+      const json: Record<string, unknown> = { ...now.json };
+      edit(json, found, names);
+      const at = new Date().toISOString();
+      const drafts = found.map((c) => {
+        const stable = liveVersion(now.manifest.remotes.find((r) => r.name === c.remote.name)!);
         const canary = liveVersion(c.remote);
-        return action === 'rollback'
-          ? { name: c.remote.name, action, from: canary, to: stable }
-          : { name: c.remote.name, action, from: stable, to: canary };
-      }),
-      reason,
-      found[0]?.release,
-    );
+        const [from, to]: LiveVersion[] =
+          action === 'rollback' ? [canary, stable] : [stable, canary];
+        return {
+          at,
+          by: 'site',
+          credential: SITE.label,
+          action,
+          remote: c.remote.name,
+          from: from!,
+          to: to!,
+          reason,
+          ...(release ? { release } : {}),
+        };
+      });
+      return { json, drafts };
+    });
   }
 
   /**
@@ -248,55 +194,66 @@ export class CanaryDeployer {
       change.credential,
       entries.map((e) => e.name),
     );
-    const { before, json, changed } = await this.publisher.checked(entries, change.base);
+    const checked = await this.publisher.checked(entries, change.base);
     const id = newReleaseId();
-    const since = new Date().toISOString();
-    const next: Record<string, unknown> = { ...before.json };
-    withoutCanaries(
-      next,
-      changed.map((r) => r.name),
-    );
-    const added = changed.map((remote) => {
-      if (!before.manifest.remotes.some((r) => r.name === remote.name)) {
-        throw new RefusedError(
-          422,
-          'not_live',
-          `"${remote.name}" is not live: a canary runs beside a live version; deploy it first`,
-        );
-      }
-      const raw = (json.remotes as Record<string, unknown>[]).find((r) => r.name === remote.name)!;
-      return {
-        ...raw,
-        percent,
-        since,
-        stepSince: since,
-        release: id,
-        ...(Object.keys(plan).length ? { plan } : {}),
-      };
-    });
-    next.canaries = [...((next.canaries as unknown[] | undefined) ?? []), ...added];
-    const drafts = changed.map((remote) => ({
-      at: since,
-      by: change.by,
-      credential: change.credential.label,
-      action: 'canary' as const,
-      remote: remote.name,
-      from: liveVersion(before.manifest.remotes.find((r) => r.name === remote.name)!),
-      to: liveVersion(remote),
-      reason:
-        change.reason ||
-        `canary ${changed.map((r) => `${r.name} ${r.version}`).join(', ')} for ${percent}% of visits`,
-      release: id,
-    }));
-    const after = await this.publisher
-      .casPublish(next, before.version, drafts, change.deadline)
-      .catch((error: unknown) => {
-        throw error instanceof RebaseError ? error.refusal : error;
+    const changes = await this.startCanaries(checked, percent, change, plan, id);
+    return { release: id, manifestVersion: changes[0]!.manifestVersion, changes };
+  }
+
+  /**
+   * Checked versions live for `percent` of visits beside their groups' stable ones, in one
+   * compare-and-swap (under one release id when given). Every group must be live.
+   */
+  private startCanaries(
+    checked: Checked,
+    percent: number,
+    change: Change,
+    plan: CanaryPlan,
+    release?: string,
+  ): Promise<HistoryEntry[]> {
+    const { changed } = checked;
+    const names = changed.map((r) => r.name);
+    return this.publisher.commit(names, checked.before, change.deadline, (live) => {
+      // Put onto the manifest of the moment, so the checks against other groups hold now too.
+      const patched = this.publisher.onto(live, checked);
+      const since = new Date().toISOString();
+      const next: Record<string, unknown> = { ...live.json };
+      withoutCanaries(next, names);
+      const added = changed.map((remote) => {
+        if (!live.manifest.remotes.some((r) => r.name === remote.name)) {
+          throw new RefusedError(
+            422,
+            'not_live',
+            `"${remote.name}" is not live: a canary runs beside a live version; deploy it first`,
+          );
+        }
+        const raw = (patched.remotes as Record<string, unknown>[]).find(
+          (r) => r.name === remote.name,
+        )!;
+        return {
+          ...raw,
+          percent,
+          since,
+          stepSince: since,
+          ...(release ? { release } : {}),
+          ...(Object.keys(plan).length ? { plan } : {}),
+        };
       });
-    return {
-      release: id,
-      manifestVersion: after.version,
-      changes: drafts.map((d) => ({ ...d, manifestVersion: after.version })),
-    };
+      next.canaries = [...((next.canaries as unknown[] | undefined) ?? []), ...added];
+      const drafts = changed.map((remote) => ({
+        at: since,
+        by: change.by,
+        credential: change.credential.label,
+        action: 'canary' as const,
+        remote: remote.name,
+        from: liveVersion(live.manifest.remotes.find((r) => r.name === remote.name)!),
+        to: liveVersion(remote),
+        reason:
+          change.reason ||
+          `canary ${release ? changed.map((r) => `${r.name} ${r.version}`).join(', ') : remote.version} for ${percent}% of visits`,
+        ...(release ? { release } : {}),
+      }));
+      return { json: next, drafts };
+    });
   }
 }

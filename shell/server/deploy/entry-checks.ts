@@ -157,6 +157,7 @@ export class EntryChecks {
   async check(
     entries: readonly PublishedEntry[],
     base: string,
+    signal?: AbortSignal,
   ): Promise<{ before: LiveManifest; json: Record<string, unknown>; changed: RemoteDeployment[] }> {
     const names = entries.map((e) => e.name);
     const twice = names.find((n, i) => names.indexOf(n) !== i);
@@ -176,6 +177,7 @@ export class EntryChecks {
     let json: Record<string, unknown> = { ...before.json };
     const changed: RemoteDeployment[] = [];
     for (const [i, published] of entries.entries()) {
+      signal?.throwIfAborted();
       const url = urls[i]!;
       const table = (await this.json(
         new URL('routes.json', url).href,
@@ -204,6 +206,8 @@ export class EntryChecks {
     };
     for (const remote of changed) {
       for (const route of remote.routes) {
+        // Past the change's time limit no more pages are rendered for it.
+        signal?.throwIfAborted();
         const failure = await this.options.renderCheck(candidate, route.path);
         if (failure) {
           throw new RefusedError(

@@ -44,18 +44,46 @@ export class History {
   }
 }
 
+const same = (a: LiveVersion | null, b: LiveVersion | null): boolean =>
+  a !== null && b !== null && a.version === b.version && a.entry === b.entry;
+
+/**
+ * The changes of one group that moved what every visitor gets: not a canary's start or steps, and
+ * not its end, a rollback from the running canary to the stable version (by its team or by the
+ * site), after which every visitor has what they had before it began. A promotion is a deploy.
+ * Read from the history alone, so every replica and every store answers the same.
+ */
+export function everyoneChanges(history: readonly HistoryEntry[]): HistoryEntry[] {
+  let canary: LiveVersion | null = null;
+  return history.filter((e) => {
+    if (e.action === 'canary') {
+      canary = e.to;
+      return false;
+    }
+    const ended = e.action === 'rollback' && same(e.from, canary);
+    canary = null;
+    // A deploy of the version already live moved nothing either.
+    return !ended && !same(e.from, e.to);
+  });
+}
+
 /**
  * The version a rollback goes back to: `to` when given (it must have been live before), else the
- * version that was live before the current one.
+ * version that was last live for everyone before the one live now. A canary that was rolled back
+ * never was: rolling back after it goes to the version before the stable one, not to it.
  */
 export function rollbackTarget(
   history: readonly HistoryEntry[],
   current: string | undefined,
   to?: string,
 ): LiveVersion | undefined {
-  const seen = history.flatMap((e) => [e.to, ...(e.from ? [e.from] : [])]);
-  if (to !== undefined) return [...seen].reverse().find((v) => v.version === to);
-  const last = [...history].reverse().find((e) => e.to.version === current);
+  if (to !== undefined) {
+    const seen = history.flatMap((e) => [e.to, ...(e.from ? [e.from] : [])]);
+    return [...seen].reverse().find((v) => v.version === to);
+  }
+  const last = everyoneChanges(history)
+    .reverse()
+    .find((e) => e.to.version === current);
   return last?.from && last.from.version !== current ? last.from : undefined;
 }
 

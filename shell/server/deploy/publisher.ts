@@ -1,7 +1,9 @@
 /**
- * The compare-and-swap every change of the live manifest goes through: the entries are checked
- * against the manifest the change was made against (rebased when only other groups moved since),
- * and the manifest they make goes live only if nothing else did meanwhile, with its history.
+ * The compare-and-swap every change of the live manifest goes through. A change's checks (fetches,
+ * pins, server renders: seconds, for a large group longer) run beside every other change's, each
+ * within its time limit; only the commit is one at a time in this process: it reads the live
+ * manifest, confirms that no group the change touches has moved since its checks, puts the checked
+ * entries onto whatever other groups made live meanwhile (no fetch, no render: quick), and swaps.
  */
 import {
   DeadlinePassedError,
@@ -9,10 +11,11 @@ import {
   type ControlPlane,
   type LiveManifest,
 } from '../control-plane';
+import type { RemoteDeployment, RouteTable } from '@site/contracts';
 import { authorize, lateRefusal, refuseLate, type Change } from './change';
 import { EntryChecks, type EntryCheckOptions } from './entry-checks';
 import { liveVersion, type HistoryEntry } from './history';
-import { RefusedError, type PublishedEntry } from './patch';
+import { RefusedError, patchManifest, type PublishedEntry } from './patch';
 
 export interface DeployerOptions extends EntryCheckOptions {
   /**
@@ -21,6 +24,8 @@ export interface DeployerOptions extends EntryCheckOptions {
    */
   publish: ControlPlane['publish'];
   history: ControlPlane['history'];
+  /** How long the checks of one change may take before it is refused (DEPLOY_CHECK_TIMEOUT_S). */
+  checkTimeoutMs: number;
 }
 
 /** Takes the canaries of `names` out of a manifest's JSON (the key goes when none is left). */
@@ -33,33 +38,92 @@ export function withoutCanaries(json: Record<string, unknown>, names: readonly s
   else delete json.canaries;
 }
 
-/** The live manifest moved on between a change's checks and its commit. */
-export class RebaseError extends Error {
-  constructor(readonly refusal: RefusedError) {
-    super(refusal.message);
-  }
+/** What a change's checks passed: the manifest they ran on, its JSON with the entries in place. */
+export interface Checked {
+  before: LiveManifest;
+  json: Record<string, unknown>;
+  changed: RemoteDeployment[];
 }
 
-/** How often a change is checked again when another group's change went live during its checks. */
+/** What a commit makes live, built on the live manifest of the moment. */
+interface Commit {
+  json: Record<string, unknown>;
+  drafts: Omit<HistoryEntry, 'manifestVersion'>[];
+}
+
+/** How often a commit is tried again when another replica's change went live just before it. */
 const REBASES = 3;
+
+const rawEntries = (json: Readonly<Record<string, unknown>>, key: 'remotes' | 'canaries') =>
+  (Array.isArray(json[key]) ? json[key] : []) as Record<string, unknown>[];
+
+/** A group's entries in a manifest (stable and canary), as text: equal text, unchanged group. */
+const groupState = (json: Readonly<Record<string, unknown>>, name: string): string =>
+  JSON.stringify([
+    rawEntries(json, 'remotes').find((r) => r.name === name) ?? null,
+    rawEntries(json, 'canaries').find((c) => c.name === name) ?? null,
+  ]);
 
 export class Publisher {
   private readonly checks: EntryChecks;
+  private commits: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: DeployerOptions) {
     this.checks = new EntryChecks(options);
   }
 
   /**
-   * Every check of `entries` against the live manifest (entry-checks.ts), if no group they touch
-   * has changed since `base`.
+   * Runs `work` after every commit before it has ended: each commit reads the manifest the one
+   * before it left. Only quick work belongs here (no fetch, no render).
    */
-  async checked(entries: readonly PublishedEntry[], base: string) {
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.commits.then(work, work);
+    this.commits = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Every check of `entries` against the live manifest (entry-checks.ts), if no group they touch
+   * has changed since `base`, within the checks' time limit: past it they are stopped and the
+   * change is refused.
+   */
+  async checked(entries: readonly PublishedEntry[], base: string): Promise<Checked> {
+    const limitMs = this.options.checkTimeoutMs;
+    const names = entries.map((e) => `${e.name} ${e.version}`).join(', ');
+    const controller = new AbortController();
+    const timeUp = new Promise<never>((_resolve, reject) => {
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), {
+        once: true,
+      });
+    });
+    const timer = setTimeout(
+      () =>
+        controller.abort(
+          new RefusedError(
+            422,
+            'check_timeout',
+            `the checks of ${names} took longer than the limit of ${limitMs / 1000} s (DEPLOY_CHECK_TIMEOUT_S) and were stopped; nothing was changed`,
+          ),
+        ),
+      limitMs,
+    );
+    try {
+      return await Promise.race([this.checkedUntil(entries, base, controller.signal), timeUp]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async checkedUntil(
+    entries: readonly PublishedEntry[],
+    base: string,
+    signal: AbortSignal,
+  ): Promise<Checked> {
     const names = entries.map((e) => e.name);
     for (let attempt = 1; ; attempt++) {
       const live = await this.rebase(names, base);
       try {
-        return await this.checks.check(entries, live);
+        return await this.checks.check(entries, live, signal);
       } catch (error) {
         // Another group's change went live while these were checked: check again on top of it.
         if (!(error instanceof RefusedError && error.code === 'stale_base') || attempt >= REBASES) {
@@ -98,6 +162,35 @@ export class Publisher {
     return newest;
   }
 
+  /**
+   * The checked entries of `names` put onto `live`, every other group as it is now: the checks
+   * against the other groups (paths, prefixes) are made again, as they stand now.
+   */
+  onto(live: LiveManifest, checked: Checked): Record<string, unknown> {
+    if (live.version === checked.before.version) return { ...checked.json };
+    let json: Record<string, unknown> = { ...live.json };
+    for (const remote of checked.changed) {
+      const raw = rawEntries(checked.json, 'remotes').find((r) => r.name === remote.name)!;
+      const table: RouteTable = {
+        remote: remote.name,
+        prefixes: raw.prefixes as RouteTable['prefixes'],
+        routes: raw.routes as RouteTable['routes'],
+      };
+      json = patchManifest(
+        json,
+        {
+          name: remote.name,
+          entry: remote.entry,
+          version: remote.version,
+          ...(remote.serverIntegrity ? { serverIntegrity: remote.serverIntegrity } : {}),
+        },
+        table,
+        this.options.shellPaths,
+      ).json;
+    }
+    return json;
+  }
+
   async publish(
     entries: readonly PublishedEntry[],
     change: Change & { action: HistoryEntry['action']; release?: string },
@@ -106,72 +199,74 @@ export class Publisher {
       change.credential,
       entries.map((e) => e.name),
     );
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.publishOnce(entries, change);
-      } catch (error) {
-        // Another replica made a change of other groups live between the checks and the commit.
-        if (!(error instanceof RebaseError) || attempt >= REBASES) {
-          throw error instanceof RebaseError ? error.refusal : error;
-        }
-      }
-    }
-  }
-
-  private async publishOnce(
-    entries: readonly PublishedEntry[],
-    change: Change & { action: HistoryEntry['action']; release?: string },
-  ): Promise<HistoryEntry[]> {
     refuseLate(change.deadline);
-    const { before, json, changed } = await this.checked(entries, change.base);
-    // A group's new version replaces its canary too: a deploy of the canary's version promotes it.
-    withoutCanaries(
-      json,
-      changed.map((r) => r.name),
-    );
-    const at = new Date().toISOString();
-    const drafts = changed.map((remote) => {
-      const previous = before.manifest.remotes.find((r) => r.name === remote.name);
-      return {
-        at,
-        by: change.by,
-        credential: change.credential.label,
-        action: change.action,
-        remote: remote.name,
-        from: previous ? liveVersion(previous) : null,
-        to: liveVersion(remote),
-        reason: change.reason,
-        ...(change.release ? { release: change.release } : {}),
-      };
+    const checked = await this.checked(entries, change.base);
+    const names = checked.changed.map((r) => r.name);
+    return this.commit(names, checked.before, change.deadline, (live) => {
+      const json = this.onto(live, checked);
+      // A group's new version replaces its canary too: a deploy of the canary's version promotes it.
+      withoutCanaries(json, names);
+      const at = new Date().toISOString();
+      const drafts = checked.changed.map((remote) => {
+        const previous = live.manifest.remotes.find((r) => r.name === remote.name);
+        return {
+          at,
+          by: change.by,
+          credential: change.credential.label,
+          action: change.action,
+          remote: remote.name,
+          from: previous ? liveVersion(previous) : null,
+          to: liveVersion(remote),
+          reason: change.reason,
+          ...(change.release ? { release: change.release } : {}),
+        };
+      });
+      return { json, drafts };
     });
-    const after = await this.casPublish(json, before.version, drafts, change.deadline);
-    return drafts.map((draft) => ({ ...draft, manifestVersion: after.version }));
   }
 
   /**
-   * Compare and swap: nothing else may have gone live while the checks ran (a change that did is
-   * a RebaseError: the caller checks again on top of it), and nothing goes live after the
-   * change's deadline.
+   * Makes what `build` makes of the live manifest live, one commit at a time, if no group in
+   * `names` has changed since `since` (the manifest the change's checks ran on); nothing goes live
+   * after the change's deadline. A change of other groups meanwhile is built upon.
    */
-  async casPublish(
-    json: Record<string, unknown>,
-    base: string,
-    drafts: Omit<HistoryEntry, 'manifestVersion'>[],
+  commit(
+    names: readonly string[],
+    since: LiveManifest,
     deadline: Date | undefined,
-  ): Promise<LiveManifest> {
-    refuseLate(deadline);
-    try {
-      return await this.options.publish(json, base, drafts, { deadline });
-    } catch (error) {
-      if (error instanceof DeadlinePassedError) throw lateRefusal(error.deadline);
-      if (!(error instanceof StaleManifestError)) throw error;
-      throw new RebaseError(
-        new RefusedError(
-          409,
-          'stale_base',
-          `the live manifest changed to ${error.live} while this deploy was checked: retry`,
-        ),
-      );
-    }
+    build: (live: LiveManifest) => Commit,
+  ): Promise<HistoryEntry[]> {
+    return this.exclusive(async () => {
+      for (let attempt = 1; ; attempt++) {
+        refuseLate(deadline);
+        const live = await this.options.current();
+        const moved = names.find((n) => groupState(live.json, n) !== groupState(since.json, n));
+        if (moved) {
+          throw new RefusedError(
+            409,
+            'stale_base',
+            `"${moved}" changed (manifest ${live.version}) while this change was checked: read it again and retry`,
+          );
+        }
+        const { json, drafts } = build(live);
+        try {
+          const after = await this.options.publish(json, live.version, drafts, { deadline });
+          return drafts.map((draft) => ({ ...draft, manifestVersion: after.version }));
+        } catch (error) {
+          if (error instanceof DeadlinePassedError) throw lateRefusal(error.deadline);
+          // Another replica made a change live between this read and the swap: build on it.
+          if (!(error instanceof StaleManifestError) || attempt >= REBASES) {
+            if (error instanceof StaleManifestError) {
+              throw new RefusedError(
+                409,
+                'stale_base',
+                `the live manifest changed to ${error.live} while this change was made: retry`,
+              );
+            }
+            throw error;
+          }
+        }
+      }
+    });
   }
 }

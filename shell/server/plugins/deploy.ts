@@ -20,6 +20,8 @@ export interface DeploySettings {
   /** Origins entries may point at. */
   allowedOrigins: readonly string[];
   fetchTimeoutMs: number;
+  /** How long one change's checks may take before it is refused. */
+  checkTimeoutMs: number;
   /** How canaries are judged unless their plan says otherwise, and how often (ms). */
   canary: Judgment & { intervalMs: number };
 }
@@ -49,6 +51,7 @@ export default fp<DeploySettings>(
       shellPaths: shell.shellPaths,
       reservedPaths: () => reservedPaths(publicDir),
       fetchTimeoutMs: Math.max(settings.fetchTimeoutMs, 5000),
+      checkTimeoutMs: settings.checkTimeoutMs,
       // A version's pages are rendered by that version's own processes, as its visitors' will be.
       async renderCheck(manifest, pagePath) {
         const owner = manifest.remotes.find((r) =>
