@@ -177,11 +177,8 @@ test.describe("a team's deploy token moves its own group only", () => {
       by: 'data-ci',
     });
     expect(own.status, JSON.stringify(own.body)).toBe(200);
-    const history = (await api('GET', '/history', dataToken)).body.history as {
-      by: string;
-      credential: string;
-      remote: string;
-    }[];
+    type Entry = { by: string; credential: string; remote: string };
+    const history = (await api('GET', '/history', OPERATOR)).body.history as Entry[];
     const id = /#([0-9a-f]{12})$/.exec(String(own.body.credential))?.[1];
     expect(dataToken).toContain(`_${id}_`);
     expect(history.map((e) => [e.remote, e.by, e.credential])).toEqual([
@@ -189,6 +186,12 @@ test.describe("a team's deploy token moves its own group only", () => {
       ['data', 'unknown', 'operator'],
       ['public_health', 'unknown', 'operator'],
       ['data', 'data-ci', `group:data#${id}`],
+    ]);
+    // The team's own token reads its own group's history alone.
+    const ownHistory = (await api('GET', '/history', dataToken)).body.history as Entry[];
+    expect(ownHistory.map((e) => [e.remote, e.by])).toEqual([
+      ['data', 'unknown'],
+      ['data', 'data-ci'],
     ]);
     const stored = readFileSync(path.join(deployment.deployDir, 'history.jsonl'), 'utf8');
     expect(stored).not.toContain(dataToken);

@@ -241,8 +241,9 @@ describe("a group's token changes its own group only", () => {
     );
     expect(undone.status).toBe(200);
 
+    // The operator reads every group's history (alpha's token, only alpha's).
     const history = (
-      (await call(site, 'GET', '/history', alpha)).body.history as {
+      (await call(site, 'GET', '/history', OPERATOR)).body.history as {
         remote: string;
         action: string;
         credential: string;

@@ -274,11 +274,25 @@ describe('the site server settings', () => {
     ).toEqual({
       token,
       allowedOrigins: ['https://cdn.example.com', 'http://localhost:3001'],
+      checkTimeoutMs: 120_000,
     });
     expect(parseSiteSettings({ DEPLOY_TOKEN: token }).deploy).toEqual({
       token,
       allowedOrigins: [],
+      checkTimeoutMs: 120_000,
     });
+  });
+
+  test("DEPLOY_CHECK_TIMEOUT_S is how long one deploy's checks may take, 5 to 3600 s", () => {
+    const token = 'a-deploy-token-of-32-characters!';
+    expect(
+      parseSiteSettings({ DEPLOY_TOKEN: token, DEPLOY_CHECK_TIMEOUT_S: '30' }).deploy
+        ?.checkTimeoutMs,
+    ).toBe(30_000);
+    expect(problems({ DEPLOY_CHECK_TIMEOUT_S: '4' })).toEqual([
+      'DEPLOY_CHECK_TIMEOUT_S: "4" is not a whole number of seconds (5 to 3600)',
+    ]);
+    expect(problems({ DEPLOY_CHECK_TIMEOUT_S: '3601' })).toHaveLength(1);
   });
 
   test('a DEPLOY_TOKEN shorter than 16 characters is refused without being shown', () => {
