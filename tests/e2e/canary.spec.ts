@@ -223,6 +223,14 @@ test('a canary reaches its share of visits, stays with each visit, and is rolled
   await expect(after.getByRole('heading', { name: STABLE, exact: true })).toBeVisible();
   await canaryVisitor.close();
 
+  // The rejected canary was never live for everyone: the team's rollback does not bring it back.
+  // Everyone has had 1.0.0 alone, so there is nothing earlier to go to.
+  const noEarlier = teamCommand(work, env, '--rollback');
+  expect(noEarlier.status, noEarlier.stdout + noEarlier.stderr).toBe(1);
+  expect(noEarlier.stderr).toContain('"public_health" has no earlier version in the history');
+  const stillStable = await fetch(`${SITE}${PAGE}`, { headers: { 'user-agent': BROWSER_UA } });
+  expect(await stillStable.text()).toContain(STABLE);
+
   // Started again and promoted: live for everyone, no cohorts any more.
   expect(teamCommand(work, env, '--canary', '10').status).toBe(0);
   const promoted = teamCommand(work, env, '--promote');
@@ -231,4 +239,11 @@ test('a canary reaches its share of visits, stays with each visit, and is rolled
   expect(await everyone.text()).toContain(CANARY);
   expect(everyone.headers.get('set-cookie')).toBeNull();
   expect(everyone.headers.get('cache-control')).toBe('no-cache');
+
+  // Promoted, it is what everyone has: a rollback goes to the version it replaced.
+  const back = teamCommand(work, env, '--rollback');
+  expect(back.status, back.stdout + back.stderr).toBe(0);
+  expect(back.stdout).toContain('rolled back public_health: 1.1.0');
+  const stableAgain = await fetch(`${SITE}${PAGE}`, { headers: { 'user-agent': BROWSER_UA } });
+  expect(await stableAgain.text()).toContain(STABLE);
 });
