@@ -101,13 +101,16 @@ describe('teams never wait for each other', () => {
   test("a group's checks that hang hold up no other team, and are refused at their time limit", async () => {
     bucket.hold('/alpha/2.0.0/');
     let alphaAnswered = false;
+    const startedAt = performance.now();
     const slow = deploy('alpha', '2.0.0', alpha).finally(() => {
       alphaAnswered = true;
     });
     // alpha's checks have begun: its host has its request and gives no answer.
     await bucket.holdsARequest();
 
+    const betaAt = performance.now();
     const fast = await deploy('beta', '1.0.1', beta);
+    const betaMs = performance.now() - betaAt;
     expect(fast.status).toBe(200);
     expect(fast.body).toMatchObject({ remote: 'beta', to: { version: '1.0.1' } });
     expect(alphaAnswered).toBe(false);
@@ -115,6 +118,9 @@ describe('teams never wait for each other', () => {
     expect((await site.page('/beta/page')).status).toBe(200);
 
     const refused = await slow;
+    console.log(
+      `teams: beta live in ${betaMs.toFixed(0)} ms while alpha's checks hung; alpha refused after ${(performance.now() - startedAt).toFixed(0)} ms (limit ${CHECK_LIMIT_MS} ms)`,
+    );
     expect(refused.status).toBe(422);
     expect(refused.body).toEqual({
       error: 'check_timeout',
