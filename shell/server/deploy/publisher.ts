@@ -5,6 +5,7 @@
  * manifest, confirms that no group the change touches has moved since its checks, puts the checked
  * entries onto whatever other groups made live meanwhile (no fetch, no render: quick), and swaps.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   DeadlinePassedError,
   StaleManifestError,
@@ -53,6 +54,9 @@ interface Commit {
 
 /** How often a commit is tried again when another replica's change went live just before it. */
 const REBASES = 3;
+/** How long a replica takes at most to hear of another's change, and how often it looks. */
+const NOTICE_MS = 1000;
+const NOTICE_STEP_MS = 20;
 
 const rawEntries = (json: Readonly<Record<string, unknown>>, key: 'remotes' | 'canaries') =>
   (Array.isArray(json[key]) ? json[key] : []) as Record<string, unknown>[];
@@ -226,6 +230,17 @@ export class Publisher {
   }
 
   /**
+   * Resolves once the live manifest this replica reads is no longer `version` (another replica's
+   * change reaches it within a second), or after that second: the swap says again if it is not.
+   */
+  private async heardOf(version: string): Promise<void> {
+    for (let waited = 0; waited < NOTICE_MS; waited += NOTICE_STEP_MS) {
+      if ((await this.options.current()).version !== version) return;
+      await sleep(NOTICE_STEP_MS);
+    }
+  }
+
+  /**
    * Makes what `build` makes of the live manifest live, one commit at a time, if no group in
    * `names` has changed since `since` (the manifest the change's checks ran on); nothing goes live
    * after the change's deadline. A change of other groups meanwhile is built upon.
@@ -254,17 +269,17 @@ export class Publisher {
           return drafts.map((draft) => ({ ...draft, manifestVersion: after.version }));
         } catch (error) {
           if (error instanceof DeadlinePassedError) throw lateRefusal(error.deadline);
-          // Another replica made a change live between this read and the swap: build on it.
-          if (!(error instanceof StaleManifestError) || attempt >= REBASES) {
-            if (error instanceof StaleManifestError) {
-              throw new RefusedError(
-                409,
-                'stale_base',
-                `the live manifest changed to ${error.live} while this change was made: retry`,
-              );
-            }
-            throw error;
+          if (!(error instanceof StaleManifestError)) throw error;
+          if (attempt >= REBASES) {
+            throw new RefusedError(
+              409,
+              'stale_base',
+              `the live manifest changed to ${error.live} while this change was made: retry`,
+            );
           }
+          // Another replica made a change live between this read and the swap: build on it, once
+          // this replica has heard of it.
+          await this.heardOf(live.version);
         }
       }
     });
