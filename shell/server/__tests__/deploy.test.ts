@@ -167,6 +167,25 @@ describe('history', () => {
     expect(rollbackTarget(changes, '1.2.0', '0.9.0')).toBeUndefined();
     expect(rollbackTarget([change(null, '1.0.0')], '1.0.0')).toBeUndefined();
   });
+
+  it('rolls back to what everyone last had: a canary ended or rolled back never was, a promoted one was', () => {
+    const before = [change(null, '1.0.0'), change('1.0.0', '1.0.1')];
+    const ended = [
+      ...before,
+      change('1.0.1', '1.0.2', 'canary'),
+      change('1.0.2', '1.0.1', 'rollback'),
+    ];
+    expect(rollbackTarget(ended, '1.0.1')?.version).toBe('1.0.0');
+    // A redeploy of the live version moves nothing either.
+    expect(rollbackTarget([...ended, change('1.0.1', '1.0.1')], '1.0.1')?.version).toBe('1.0.0');
+    const promoted = [...before, change('1.0.1', '1.0.2', 'canary'), change('1.0.1', '1.0.2')];
+    expect(rollbackTarget(promoted, '1.0.2')?.version).toBe('1.0.1');
+    // A rollback that is no canary's end still counts: rolling back again goes forward.
+    const back = [...before, change('1.0.1', '1.0.0', 'rollback')];
+    expect(rollbackTarget(back, '1.0.0')?.version).toBe('1.0.1');
+    // Named, any version the group has had, a rejected canary's too.
+    expect(rollbackTarget(ended, '1.0.1', '1.0.2')?.version).toBe('1.0.2');
+  });
 });
 
 describe('the paths the site serves itself', () => {
