@@ -7,7 +7,14 @@
  * failure leaves behind in a process is not kept). Nothing a process says is taken on its word:
  * a reply counts for the render this pool sent that process, and for this pool's group.
  */
-import { parseWorkerLine, type FromWorker, type PartReply, type RenderJob } from './protocol';
+import { frame } from './channel';
+import {
+  parseWorkerLine,
+  type FromWorker,
+  type PartReply,
+  type RenderJob,
+  type ToWorker,
+} from './protocol';
 import {
   RenderProcessError,
   RenderTimeoutError,
@@ -182,8 +189,8 @@ export class RenderPool {
     this.hold();
   }
 
-  private write(worker: Worker, msg: unknown): void {
-    if (!worker.channel.destroyed) worker.channel.write(`${JSON.stringify(msg)}\n`);
+  private write(worker: Worker, msg: ToWorker): void {
+    if (!worker.channel.destroyed) worker.channel.write(frame(msg));
   }
 
   private handle(worker: Worker, msg: FromWorker): void {

@@ -1,7 +1,7 @@
 /**
  * One render process, as the pool starts it: the worker's code (compiled once, worker-script.ts)
  * run with `node -e` behind the wall this machine allows (launcher.ts) and Node's permission model,
- * no environment, a heap limit, fd 3 as its channel (read with a bound on each line), its stderr
+ * no environment, a heap limit, fd 3 as its channel (channel.ts: read with a bound on each line), its stderr
  * kept for the reason it ends.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { setPriority } from 'node:os';
 import path from 'node:path';
-import { readLines } from './lines';
+import { readFrames } from './channel';
 import { permissionArgs } from './permissions';
 import type { WorkerData } from './protocol';
 import type { Logger } from '../logger';
@@ -130,7 +130,7 @@ export async function spawnWorker(
   child.stderr?.on('data', (chunk: string) => {
     worker.stderr = (worker.stderr + chunk).slice(-STDERR_KEEP);
   });
-  readLines(channel, options.maxReplyBytes, on.line, on.overflow);
+  readFrames(channel, options.maxReplyBytes, on.line, on.overflow);
   channel.on('error', () => undefined);
   return worker;
 }
