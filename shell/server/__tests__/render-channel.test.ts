@@ -119,6 +119,8 @@ exports.pages = Object.fromEntries(${JSON.stringify(PATHS)}.map((p, i) => [
       timeoutMs: 10_000,
       maxPageBytes: 4 * 1024 * 1024,
       memoryMb: 256,
+      groupMemoryMb: 1024,
+      previewPools: 2,
       fetchBuild: (url) => Promise.resolve(builds.get(url) ?? ''),
       log: lineLogger(() => undefined),
     });
