@@ -4,7 +4,7 @@
  */
 
 /** Characters that have broken text between processes: line and paragraph separators, NUL, CR. */
-export const HARD_CHARACTERS = [
+const HARD_CHARACTERS = [
   '\u2028',
   '\u2029',
   '\0',
@@ -25,7 +25,7 @@ export const HARD_CHARACTERS = [
 ] as const;
 
 /** Lone halves of a surrogate pair: strings JSON carries, but no UTF-8 form does. */
-export const LONE_SURROGATES = ['\ud800', '\udfff', '\udbff'] as const;
+const LONE_SURROGATES = ['\ud800', '\udfff', '\udbff'] as const;
 
 export function fuzzSeed(): number {
   const given = process.env.FUZZ_SEED;

@@ -9,7 +9,7 @@
  * end (`reclaim`); a process that finishes a render while another of the group's pools waits gives
  * its slot up rather than idle on it. The live version's pools are woken first.
  */
-export interface Waiter {
+interface Waiter {
   /** Tries again to start a process (the pool's dispatch). */
   wake(): void;
   /** A live version's pool (the live one or a canary): served before previews. */
@@ -57,10 +57,5 @@ export class ProcessBudget {
   /** Whether a pool of the group waits for a slot (an idle process then gives its own up). */
   get wanted(): boolean {
     return this.waiting.size > 0;
-  }
-
-  /** Processes started or starting, for the metrics and tests. */
-  get inUse(): number {
-    return this.used;
   }
 }
