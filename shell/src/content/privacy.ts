@@ -39,7 +39,7 @@ export const privacyContent = {
     heading: 'Who we are',
     paragraphs: [
       `${company.legalName} ("we") is the responsible party, in the words of the Protection of Personal Information Act 4 of 2013 (POPIA), for the personal information this website collects. Our office is in ${company.address.locality}, ${company.address.region}.`,
-      'This website sets no advertising or tracking cookies and uses no analytics service. The only cookies it sets are those the contact form needs to prove a message was written on this site.',
+      'This website sets no advertising or tracking cookies and uses no analytics service. The few cookies it sets keep it working: those of the contact form, which show that a message was written on this site, and one that keeps you on the same version of the site while we introduce a change.',
     ],
   },
   collect: {
