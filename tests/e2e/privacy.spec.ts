@@ -70,10 +70,7 @@ for (const [name, size] of [
     });
 
     test('states the retention periods the mail-service runs with', async ({ page, request }) => {
-      const figures = (await (await request.get('/api/privacy')).json()) as Record<
-        string,
-        number
-      >;
+      const figures = (await (await request.get('/api/privacy')).json()) as Record<string, number>;
       await page.goto('/privacy');
       await ready(page);
       const rows = await retentionRows(page);
@@ -126,7 +123,9 @@ test.describe('without JavaScript', () => {
     ).toHaveAttribute('href', '/privacy');
     const map = page.locator('.map-frame');
     await expect(map).toContainText(company.address.street);
-    await expect(map.getByRole('link', { name: 'Open the location in OpenStreetMap' })).toBeVisible();
+    await expect(
+      map.getByRole('link', { name: 'Open the location in OpenStreetMap' }),
+    ).toBeVisible();
     await expect(map).not.toContainText('Loading the map');
     await expect(map.getByRole('button')).toHaveCount(0);
   });
@@ -153,7 +152,9 @@ for (const [name, size] of [
       await map.scrollIntoViewIfNeeded();
       await expect(map).toContainText(company.address.street);
       await expect(map).toContainText(company.hours.label);
-      await expect(map.getByRole('link', { name: 'Open the location in OpenStreetMap' })).toBeVisible();
+      await expect(
+        map.getByRole('link', { name: 'Open the location in OpenStreetMap' }),
+      ).toBeVisible();
       await expect(map).toContainText('OpenStreetMap');
       const show = map.getByRole('button', { name: 'Show the map' });
       await expect(show).toBeVisible();
