@@ -83,6 +83,27 @@ async function expectNoBlankSection(page: Page, shot: string) {
   expect(blank, `blank sections in view: ${blank.join(', ')}`).toEqual([]);
 }
 
+/**
+ * A capture of the whole page as it stands (what a capture tool, or a visitor scrolling back,
+ * sees): every section of the main area has words and pictures on it.
+ */
+async function expectWholePageShown(page: Page, shot: string) {
+  const png = await page.screenshot({ fullPage: true, path: `test-results/screens/${shot}.png` });
+  const bands = await page.locator('main section').evaluateAll((sections) =>
+    sections.map((section) => {
+      const box = section.getBoundingClientRect();
+      return {
+        name: section.querySelector('h2')?.textContent ?? section.className,
+        y: Math.round(box.top + window.scrollY),
+        height: Math.round(box.height),
+      };
+    }),
+  );
+  const shares = await ink(page, png, bands);
+  const blank = bands.filter((_, i) => shares[i]! < 0.004).map((b) => b.name);
+  expect(blank, `blank sections: ${blank.join(', ')}`).toEqual([]);
+}
+
 async function open(page: Page, path: string) {
   await page.goto(path);
   await ready(page);
@@ -103,6 +124,8 @@ for (const [name, size] of SIZES) {
       await page.keyboard.press('End');
       await expect.poll(() => atBottom(page)).toBe(true);
       await expectNoBlankSection(page, `home-end-${size.width}`);
+      // Nor is any the jump passed over: scrolling back up, or capturing the page, finds them.
+      await expectWholePageShown(page, `home-end-full-${size.width}`);
     });
 
     test('after a jump to an anchor, no section in view is blank', async ({ page }) => {
@@ -122,27 +145,12 @@ for (const [name, size] of SIZES) {
         // Under the sticky navbar (the anchor's scroll margin).
         .toBeLessThan(100);
       await expectNoBlankSection(page, `home-anchor-${size.width}`);
+      await expectWholePageShown(page, `home-anchor-full-${size.width}`);
     });
 
     test('a capture of the whole page shows every section', async ({ page }) => {
       await open(page, '/about');
-      const png = await page.screenshot({
-        fullPage: true,
-        path: `test-results/screens/about-full-${size.width}.png`,
-      });
-      const bands = await page.locator('main section').evaluateAll((sections) =>
-        sections.map((section) => {
-          const box = section.getBoundingClientRect();
-          return {
-            name: section.querySelector('h2')?.textContent ?? section.className,
-            y: Math.round(box.top + window.scrollY),
-            height: Math.round(box.height),
-          };
-        }),
-      );
-      const shares = await ink(page, png, bands);
-      const blank = bands.filter((_, i) => shares[i]! < 0.004).map((b) => b.name);
-      expect(blank, `blank sections: ${blank.join(', ')}`).toEqual([]);
+      await expectWholePageShown(page, `about-full-${size.width}`);
     });
   });
 }
