@@ -25,5 +25,4 @@ describe('GET /api/privacy', () => {
     const res = await request(app).get('/api/privacy');
     expect(res.body).toMatchObject({ retentionDays: 45, spamRetentionDays: 3 });
   });
-
 });
