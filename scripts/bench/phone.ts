@@ -53,16 +53,27 @@ async function settle(page: Page, inFlight: () => number, limitMs = 20_000): Pro
   }
 }
 
-/** Marks the first visible link on the page to one of `paths`; returns its path. */
+/**
+ * Marks the first visible link on the page to one of `paths`; returns its path. Where there is
+ * none, a footer group folded on a phone that holds one is opened first, as a visitor would.
+ */
 function markTarget(page: Page, paths: string[]): Promise<string | null> {
+  // No named functions in here: the bundler that runs this script would wrap them in a helper
+  // the page does not have.
   return page.evaluate((wanted) => {
-    for (const a of document.querySelectorAll<HTMLAnchorElement>('a[href^="/"]')) {
-      const href = a.getAttribute('href') ?? '';
-      // Laid out and shown: not a link of a closed menu.
-      const shown = a.checkVisibility({ opacityProperty: true, visibilityProperty: true });
-      if (!wanted.includes(href) || a.getClientRects().length === 0 || !shown) continue;
+    const links = [...document.querySelectorAll<HTMLAnchorElement>('a[href^="/"]')].filter((a) =>
+      wanted.includes(a.getAttribute('href') ?? ''),
+    );
+    // Laid out and shown: not a link of a closed menu or a folded footer group.
+    if (!links.some((a) => a.checkVisibility({ visibilityProperty: true }))) {
+      const fold = links.map((a) => a.closest('footer details')).find((d) => d !== null);
+      if (fold) (fold as HTMLDetailsElement).open = true;
+    }
+    for (const a of links) {
+      if (a.getClientRects().length === 0 || !a.checkVisibility({ visibilityProperty: true }))
+        continue;
       a.dataset.benchTarget = 'true';
-      return href;
+      return a.getAttribute('href');
     }
     return null;
   }, paths);

@@ -28,7 +28,6 @@ function warmFor(anchor: Element): Warm | undefined {
  */
 export function warmLinksInView(root: ParentNode = document): () => void {
   if (typeof IntersectionObserver === 'undefined') return () => {};
-  insertSpeculationRules();
   const warmed = new Set<string>();
   const watched = new WeakSet<Element>();
   // Links that come into view during a navigation are warmed once the browser is idle again, so
@@ -59,6 +58,8 @@ export function warmLinksInView(root: ParentNode = document): () => void {
     }
   };
   scan();
+  // After the first marks, so the browser reads the rules with the links already marked.
+  insertSpeculationRules();
   // New links arrive with navigations and opened menus; a scan per batch of changes is enough.
   let pending = false;
   const mutations = new MutationObserver(() => {
