@@ -1,3 +1,4 @@
+import { SHELL_PATHS } from '@site/contracts/site';
 import { crossesOwner, documentGroup, sitePathOf } from './boundary';
 import { preloadPath, remoteForPath } from './remotes';
 import { PAGE_LOAD_ATTRIBUTE, insertSpeculationRules } from './speculation-rules';
@@ -12,7 +13,12 @@ type Warm = { kind: 'code'; path: string } | { kind: 'document'; path: string };
 function warmFor(anchor: Element): Warm | undefined {
   const path = sitePathOf(anchor);
   if (path === undefined) return undefined;
-  if (crossesOwner(path)) return { kind: 'document', path };
+  // Only pages are fetched ahead: a link such as the preview bar's "End preview" does something
+  // when followed, and must not be followed by a prefetch.
+  if (crossesOwner(path))
+    return SHELL_PATHS.includes(path) || remoteForPath(path)
+      ? { kind: 'document', path }
+      : undefined;
   const group = documentGroup();
   return group && remoteForPath(path)?.name === group ? { kind: 'code', path } : undefined;
 }
