@@ -112,6 +112,7 @@ export function firstLoadSection(
 export function phoneSection(p: PhoneResult): string {
   const rows = [p.shell, ...p.groups].map((t) => [
     t.group === 'shell' ? 'within the shell' : t.group,
+    t.from,
     t.path ?? '-',
     fmt(t.medianMs),
     t.group === 'shell' ? '1' : fmt(t.ratio, 2),
@@ -123,7 +124,16 @@ export function phoneSection(p: PhoneResult): string {
   return [
     '```text',
     table(
-      ['tap into', 'link', 'median ms', 'x shell', 'runs ms', 'warmed KB', 'remote requests after'],
+      [
+        'tap into',
+        'from',
+        'link',
+        'median ms',
+        'x shell',
+        'runs ms',
+        'warmed KB',
+        'remote requests after',
+      ],
       rows,
     ),
     `every group within ${BUDGET.tapRatioAim}x: ${within ? 'yes' : 'NO'}`,

@@ -12,6 +12,7 @@ import { errorMessage, gzipSize, log, median, withPage, withTimeout } from './ut
  * page's heading, in a fresh browser context each time; the baseline is a tap within the shell
  * (/ to /about). Also recorded: the bytes warming fetched before the tap (gzip), and any request
  * to a remote's origin from the tap until the heading shows (none when warming did its job).
+ * And a tap from one group into another: from the first group's overview into the second's pages.
  */
 
 const FROM = '/';
@@ -23,6 +24,7 @@ const QUIET_MS = 700;
 
 export interface PhoneTarget {
   group: string;
+  from: string;
   path: string | null;
   medianMs: number | null;
   ratio: number | null;
@@ -51,20 +53,33 @@ async function settle(page: Page, inFlight: () => number, limitMs = 20_000): Pro
   }
 }
 
-/** Marks the first visible link on the page to one of `paths`; returns its path. */
+/**
+ * Marks the first visible link on the page to one of `paths`; returns its path. Where there is
+ * none, a footer group folded on a phone that holds one is opened first, as a visitor would.
+ */
 function markTarget(page: Page, paths: string[]): Promise<string | null> {
+  // No named functions in here: the bundler that runs this script would wrap them in a helper
+  // the page does not have.
   return page.evaluate((wanted) => {
-    for (const a of document.querySelectorAll<HTMLAnchorElement>('a[href^="/"]')) {
-      const href = a.getAttribute('href') ?? '';
-      if (!wanted.includes(href) || a.getClientRects().length === 0) continue;
+    const links = [...document.querySelectorAll<HTMLAnchorElement>('a[href^="/"]')].filter((a) =>
+      wanted.includes(a.getAttribute('href') ?? ''),
+    );
+    // Laid out and shown: not a link of a closed menu or a folded footer group.
+    if (!links.some((a) => a.checkVisibility({ visibilityProperty: true }))) {
+      const fold = links.map((a) => a.closest('footer details')).find((d) => d !== null);
+      if (fold) (fold as HTMLDetailsElement).open = true;
+    }
+    for (const a of links) {
+      if (a.getClientRects().length === 0 || !a.checkVisibility({ visibilityProperty: true }))
+        continue;
       a.dataset.benchTarget = 'true';
-      return href;
+      return a.getAttribute('href');
     }
     return null;
   }, paths);
 }
 
-async function tapOnce(browser: Browser, site: Site, paths: string[]) {
+async function tapOnce(browser: Browser, site: Site, from: string, paths: string[]) {
   return withPage(browser, { ...PHONE, timeout: TIMEOUT }, async (page, context) => {
     await throttle(context, page);
     const remoteOrigins = site.remotes.map((r) => r.origin);
@@ -86,12 +101,12 @@ async function tapOnce(browser: Browser, site: Site, paths: string[]) {
           res.body().then(gzipSize, () => 0),
         );
     });
-    await page.goto(`${SITE}${FROM}`, { waitUntil: 'load', timeout: TIMEOUT });
+    await page.goto(`${SITE}${from}`, { waitUntil: 'load', timeout: TIMEOUT });
     await page.waitForSelector('html[data-app-ready="true"] main h1');
     await settle(page, () => pending);
     const path = await markTarget(page, paths);
     if (!path)
-      throw new Error(`no visible link on ${FROM} to any of ${paths.slice(0, 3).join(', ')}…`);
+      throw new Error(`no visible link on ${from} to any of ${paths.slice(0, 3).join(', ')}…`);
     const target = page.locator('[data-bench-target]');
     await target.scrollIntoViewIfNeeded();
     await settle(page, () => pending);
@@ -123,9 +138,19 @@ export async function measurePhone(
   runs: number,
 ): Promise<PhoneResult> {
   const notes: string[] = [];
+  const [first, second] = site.remotes;
   const targets = [
-    { group: 'shell', paths: [SHELL_TARGET] },
-    ...site.remotes.map((r) => ({ group: r.name, paths: r.paths })),
+    { group: 'shell', from: FROM, paths: [SHELL_TARGET] },
+    ...site.remotes.map((r) => ({ group: r.name, from: FROM, paths: r.paths })),
+    ...(first && second
+      ? [
+          {
+            group: `${first.name} → ${second.name}`,
+            from: first.prefixes[0] ?? FROM,
+            paths: second.paths,
+          },
+        ]
+      : []),
   ];
   const collected = targets.map((t) => ({
     ...t,
@@ -137,7 +162,11 @@ export async function measurePhone(
   for (let run = 0; run < runs; run++) {
     for (const t of collected) {
       try {
-        const r = await withTimeout(tapOnce(browser, site, t.paths), 120_000, `tap ${t.group}`);
+        const r = await withTimeout(
+          tapOnce(browser, site, t.from, t.paths),
+          120_000,
+          `tap ${t.group}`,
+        );
         t.path = r.path;
         t.samples.push(r.ms);
         t.warmed.push(r.warmedBytes);
@@ -156,6 +185,7 @@ export async function measurePhone(
     const ms = median(t.samples);
     return {
       group: t.group,
+      from: t.from,
       path: t.path,
       medianMs: ms,
       ratio: ms != null && shellMs ? ms / shellMs : null,

@@ -5,6 +5,7 @@ import { ManifestError } from '@site/contracts';
 import { RemoteUnavailableError } from './federation/errors';
 import { loadManifest } from './federation/manifest';
 import { watchPageErrors } from './federation/beacon';
+import { enterDocument, followOtherOwnersLinks, withinDocument } from './federation/boundary';
 import {
   loadPage,
   loadedPage,
@@ -44,8 +45,14 @@ async function start(): Promise<void> {
   try {
     const manifest = await loadManifest();
     registerManifest(manifest);
+    // The document's owner is the page it was loaded for: a move to another owner's page is a
+    // page load from here on (federation/boundary.ts).
+    enterDocument(manifest, window.location.pathname);
+    followOtherOwnersLinks();
     watchPageErrors(pageOwner);
-    const routes = createRoutes(manifest, { load: loadPage, loaded: loadedPage }, tables);
+    const routes = withinDocument(
+      createRoutes(manifest, { load: loadPage, loaded: loadedPage }, tables),
+    );
     // Take over only once the first page's code is loaded (or has failed to), so the first client
     // render is the page the server rendered: no loading state in between, no layout shift.
     // The router keys the entry it starts on by the key in `history.state`, or "default".

@@ -134,7 +134,7 @@ test.describe('a site that survives a broken remote', () => {
     await page.goto(`${site}/`);
 
     await ready(page);
-    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
+    // Each of these is another owner's page: a page load, composed by the site server.
     await page
       .getByRole('contentinfo')
       .getByRole('link', { name: 'Learning Management Systems' })
@@ -163,6 +163,8 @@ test.describe('a site that survives a broken remote', () => {
         timeout: 30_000,
       },
     );
+    await ready(page);
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
 
     await restore();
     await page.getByRole('button', { name: 'Retry' }).click();

@@ -89,10 +89,10 @@ test.describe('navigation', () => {
     }
   });
 
-  test('clicking through the services menu navigates without a reload and moves focus to the heading', async ({
+  test('clicking through the services menu within a group navigates without a reload and moves focus to the heading', async ({
     page,
   }) => {
-    await page.goto('/');
+    await page.goto('/services/data-analytics');
     await ready(page);
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
     const nav = page.getByRole('navigation', { name: 'Main' });
@@ -104,18 +104,39 @@ test.describe('navigation', () => {
     await expect(nav.locator('.mega')).toBeHidden();
   });
 
+  test('from a shell page into a group, and from one group into another, the menu loads a new document', async ({
+    page,
+  }) => {
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    for (const [from, to, heading] of [
+      ['/', 'Data Science', 'Data Science'],
+      ['/services/data-analytics', 'Mobile App Development', 'Mobile App Development'],
+    ] as const) {
+      await page.goto(from);
+      await ready(page);
+      await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+      await nav.getByRole('button', { name: 'Services' }).click();
+      await nav.getByRole('link', { name: to }).click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+      await ready(page);
+      expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(
+        undefined,
+      );
+    }
+  });
+
   test('new navigation starts at the top; back restores the scroll position', async ({ page }) => {
-    await page.goto('/about');
+    await page.goto('/services');
     await ready(page);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('About Us');
+    const heading = await page.getByRole('heading', { level: 1 }).textContent();
     await page.evaluate(() => window.scrollTo({ top: 1500, behavior: 'instant' }));
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
     const before = await page.evaluate(() => window.scrollY);
-    await page.getByRole('contentinfo').getByRole('link', { name: 'Big Data' }).click();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Big Data');
+    await page.getByRole('contentinfo').getByRole('link', { name: 'About us' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('About Us');
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
     await page.goBack();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('About Us');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading ?? '');
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(before - 50);
   });
 

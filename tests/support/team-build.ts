@@ -145,7 +145,7 @@ function lockHeld(lock: string): boolean {
  * the shared packages it compiles in or the locked packages builds it afresh. Test processes that
  * ask at the same time wait for the one that builds. Returns the build's folder, not to be changed.
  */
-async function builtOnce(name: string, write: (work: string) => void): Promise<string> {
+export async function builtOnce(name: string, write: (work: string) => void): Promise<string> {
   mkdirSync(TMP, { recursive: true });
   // At the depth of the tests' own copies (`tests/.tmp/<folder>`), so the output is the same.
   const staging = mkdtempSync(path.join(TMP, `${name}-staging-`));

@@ -7,6 +7,7 @@ import {
   type RemotePagesModule,
 } from '@site/contracts';
 import { report } from './beacon';
+import { crossesOwner } from './boundary';
 import { RemoteUnavailableError } from './errors';
 import { routeTable, tableLoaded, tableRoute } from './tables';
 import { loadRemoteModule, registerRemoteEntries } from './runtime';
@@ -150,6 +151,8 @@ export function loadPagesModule(remote: RemoteDeployment): Promise<RemotePagesMo
 export async function loadPage(path: string): Promise<ComponentType> {
   const cached = components.get(path);
   if (cached) return cached;
+  // Another owner's code never runs in this document: its page is a page load (boundary.ts).
+  if (crossesOwner(path)) throw new Error(`${path} belongs to another document`);
   const remote = remoteForPath(path);
   if (!remote) throw new Error(`no remote owns ${path}`);
   const mod = await loadPagesModule(remote);
@@ -167,12 +170,13 @@ export const loadedPage = (path: string): ComponentType | undefined => component
 
 /**
  * Warms a path's remote and page chunk, e.g. when a link to it is hovered or focused; for a page
- * of a group the page's manifest names only in part, the group's whole route table first.
+ * of a group the page's manifest names only in part, the group's whole route table first. Only
+ * pages of this document's own group: another owner's page is a page load.
  */
 export function preloadPath(path: string): void {
   const clean = path.split(/[?#]/)[0] ?? path;
   const remote = remoteForPath(clean);
-  if (!remote || components.has(clean)) return;
+  if (!remote || components.has(clean) || crossesOwner(clean)) return;
   const load = () => {
     if (!knownPage(remote, clean)) return;
     loadPage(clean).catch(() => {

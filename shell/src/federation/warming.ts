@@ -1,19 +1,36 @@
+import { SHELL_PATHS } from '@site/contracts/site';
+import { crossesOwner, documentGroup, sitePathOf } from './boundary';
 import { preloadPath, remoteForPath } from './remotes';
+import { PAGE_LOAD_ATTRIBUTE, insertSpeculationRules } from './speculation-rules';
 
-/** The site path a link leads to, when it is a page of a remote; otherwise undefined. */
-function remotePathOf(anchor: Element): string | undefined {
-  const href = anchor.getAttribute('href') ?? '';
-  if (!href.startsWith('/') || href.startsWith('//')) return undefined;
-  const path = href.split(/[?#]/)[0] ?? href;
-  return remoteForPath(path) ? path : undefined;
+/** What a link in view gets ready: its page's code (this document's group) or its HTML (another owner). */
+type Warm = { kind: 'code'; path: string } | { kind: 'document'; path: string };
+
+/**
+ * What warming does for a link: a page of this document's own group gets its code fetched; a page
+ * of another owner (a page load) is marked for the speculation rules; anything else is left alone.
+ */
+function warmFor(anchor: Element): Warm | undefined {
+  const path = sitePathOf(anchor);
+  if (path === undefined) return undefined;
+  // Only pages are fetched ahead: a link such as the preview bar's "End preview" does something
+  // when followed, and must not be followed by a prefetch.
+  if (crossesOwner(path))
+    return SHELL_PATHS.includes(path) || remoteForPath(path)
+      ? { kind: 'document', path }
+      : undefined;
+  const group = documentGroup();
+  return group && remoteForPath(path)?.name === group ? { kind: 'code', path } : undefined;
 }
 
 /**
- * Warms the page groups a visitor can reach from what is on screen: every link into a remote's page
- * that is in the viewport gets that remote's entry and the page's chunk fetched, once, so a tap on
- * a phone (which has no hover to start a preload early) finds the code already there. Links that
- * appear later (a navigation, a menu opening) are picked up as they come into view. Returns a
- * function that stops watching. Called by `useLinkPreload` after `load` and idle.
+ * Warms the pages a visitor can reach from what is on screen. A link to a page of this document's
+ * group that comes into the viewport gets the page's chunk fetched, once, so a tap on a phone
+ * (which has no hover to start a preload early) finds the code already there. A link to another
+ * owner's page is marked for the speculation rules: on intent, and at once when it is in view, the
+ * browser fetches that page's HTML (never its code: that runs only in its own document). Links
+ * that appear later (a navigation, a menu opening) are picked up as they come. Returns a function
+ * that stops watching. Called by `useLinkPreload` after `load` and idle.
  */
 export function warmLinksInView(root: ParentNode = document): () => void {
   if (typeof IntersectionObserver === 'undefined') return () => {};
@@ -29,21 +46,26 @@ export function warmLinksInView(root: ParentNode = document): () => void {
     for (const entry of entries) {
       if (!entry.isIntersecting) continue;
       observer.unobserve(entry.target);
-      const path = remotePathOf(entry.target);
-      if (!path || warmed.has(path)) continue;
-      warmed.add(path);
-      idle(() => preloadPath(path));
+      const warm = warmFor(entry.target);
+      if (warm?.kind === 'document') entry.target.setAttribute(PAGE_LOAD_ATTRIBUTE, 'warm');
+      if (warm?.kind !== 'code' || warmed.has(warm.path)) continue;
+      warmed.add(warm.path);
+      idle(() => preloadPath(warm.path));
     }
   });
   const scan = () => {
-    for (const anchor of root.querySelectorAll('a[href^="/"]')) {
+    for (const anchor of root.querySelectorAll('a[href]')) {
       if (watched.has(anchor)) continue;
       watched.add(anchor);
-      const path = remotePathOf(anchor);
-      if (path && !warmed.has(path)) observer.observe(anchor);
+      const warm = warmFor(anchor);
+      if (warm?.kind === 'document' && !anchor.hasAttribute(PAGE_LOAD_ATTRIBUTE))
+        anchor.setAttribute(PAGE_LOAD_ATTRIBUTE, '');
+      if (warm && !warmed.has(warm.path)) observer.observe(anchor);
     }
   };
   scan();
+  // After the first marks, so the browser reads the rules with the links already marked.
+  insertSpeculationRules();
   // New links arrive with navigations and opened menus; a scan per batch of changes is enough.
   let pending = false;
   const mutations = new MutationObserver(() => {

@@ -59,17 +59,19 @@ function waitForLoadAndIdle(): Promise<void> {
 }
 
 /**
- * Gets a page group's code ready before the visitor enters it, two ways:
+ * Gets the next page ready before the visitor taps, two ways:
  *
- * - on intent: a link into a group that is hovered, focused, pressed (`pointerdown`) or touched
- *   starts loading the remote's entry and the page's chunk, so by the time the click lands they are
- *   usually in the cache. One listener on the document covers the navbar, the footer and links
- *   inside remote pages alike.
+ * - on intent: a link to a page of this document's group that is hovered, focused, pressed
+ *   (`pointerdown`) or touched starts loading the page's chunk, so by the time the click lands it
+ *   is usually in the cache. One listener on the document covers the navbar, the footer and links
+ *   inside the pages alike. A link to another owner's page is a page load: its code never loads
+ *   here (federation/boundary.ts); the speculation rules fetch its HTML on intent instead.
  * - warming: once the page has loaded and the browser is idle, and the connection allows it (no
- *   Save-Data, not 2G), the groups of the links in the viewport are fetched
- *   (`federation/warming.ts`, itself loaded only then). Phones have no hover, so this is what makes
- *   a first tap into a group as quick as a navigation within the shell. It never starts before
- *   `load`, so it takes nothing from the first paint or the first load.
+ *   Save-Data, not 2G), the links in the viewport are warmed (`federation/warming.ts`, itself
+ *   loaded only then): the group's own pages get their code, other owners' pages their HTML.
+ *   Phones have no hover, so this is what makes a first tap as quick as a move within the page's
+ *   owner. It never starts before `load`, so it takes nothing from the first paint or the first
+ *   load.
  */
 export function useLinkPreload(): void {
   useEffect(() => {
