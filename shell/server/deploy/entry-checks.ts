@@ -1,12 +1,14 @@
 /**
  * Every check an entry must pass before it goes live, apart from who asks (deployer.ts): its
- * fields; its origin, which must be allowed; its route table, fetched from there (no redirect
- * followed), read with the browser's parser, naming the group it is published as, its paths inside
- * its prefixes, clear of every other group's, of the shell's pages and of every path the site
- * serves itself; the shared packages it needs, provided by the live shell; its Node build, fetched
- * and pinned by SHA-256 (and the file the team built, when the team says which); and every one of
- * its pages, rendered from that pinned file by its own render processes. Any failure is a
- * RefusedError that says why; nothing is changed.
+ * fields; its origin, which must be allowed; its URL, which must name its version's folder; its
+ * route table, fetched from there (no redirect followed) no further than its limit in bytes,
+ * naming the group it is published as, within its limits, its prefixes and paths plain
+ * (table-rules.ts), read with the browser's parser, its paths inside its prefixes, clear of every
+ * other group's, of the shell's pages and of every path the site serves itself, its prefixes
+ * those the site table grants its group; the shared packages it needs, provided by the live
+ * shell; its Node build, fetched and pinned by SHA-256 (and the file the team built, when the team
+ * says which); and every one of its pages, rendered from that pinned file by its own render
+ * processes. Any failure is a RefusedError that says why; nothing is changed.
  */
 import semver from 'semver';
 import {
