@@ -2,6 +2,8 @@
  * @jest-environment node
  */
 import { PATH_MAX } from '@site/contracts';
+import { SITE_REMOTES } from '@site/contracts/site';
+import { readGrants } from '../../deploy/table-rules';
 import { DEFAULTS } from '../../site-options';
 import { routeOf, startFixture, type GroupPages, type SiteFixture } from './site-fixture';
 
@@ -90,6 +92,13 @@ describe('a group’s prefixes and paths are plain and its own', () => {
     expect(answer.message).toContain(rule);
     expect(answer.message).toContain('a plain path is "/" and segments of letters');
   });
+});
+
+test('by default, each group’s prefixes are those its row of the site table lists', async () => {
+  const grants = await readGrants(DEFAULTS.siteTable);
+  expect(Object.fromEntries(grants)).toEqual(
+    Object.fromEntries(SITE_REMOTES.map((r) => [r.name, r.prefixes])),
+  );
 });
 
 describe('the version is the folder', () => {
