@@ -49,7 +49,25 @@ describe('the site server settings', () => {
         maxPerClient: 256,
         maxConnections: CONNECTION_LIMITS.maxConnections,
       },
+      lastGood: { maxAgeMs: 86_400_000, maxPages: 5000, maxPageBytes: 524_288 },
     });
+  });
+
+  test('the last good pages stand in for a minute to 30 days, and are bounded in count and size', () => {
+    expect(
+      parseSiteSettings({
+        LAST_GOOD_SECONDS: '3600',
+        LAST_GOOD_PAGES: '200',
+        LAST_GOOD_PAGE_BYTES: '65536',
+      }).lastGood,
+    ).toEqual({ maxAgeMs: 3_600_000, maxPages: 200, maxPageBytes: 65_536 });
+    expect(
+      problems({ LAST_GOOD_SECONDS: '10', LAST_GOOD_PAGES: '0', LAST_GOOD_PAGE_BYTES: '1e9' }),
+    ).toEqual([
+      expect.stringMatching(/^LAST_GOOD_SECONDS: /),
+      expect.stringMatching(/^LAST_GOOD_PAGES: /),
+      expect.stringMatching(/^LAST_GOOD_PAGE_BYTES: /),
+    ]);
   });
 
   test('the connection limits are bounded: times within what a timer holds, the request after its headers', () => {
