@@ -139,8 +139,13 @@ export class LastGoodPages {
     }
   }
 
-  async close(): Promise<void> {
+  /** Resolves once every write begun so far has ended. */
+  async settled(): Promise<void> {
     await Promise.all(this.writing);
+  }
+
+  async close(): Promise<void> {
+    await this.settled();
     await this.store.close();
   }
 
