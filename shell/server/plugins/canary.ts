@@ -46,9 +46,27 @@ export default fp<{ viewKey: Buffer; deployDir: string; databaseUrl?: string | u
 );
 
 /**
+ * Whether a request is a browser loading a page into a window or tab of its own (Fetch Metadata):
+ * not a script's fetch, a frame, a prefetch or a prerender. Only such a document is a view.
+ * Browsers without Fetch Metadata send neither header: their pages are no views.
+ */
+export function isDocumentNavigation(request: FastifyRequest): boolean {
+  const { headers } = request;
+  const purpose = String(headers['sec-purpose'] ?? headers.purpose ?? '');
+  return (
+    headers['sec-fetch-mode'] === 'navigate' &&
+    headers['sec-fetch-dest'] === 'document' &&
+    !/prefetch|prerender/i.test(purpose)
+  );
+}
+
+/**
  * A page answer of a request placed in a cohort: counted as a view of the group that owns the page
  * when that group has a canary, and given a view token either way (its group's errors are then
- * counted in the metrics). Called by the views plugin as the answer is sent.
+ * counted in the metrics). Only a document's navigation is a view: a page fetched by a script, in a
+ * frame or prefetched is none, so no code can get a token for a group whose page its document does
+ * not show (nor count views to hide a failing canary). Called by the views plugin as the answer is
+ * sent.
  */
 export async function countView(
   app: FastifyInstance,
@@ -58,6 +76,7 @@ export async function countView(
 ): Promise<void> {
   const cohort = request.cohort;
   if (typeof cohort !== 'number' || view.preview || request.method !== 'GET') return;
+  if (!isDocumentNavigation(request)) return;
   const status = reply.statusCode;
   if (status !== 200 && status !== 304 && status !== 503) return;
   if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return;
