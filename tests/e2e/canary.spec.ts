@@ -22,6 +22,8 @@ const STABLE = 'Tools we build and configure';
 const CANARY = 'Tools we build, configure and support';
 const BROWSER_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+/** What a browser says when it loads a page into a tab (Fetch Metadata): only that is a view. */
+const NAVIGATION = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
 const CRAWLER_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
 const deployApi = async (route: string) =>
@@ -88,7 +90,7 @@ test('a canary reaches its share of visits, stays with each visit, and is rolled
   for (let batch = 0; batch < 100; batch++) {
     const answers = await Promise.all(
       Array.from({ length: 10 }, () =>
-        fetch(`${SITE}${PAGE}`, { headers: { 'user-agent': BROWSER_UA } }),
+        fetch(`${SITE}${PAGE}`, { headers: { 'user-agent': BROWSER_UA, ...NAVIGATION } }),
       ),
     );
     for (const answer of answers) {
@@ -151,7 +153,7 @@ test('a canary reaches its share of visits, stays with each visit, and is rolled
   const stableLoad = (async () => {
     while (loading) {
       const answer = await fetch(`${SITE}${PAGE}`, {
-        headers: { 'user-agent': BROWSER_UA, cookie: `site_cohort=${stableCohort}` },
+        headers: { 'user-agent': BROWSER_UA, ...NAVIGATION, cookie: `site_cohort=${stableCohort}` },
       });
       const text = await answer.text();
       stableAnswers++;

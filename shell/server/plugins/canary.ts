@@ -13,6 +13,7 @@ import { CanaryCounter, type CanaryCountStore } from '../canary-counts';
 import { FileCountStore } from '../control-plane/counts-files';
 import { PostgresCountStore } from '../control-plane/counts-postgres';
 import { BEACON_PATH } from '../http/beacon';
+import { isDocumentNavigation } from '../http/navigation';
 import { targetPath } from '../http/pages';
 import { VIEW_COOKIE, VIEW_SECONDS, ViewSigner } from '../view-tokens';
 import type { SiteView } from './views';
@@ -44,21 +45,6 @@ export default fp<{ viewKey: Buffer; deployDir: string; databaseUrl?: string | u
   },
   { name: 'canary', dependencies: ['control-plane'] },
 );
-
-/**
- * Whether a request is a browser loading a page into a window or tab of its own (Fetch Metadata):
- * not a script's fetch, a frame, a prefetch or a prerender. Only such a document is a view.
- * Browsers without Fetch Metadata send neither header: their pages are no views.
- */
-export function isDocumentNavigation(request: FastifyRequest): boolean {
-  const { headers } = request;
-  const purpose = String(headers['sec-purpose'] ?? headers.purpose ?? '');
-  return (
-    headers['sec-fetch-mode'] === 'navigate' &&
-    headers['sec-fetch-dest'] === 'document' &&
-    !/prefetch|prerender/i.test(purpose)
-  );
-}
 
 /**
  * A page answer of a request placed in a cohort: counted as a view of the group that owns the page

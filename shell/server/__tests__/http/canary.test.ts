@@ -181,13 +181,14 @@ test('files are the same for every cohort: no cohort is given and they stay publ
 
 test('a page a script fetches, a frame, a prefetch or a browser without Fetch Metadata asks for is no view: no token', async () => {
   const { headers } = await firstVisit();
-  for (const asked of [
+  const asks: Record<string, string>[] = [
     { 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' },
     { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' },
     { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', 'sec-purpose': 'prefetch' },
     { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', purpose: 'prefetch' },
     { 'sec-fetch-mode': '', 'sec-fetch-dest': '' },
-  ]) {
+  ];
+  for (const asked of asks) {
     const answer = await get('/other/page', { ...headers, ...asked });
     expect([asked, answer.statusCode, cookiesOf(answer)[VIEW_COOKIE]]).toEqual([
       asked,
