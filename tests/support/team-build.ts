@@ -39,7 +39,7 @@ export function fingerprint(dir: string): string {
 }
 
 /** A copy of a remote's workspace, to change and build as its team would. */
-function copyWorkspace(folder: string, target: string): void {
+export function copyWorkspace(folder: string, target: string): void {
   rmSync(target, { recursive: true, force: true });
   cpSync(path.join(ROOT, folder), target, {
     recursive: true,
@@ -145,7 +145,7 @@ function lockHeld(lock: string): boolean {
  * the shared packages it compiles in or the locked packages builds it afresh. Test processes that
  * ask at the same time wait for the one that builds. Returns the build's folder, not to be changed.
  */
-async function builtOnce(name: string, write: (work: string) => void): Promise<string> {
+export async function builtOnce(name: string, write: (work: string) => void): Promise<string> {
   mkdirSync(TMP, { recursive: true });
   // At the depth of the tests' own copies (`tests/.tmp/<folder>`), so the output is the same.
   const staging = mkdtempSync(path.join(TMP, `${name}-staging-`));
