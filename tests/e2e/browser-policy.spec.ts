@@ -15,7 +15,8 @@ import { groupToken, teamCommand } from '../support/team-commands';
  * its own (each violation reported and counted for the group); it cannot send a message as the
  * visitor (the contact page's token is not in a page it fetches: 403, no mail); and what it left
  * in the browser's storage does nothing once the team's version is rolled back: the next visit's
- * pages are the site's own. Ports: the site 3466, the team's origin 3467, the foreign one 3469.
+ * pages are the site's own. Ports: the site 3466, the team's origin 3467, its mail-service 3468, the
+ * foreign origin 3469.
  */
 const TOKEN = 'browser-policy-deploy-token-0123456789';
 const METRICS = 'browser-policy-metrics-token-0123456789';
@@ -53,7 +54,11 @@ test("a group's code on its own pages reaches no other origin, runs no inline co
   await new Promise<void>((resolve) => foreign.listen(FOREIGN_PORT, resolve));
   try {
     await deployment.writeManifest({});
+    // A mail-service of the site's own, which takes the site's origin: only the site stands between
+    // the group's code and a message.
+    const mail = await deployment.startMailService(3468, SITE);
     await deployment.startSite(3466, {
+      apiTarget: mail,
       deploy: {
         token: TOKEN,
         allowedOrigins: [...SITE_REMOTES.map((r) => `http://localhost:${r.port}`), ORIGIN],
@@ -94,7 +99,12 @@ test("a group's code on its own pages reaches no other origin, runs no inline co
     );
     const results = (await found.jsonValue()) as Record<string, unknown>;
     // The group's code ran on its own page, and got nothing it tried for.
-    expect(results).toMatchObject({ foreign: 'blocked', contactToken: false, sendmail: 403 });
+    expect(results).toMatchObject({
+      foreign: 'blocked',
+      contactToken: false,
+      sendmail: 403,
+      sendmailError: 'contact_token',
+    });
     expect(await page.evaluate(() => (window as { __inlineRan?: boolean }).__inlineRan)).toBe(
       undefined,
     );

@@ -49,6 +49,7 @@ if (typeof window !== 'undefined') {
       }),
     });
     found.sendmail = sent.status;
+    found.sendmailError = ((await sent.json().catch(() => ({}))) as { error?: string }).error;
     localStorage.setItem('site:theme', '<img src=x onerror=alert(1)>');
     sessionStorage.setItem('site:scroll-positions', JSON.stringify({ 'load:/about': 2400 }));
     await new Promise<void>((resolve) => {
