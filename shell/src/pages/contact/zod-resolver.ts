@@ -1,9 +1,5 @@
 import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
-import { config, type z } from 'zod';
-
-// The page's policy runs no code made from strings (no 'unsafe-eval'): zod is told not to try, so
-// its probe for it is not reported as a violation.
-config({ jitless: true });
+import type { z } from 'zod';
 
 /**
  * Lets react-hook-form validate with a zod schema (the shared contact schema), reporting the first
