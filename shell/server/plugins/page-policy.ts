@@ -9,7 +9,7 @@
  * has a budget of reports per minute, and a report over it or malformed is refused with a 4xx.
  */
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { CONTACT_PATH } from '../http/contact-form';
@@ -142,7 +142,8 @@ export default fp(
                 : error.statusCode && error.statusCode < 500
                   ? error.message
                   : 'the report could not be read';
-        if (status !== 429) app.metrics.policyReportRefused(status === 413 ? 'too_large' : 'invalid');
+        if (status !== 429)
+          app.metrics.policyReportRefused(status === 413 ? 'too_large' : 'invalid');
         return reply
           .code(status || (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 415 : 400))
           .header('cache-control', 'no-store')

@@ -118,9 +118,9 @@ describe('POST /_csp', () => {
   };
 
   test('a violation is counted for the group whose page it was, the shell, or unknown', async () => {
-    expect(
-      (await report(violation(`${SITE_URL}/probe/hello`, 'connect-src'))).statusCode,
-    ).toBe(204);
+    expect((await report(violation(`${SITE_URL}/probe/hello`, 'connect-src'))).statusCode).toBe(
+      204,
+    );
     await report(violation(`${SITE_URL}/about`, 'script-src-elem'));
     await report(violation('https://elsewhere.example/probe/hello', 'connect-src'));
     await report(
