@@ -99,7 +99,8 @@ export async function loadShellTemplate(shellDist: string): Promise<ShellTemplat
  * waits for the first frame, and a timer stands in where no paint comes (a background tab).
  * Plain JavaScript in a string, sent as it is written.
  */
-const START_SCRIPTS = `function (scripts, preload) {
+const START_SCRIPTS = `function (start) {
+  var scripts = start.scripts, preload = start.preload;
   var started = false;
   function go() {
     if (started) return;
@@ -141,6 +142,16 @@ function shellChunksFor(template: ShellTemplate, page: PageParts): string[] {
   return (template.chunks[group] ?? []).filter((f) => f.endsWith('.js')).map((f) => `/${f}`);
 }
 
+/** Where a page names what the loader starts: `{ scripts, preload }` as JSON. */
+export const START_ELEMENT = 'site-start';
+
+/**
+ * The one inline script of every page, the same on all of them (what it starts is data beside it),
+ * so the Content-Security-Policy allows it by its hash (http/page-policy.ts) and no other inline
+ * script runs.
+ */
+export const LOADER_SCRIPT = `(${START_SCRIPTS})(JSON.parse(document.getElementById('${START_ELEMENT}').textContent))`;
+
 /**
  * The whole page: the template with the page's head, its server-rendered markup, the manifest it
  * was rendered with (so the client builds the same routes and navigation) and the script starter.
@@ -152,7 +163,8 @@ export function composePage(
   manifest: string,
 ): string {
   const preload = [...shellChunksFor(template, page), ...page.scripts];
-  const loader = `<script>(${START_SCRIPTS})(${scriptJson(template.scripts)},${scriptJson(preload)})</script>`;
+  const start = scriptJson({ scripts: template.scripts, preload });
+  const loader = `<script type="application/json" id="${START_ELEMENT}">${start}</script><script>${LOADER_SCRIPT}</script>`;
   const route =
     page.route === undefined
       ? ''

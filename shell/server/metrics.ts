@@ -24,6 +24,20 @@ export const BEACON_KINDS: readonly BeaconKind[] = ['page-error', 'remote-load-f
  */
 export type BeaconRefusal =
   'invalid' | 'too_large' | 'rate_limited' | 'no_token' | 'replayed' | 'mismatch';
+/** The policy's directives a violation is counted under; any other is "other". */
+export const POLICY_DIRECTIVES = [
+  'script-src',
+  'script-src-elem',
+  'script-src-attr',
+  'connect-src',
+  'worker-src',
+  'frame-ancestors',
+  'base-uri',
+  'object-src',
+  'form-action',
+] as const;
+/** Why a violation report was not counted: not a report, too big, or too many from one address. */
+export type PolicyReportRefusal = 'invalid' | 'too_large' | 'rate_limited';
 /**
  * A deploy API call that changes the manifest (one group, several at once, or back), or checks a
  * version for a preview without changing it.
@@ -80,6 +94,8 @@ export class SiteMetrics {
   private readonly deploys: Counter<'action' | 'outcome'>;
   private readonly beacons: Counter<'group' | 'version' | 'kind'>;
   private readonly beaconsRefused: Counter<'reason'>;
+  private readonly policyViolations: Counter<'group' | 'directive'>;
+  private readonly policyReportsRefused: Counter<'reason'>;
   private readonly recentBeacons: SlidingCounts;
   private readonly recentFailures: SlidingCounts;
   /** `group@version` → when it was last seen in the live manifest. */
@@ -182,6 +198,18 @@ export class SiteMetrics {
       labelNames: ['reason'],
       registers,
     });
+    this.policyViolations = new Counter({
+      name: 'site_csp_violations_total',
+      help: 'Content-Security-Policy violations browsers reported, by the group whose page it was ("shell" for the shell\'s pages, "unknown" for no page of the site) and directive',
+      labelNames: ['group', 'directive'],
+      registers,
+    });
+    this.policyReportsRefused = new Counter({
+      name: 'site_csp_reports_refused_total',
+      help: 'Violation reports not counted, by reason (invalid, too_large, rate_limited)',
+      labelNames: ['reason'],
+      registers,
+    });
   }
 
   get contentType(): string {
@@ -272,6 +300,16 @@ export class SiteMetrics {
 
   beaconRefused(reason: BeaconRefusal): void {
     this.beaconsRefused.inc({ reason });
+  }
+
+  /** A policy violation on a page of `group` (a live group's name, "shell" or "unknown"). */
+  policyViolation(group: string, directive: string): void {
+    const known = (POLICY_DIRECTIVES as readonly string[]).includes(directive);
+    this.policyViolations.inc({ group, directive: known ? directive : 'other' });
+  }
+
+  policyReportRefused(reason: PolicyReportRefusal): void {
+    this.policyReportsRefused.inc({ reason });
   }
 
   /** The running canaries' figures, read from the control plane at scrape time. */

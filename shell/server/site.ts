@@ -36,6 +36,7 @@ import { sitePages } from './plugins/site-pages';
 import views, { previewSecretOf } from './plugins/views';
 import { CANARY_DEFAULTS } from './canary';
 import canary from './plugins/canary';
+import pagePolicy from './plugins/page-policy';
 import { viewKeyOf } from './view-tokens';
 import { grantsOf, readGrants } from './deploy/table-rules';
 import { DEFAULTS, type SiteOptions } from './site-options';
@@ -123,6 +124,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     allowedOrigins: options.deploy?.allowedOrigins ?? [],
     fetchTimeoutMs,
   });
+  await app.register(pagePolicy);
   await app.register(deploy, {
     token: deployToken,
     allowedOrigins: options.deploy?.allowedOrigins ?? [],

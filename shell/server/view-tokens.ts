@@ -9,6 +9,9 @@
  * The token travels in a cookie scoped to `/_beacon` (HttpOnly, SameSite=Strict): the page's HTML
  * stays the same for every visitor (and cached once), no script can read the token, and the
  * browser's `sendBeacon` carries it to the one path that reads it.
+ *
+ * The same key signs the contact page's token (http/contact-form.ts): given to the contact page's
+ * document alone, required by `/api/sendmail` (http/api-proxy.ts).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { parse as parseCookie } from 'cookie';
@@ -16,6 +19,9 @@ import { parse as parseCookie } from 'cookie';
 export const VIEW_COOKIE = 'site_view';
 /** How long a view's token counts: a page open longer reports nothing that moves a canary. */
 export const VIEW_SECONDS = 30 * 60;
+
+/** How long the contact page's token is taken: a form left open longer is loaded afresh. */
+export const CONTACT_TOKEN_SECONDS = 12 * 60 * 60;
 
 export interface ViewClaims {
   group: string;
@@ -77,6 +83,20 @@ export class ViewSigner {
       JSON.stringify([group, version, cohort, claims.expiresAt, claims.nonce]),
     ).toString('base64url');
     return { token: `${payload}.${this.mac('view', payload, 16)}`, claims };
+  }
+
+  /** A token for one contact page's document: `<expiresAt>.<nonce>.<mac>`. */
+  contactToken(): string {
+    const payload = `${this.now() + CONTACT_TOKEN_SECONDS * 1000}.${randomBytes(12).toString('base64url')}`;
+    return `${payload}.${this.mac('contact', payload, 16)}`;
+  }
+
+  /** Whether a contact page's token is one this site signed and has not expired. */
+  contactTokenValid(token: string | undefined): boolean {
+    if (!token || token.length > 100) return false;
+    const match = /^(\d{1,15})\.([\w-]{16})\.([\w-]+)$/.exec(token);
+    if (!match || !this.check('contact', `${match[1]}.${match[2]}`, match[3]!, 16)) return false;
+    return Number(match[1]) > this.now();
   }
 
   /** The claims of a token this site signed that has not expired; null for anything else. */

@@ -1,3 +1,4 @@
+import './policy-setup';
 import '@fontsource-variable/inter/wght.css';
 import '@site/ui/styles.css';
 import './shell.css';

@@ -1,3 +1,4 @@
+import { get as httpGet } from 'node:http';
 import path from 'node:path';
 import { expect, type Browser, type BrowserContext } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
@@ -22,6 +23,29 @@ const STABLE = 'Tools we build and configure';
 const CANARY = 'Tools we build, configure and support';
 const BROWSER_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+/** What a browser says when it loads a page into a tab (Fetch Metadata): only that is a view. */
+const NAVIGATION = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+
+/**
+ * A page as a browser loads it into a tab. With node:http, since Node's fetch writes Fetch
+ * Metadata of its own (`Sec-Fetch-Mode: cors`) over the caller's.
+ */
+function navigate(url: string, headers: Record<string, string>): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers: { ...headers, ...NAVIGATION } }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('error', reject);
+      answer.on('end', () => {
+        const kept = new Headers();
+        for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2) {
+          kept.append(answer.rawHeaders[i]!, answer.rawHeaders[i + 1]!);
+        }
+        resolve(new Response(Buffer.concat(chunks), { status: answer.statusCode, headers: kept }));
+      });
+    }).on('error', reject);
+  });
+}
 const CRAWLER_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
 const deployApi = async (route: string) =>
@@ -87,9 +111,7 @@ test('a canary reaches its share of visits, stays with each visit, and is rolled
   const cohorts: { canary?: string; stable?: string } = {};
   for (let batch = 0; batch < 100; batch++) {
     const answers = await Promise.all(
-      Array.from({ length: 10 }, () =>
-        fetch(`${SITE}${PAGE}`, { headers: { 'user-agent': BROWSER_UA } }),
-      ),
+      Array.from({ length: 10 }, () => navigate(`${SITE}${PAGE}`, { 'user-agent': BROWSER_UA })),
     );
     for (const answer of answers) {
       expect(answer.status).toBe(200);
@@ -150,8 +172,9 @@ test('a canary reaches its share of visits, stays with each visit, and is rolled
   let loading = true;
   const stableLoad = (async () => {
     while (loading) {
-      const answer = await fetch(`${SITE}${PAGE}`, {
-        headers: { 'user-agent': BROWSER_UA, cookie: `site_cohort=${stableCohort}` },
+      const answer = await navigate(`${SITE}${PAGE}`, {
+        'user-agent': BROWSER_UA,
+        cookie: `site_cohort=${stableCohort}`,
       });
       const text = await answer.text();
       stableAnswers++;

@@ -191,9 +191,15 @@ test.describe('without JavaScript, on a site of its own', () => {
         website: '',
       };
       for (let i = 0; i < 2; i++) {
+        // With the Fetch Metadata of a form's submission in its tab, as the browser sends it.
         const answer = await page.request.post(`${site}/contact`, {
           form,
-          headers: { Origin: site },
+          headers: {
+            Origin: site,
+            'Sec-Fetch-Site': 'same-origin',
+            'Sec-Fetch-Mode': 'navigate',
+            'Sec-Fetch-Dest': 'document',
+          },
           maxRedirects: 0,
         });
         expect(answer.status()).toBe(303);

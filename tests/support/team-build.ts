@@ -39,7 +39,7 @@ export function fingerprint(dir: string): string {
 }
 
 /** A copy of a remote's workspace, to change and build as its team would. */
-function copyWorkspace(folder: string, target: string): void {
+export function copyWorkspace(folder: string, target: string): void {
   rmSync(target, { recursive: true, force: true });
   cpSync(path.join(ROOT, folder), target, {
     recursive: true,

@@ -10,6 +10,9 @@ import { OPERATOR, base, call, type Bucket } from './deploy-credentials-helpers'
 export const BROWSER =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36';
 
+/** What a browser says when it loads a page into a tab (Fetch Metadata): the only kind of view. */
+export const NAVIGATION = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+
 /** What a first visit to `page` got: its status, the version it saw, and its cookies. */
 export interface Visit {
   status: number;
@@ -22,7 +25,7 @@ export interface Visit {
 export async function visit(site: Site, page: string, address: string): Promise<Visit> {
   const answer = await site.app.inject({
     url: page,
-    headers: { 'user-agent': BROWSER, 'x-forwarded-for': address },
+    headers: { 'user-agent': BROWSER, 'x-forwarded-for': address, ...NAVIGATION },
   });
   const set = ([] as string[]).concat(answer.headers['set-cookie'] ?? []);
   const cookies: Record<string, string> = {};

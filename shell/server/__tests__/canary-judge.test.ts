@@ -17,6 +17,7 @@ import {
 } from './deploy-credentials-helpers';
 import {
   BROWSER,
+  NAVIGATION,
   address,
   canaries,
   flood,
@@ -330,6 +331,7 @@ describe('a canary judged on one site server', () => {
         url: '/alpha/page',
         headers: {
           'user-agent': BROWSER,
+          ...NAVIGATION,
           cookie: `${previewCookie}; site_cohort=${placed.cookies.site_cohort}`,
         },
       });

@@ -4,11 +4,30 @@
  * mail-service is told who the client is and how it reached the site: `X-Forwarded-For` and
  * `X-Forwarded-Proto` as this server established them with its own `TRUST_PROXY` (a TLS-terminating
  * CDN's `https` passes through; a client's own claims do not).
+ *
+ * A message (`POST /api/sendmail`, and every other call that changes something but a held
+ * message's signed release) is forwarded only with the contact page's own token, which the site
+ * gives to that page's document alone (http/contact-form.ts): code on another page, which can read
+ * the CSRF cookie like any script of the site's origin, still cannot send as the visitor.
  */
 import replyFrom from '@fastify/reply-from';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
+import { CONTACT_TOKEN_HEADER } from '../../src/pages/contact/contact-token';
 import { BadTargetError, targetPath } from './pages';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/**
+ * The one unsafe call that is no message: a held message's release form, opened from the
+ * operator's digest e-mail, whose signed link is its authority. (The mail-service matches paths
+ * without regard to case.)
+ */
+const HELD_RELEASE = /^\/api\/held\//i;
+const NOT_FROM_CONTACT_PAGE = {
+  error: 'contact_token',
+  message:
+    'A message is taken only from the contact page itself (X-Contact-Token): load the contact page and send it from there.',
+};
 
 const UNAVAILABLE = {
   error: 'service_unavailable',
@@ -67,8 +86,19 @@ export async function apiProxy(
       throw new BadTargetError('The request target is not valid percent-encoding.');
     }
     if (!target.startsWith('/api')) throw new BadTargetError('Not an /api path.');
+    const header = CONTACT_TOKEN_HEADER.toLowerCase();
+    if (!SAFE_METHODS.has(request.method) && !HELD_RELEASE.test(target)) {
+      const token = request.headers[header];
+      if (!app.canary.signer.contactTokenValid(typeof token === 'string' ? token : undefined)) {
+        return reply.code(403).header('cache-control', 'no-store').send(NOT_FROM_CONTACT_PAGE);
+      }
+    }
     return reply.from(request.url, {
-      rewriteRequestHeaders: forwardedHeaders,
+      // The contact page's token stops here: the mail-service has no use for it.
+      rewriteRequestHeaders: (req, headers) => {
+        const { [header]: _token, ...rest } = forwardedHeaders(req, headers);
+        return rest;
+      },
       onError(errorReply) {
         errorReply
           .code(503)

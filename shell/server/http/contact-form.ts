@@ -11,6 +11,12 @@
  * from a cache that kept the cookie back) gets the form again, as typed, with the cookie and a
  * notice to press Send once more.
  *
+ * The contact page's own document: only a browser loading it into a tab (http/navigation.ts) gets
+ * the form's cookie and the page's token (which `/api/sendmail` requires, http/api-proxy.ts), in a
+ * copy of the page made for that answer; a script's fetch or a frame gets the page without them,
+ * and a post that is not the form's own submission is refused. So code on another page can send
+ * no message as the visitor (docs/decisions.md, "The contact message comes from the contact page").
+ *
  * Every page answered here holds what one visitor typed or did: it is composed for this answer,
  * `no-store`, and never enters the shared page cache.
  */
@@ -29,10 +35,12 @@ import {
   type ContactFormField,
   type ContactMessage,
 } from '@site/contracts/contact';
+import { CONTACT_TOKEN_ELEMENT } from '../../src/pages/contact/contact-token';
 import type { ContactFormState } from '../../src/pages/contact/form-state';
 import { ComposedPage } from '../page-cache';
 import { scriptJson } from '../control-plane';
 import { forwardedHeaders } from './api-proxy';
+import { isDocumentNavigation } from './navigation';
 import { targetPath } from './pages';
 import { REVALIDATE } from '@site/serving';
 import { sendComposed } from './send-body';
@@ -42,6 +50,12 @@ export const CONTACT_PATH = '/contact';
 export const FORM_COOKIE = 'contact-form';
 /** Where a sent form leads: the contact page in its sent state, at the confirmation. */
 export const SENT_LOCATION = `${CONTACT_PATH}?sent=1#message-sent`;
+
+/** `html` with `tags` put just before its `</body>` (at its end without one). */
+const beforeBodyEnd = (html: string, tags: string): string => {
+  const end = html.lastIndexOf('</body>');
+  return end === -1 ? html + tags : html.slice(0, end) + tags + html.slice(end);
+};
 
 /**
  * The largest form body taken. The fields' limits (5,554 characters in all) percent-encoded at up
@@ -136,23 +150,35 @@ export async function contactFormRoutes(
    * for one answer: rendered by the shell's processes (no remote code runs on this page), never
    * cached, with the state in the page for the form's code to start from.
    */
-  async function composeWith(state: ContactFormState, status: number): Promise<ComposedPage> {
+  async function composeWith(
+    request: FastifyRequest,
+    state: ContactFormState,
+    status: number,
+  ): Promise<ComposedPage> {
     const page = await app.pages.composeOnce(await app.live(), CONTACT_PATH, true, state);
     if (page.failure) throw new Error(`the contact page could not be rendered: ${page.failure}`);
     const stateScript = `<script type="application/json" id="${FORM_STATE_ELEMENT}">${scriptJson(state)}</script>`;
-    const end = page.html.lastIndexOf('</body>');
-    return new ComposedPage(
-      status,
-      end === -1
-        ? page.html + stateScript
-        : page.html.slice(0, end) + stateScript + page.html.slice(end),
+    return new ComposedPage(status, withToken(request, beforeBodyEnd(page.html, stateScript)));
+  }
+
+  /** The contact page as a document loaded into a tab gets it: with its own token. */
+  function withToken(request: FastifyRequest, html: string): string {
+    if (!isDocumentNavigation(request)) return html;
+    const token = app.canary.signer.contactToken();
+    return beforeBodyEnd(
+      html,
+      `<script type="application/json" id="${CONTACT_TOKEN_ELEMENT}">${scriptJson(token)}</script>`,
     );
   }
 
-  /** The visitor's form cookie, or a new one; set again on every answer (its life starts anew). */
+  /**
+   * The visitor's form cookie, or a new one; set again on every answer to a document's navigation
+   * (its life starts anew), and to nothing else.
+   */
   function formCookie(request: FastifyRequest, reply: FastifyReply): string | null {
     const existing = parseCookies(request.headers.cookie ?? '')[FORM_COOKIE];
     const valid = existing !== undefined && COOKIE_TOKEN.test(existing) ? existing : null;
+    if (!isDocumentNavigation(request)) return valid;
     reply.header(
       'set-cookie',
       serializeCookie(FORM_COOKIE, valid ?? newToken(), {
@@ -173,7 +199,7 @@ export async function contactFormRoutes(
     status: number,
     headers: Record<string, string> = {},
   ) {
-    const page = await composeWith(state, status);
+    const page = await composeWith(request, state, status);
     return sendComposed(request, reply, page, { type: HTML, cacheControl: NO_STORE, headers });
   }
 
@@ -255,15 +281,23 @@ export async function contactFormRoutes(
       // The sent state holds nothing of the message: it says it was sent, and what happens next.
       return answer(request, reply, { sent: true }, 200);
     }
-    return sendComposed(request, reply, await app.pages.page(await app.live(), CONTACT_PATH), {
-      type: HTML,
-      cacheControl: REVALIDATE,
-    });
+    const page = await app.pages.page(await app.live(), CONTACT_PATH);
+    if (!isDocumentNavigation(request)) {
+      return sendComposed(request, reply, page, { type: HTML, cacheControl: REVALIDATE });
+    }
+    // The cached page with this document's token: for this answer alone.
+    const own = new ComposedPage(
+      page.status,
+      withToken(request, page.body.toString('utf8')),
+      page.headers,
+    );
+    return sendComposed(request, reply, own, { type: HTML, cacheControl: NO_STORE });
   });
 
   app.post(CONTACT_PATH, { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
     const token = formCookie(request, reply);
-    if (checkOrigin(request, siteOrigin) !== 'ok') {
+    // Only the form's own submission, in the tab it was filled in: never a script's post or a frame's.
+    if (checkOrigin(request, siteOrigin) !== 'ok' || !isDocumentNavigation(request)) {
       // Nothing of a foreign post is shown back: it may not be what the visitor typed.
       return answer(request, reply, { notice: { kind: 'refused' } }, 403);
     }

@@ -1,26 +1,13 @@
 /**
  * Sending a body the site server made itself (a composed page, the manifest, the sitemap): the
  * encoding negotiated from Accept-Encoding with its q-values (`negotiator`), a conditional request
- * answered by its ETag (`fresh`, which reads weak tags and lists as the HTTP specification says);
- * a page with what it allows around it.
+ * answered by its ETag (`fresh`, which reads weak tags and lists as the HTTP specification says).
+ * What a page allows around it is added to every HTML answer by plugins/page-policy.ts.
  */
 import { negotiateEncoding } from '@site/serving';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
 import type { SentPage } from '../page-cache';
-
-/**
- * What a page allows around it: to be framed by the site alone (clickjacking), no other base URL,
- * no plugins, forms sent to the site only, and only its origin in the Referer of the links it
- * follows elsewhere. Scripts are not limited here: a page's start-up script is inline and differs
- * by page.
- */
-const PAGE_SECURITY = {
-  'content-security-policy':
-    "frame-ancestors 'self'; base-uri 'self'; object-src 'none'; form-action 'self'",
-  'x-frame-options': 'SAMEORIGIN',
-  'referrer-policy': 'strict-origin-when-cross-origin',
-};
 
 export interface SendOptions {
   type: string;
@@ -40,7 +27,6 @@ export function sendComposed(
     'x-content-type-options': 'nosniff',
     vary: 'Accept-Encoding',
     etag: body.etag,
-    ...(type.startsWith('text/html') ? PAGE_SECURITY : {}),
     ...body.headers,
     ...headers,
   });

@@ -13,6 +13,7 @@ import { CanaryCounter, type CanaryCountStore } from '../canary-counts';
 import { FileCountStore } from '../control-plane/counts-files';
 import { PostgresCountStore } from '../control-plane/counts-postgres';
 import { BEACON_PATH } from '../http/beacon';
+import { isDocumentNavigation } from '../http/navigation';
 import { targetPath } from '../http/pages';
 import { VIEW_COOKIE, VIEW_SECONDS, ViewSigner } from '../view-tokens';
 import type { SiteView } from './views';
@@ -48,7 +49,10 @@ export default fp<{ viewKey: Buffer; deployDir: string; databaseUrl?: string | u
 /**
  * A page answer of a request placed in a cohort: counted as a view of the group that owns the page
  * when that group has a canary, and given a view token either way (its group's errors are then
- * counted in the metrics). Called by the views plugin as the answer is sent.
+ * counted in the metrics). Only a document's navigation is a view: a page fetched by a script, in a
+ * frame or prefetched is none, so no code can get a token for a group whose page its document does
+ * not show (nor count views to hide a failing canary). Called by the views plugin as the answer is
+ * sent.
  */
 export async function countView(
   app: FastifyInstance,
@@ -58,6 +62,7 @@ export async function countView(
 ): Promise<void> {
   const cohort = request.cohort;
   if (typeof cohort !== 'number' || view.preview || request.method !== 'GET') return;
+  if (!isDocumentNavigation(request)) return;
   const status = reply.statusCode;
   if (status !== 200 && status !== 304 && status !== 503) return;
   if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return;

@@ -1,7 +1,8 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation, useNavigationType, type Location } from 'react-router';
 
-const STORAGE_KEY = 'site:scroll-positions';
+/** Where the positions are kept: in the history entry's own state, beside React Router's. */
+const STATE_KEY = 'siteScroll';
 
 /**
  * Every freshly loaded document starts with the location key "default"; keyed by that alone, the
@@ -20,21 +21,29 @@ function anchorId(hash: string): string {
   }
 }
 
+/**
+ * The positions kept in the current history entry. Not in session or local storage: those outlive
+ * the page and any script of the site's origin can write them, a group's code included; an entry's
+ * state belongs to the document that made it. Only finite positions are taken.
+ */
 function readPositions(): Record<string, number> {
-  try {
-    const saved: unknown = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? '{}');
-    return saved && typeof saved === 'object' ? (saved as Record<string, number>) : {};
-  } catch {
-    return {};
+  const state: unknown = window.history.state;
+  const saved =
+    state && typeof state === 'object' ? (state as Record<string, unknown>)[STATE_KEY] : undefined;
+  const positions: Record<string, number> = {};
+  if (!saved || typeof saved !== 'object') return positions;
+  for (const [key, value] of Object.entries(saved)) {
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) positions[key] = value;
   }
+  return positions;
 }
 
 /**
  * Scroll as a visitor expects of a site of pages: a new page starts at the top (or at its #anchor);
  * Back and Forward return to where the visitor was on that page, also after a reload. Positions are
- * kept per history entry while scrolling and saved in session storage when the page is left. Runs
- * when the new page is on screen (navigations wait for the page's code), so there is height to
- * scroll to.
+ * kept per history entry while scrolling and saved in the history entry's state when the page is
+ * left. Runs when the new page is on screen (navigations wait for the page's code), so there is
+ * height to scroll to.
  */
 export function useScrollRestoration(): void {
   const location = useLocation();
@@ -54,10 +63,14 @@ export function useScrollRestoration(): void {
     };
     const save = () => {
       store[current.current] = window.scrollY;
+      const state: unknown = window.history.state;
       try {
-        sessionStorage.setItem(STORAGE_KEY, JSON.stringify(store));
+        window.history.replaceState(
+          { ...(state && typeof state === 'object' ? state : {}), [STATE_KEY]: store },
+          '',
+        );
       } catch {
-        // Storage full or blocked: positions are kept for this document only.
+        // A state the browser will not keep: positions are kept for this document only.
       }
     };
     window.addEventListener('scroll', onScroll, { passive: true });

@@ -8,6 +8,7 @@ import { afterLoadAndIdle } from '../hooks/use-link-preload';
 import { siteAdopted } from '../page-ref';
 import { formCode, loadFormCode } from './contact/form-code';
 import { formStarted } from './contact/form-token';
+import { enteredInPlace } from './contact/contact-token';
 import { ContactMap } from './contact/ContactMap';
 
 /**
@@ -93,6 +94,11 @@ function useFormWhenWanted(container: RefObject<HTMLElement | null>): () => void
 export default function ContactPage() {
   const layout = useRef<HTMLDivElement>(null);
   const onFormReady = useFormWhenWanted(layout);
+  // A message is taken only from the contact page's own document (contact-token.ts): a document
+  // that came here in place loads the contact page afresh, before anything is typed.
+  useEffect(() => {
+    if (enteredInPlace()) window.location.replace(window.location.href);
+  }, []);
   return (
     <>
       <HeroBanner

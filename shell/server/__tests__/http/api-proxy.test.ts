@@ -28,8 +28,27 @@ async function csrf(remoteAddress: string): Promise<string> {
   return answer.json<{ token: string }>().token;
 }
 
+/** What a browser says when it loads a page into a tab (Fetch Metadata). */
+const NAVIGATION = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+
+/** The token in a contact page's document, when the page holds one. */
+const tokenIn = (html: string): string | undefined => {
+  const found =
+    /<script type="application\/json" id="site-contact-token">("[^"<]*")<\/script>/.exec(html);
+  return found ? (JSON.parse(found[1]!) as string) : undefined;
+};
+
+/** The contact page's token, as the page loaded into a tab holds it. */
+async function contactToken(): Promise<string> {
+  const page = await fixture.inject({ url: '/contact', headers: NAVIGATION });
+  const token = tokenIn(page.body);
+  if (!token) throw new Error('the contact page holds no token');
+  return token;
+}
+
 async function sendmail(remoteAddress: string, headers: Record<string, string> = {}) {
   const token = await csrf(remoteAddress);
+  const own = await contactToken();
   return fixture.inject({
     method: 'POST',
     url: '/api/sendmail',
@@ -39,6 +58,7 @@ async function sendmail(remoteAddress: string, headers: Record<string, string> =
       origin: SITE_URL,
       cookie: `XSRF-TOKEN=${token}`,
       'x-xsrf-token': token,
+      'x-contact-token': own,
       ...headers,
     },
     payload: JSON.stringify(MESSAGE),
@@ -61,11 +81,53 @@ test("a message posted as the form's code posts it is taken: 202 with its id", a
   expect(answer.json<{ messageId: string }>().messageId).toMatch(/\S/);
 });
 
+test("code on another page of the site cannot send as the visitor: without the contact page's own token, the site's 403", async () => {
+  // A script's fetch of the contact page, and a frame of it, get the page without a token.
+  for (const asked of [
+    { 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' },
+    { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' },
+    { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', 'sec-purpose': 'prefetch' },
+  ]) {
+    const page = await fixture.inject({ url: '/contact', headers: asked });
+    expect([asked, page.statusCode, tokenIn(page.body)]).toEqual([asked, 200, undefined]);
+  }
+  const forged = `${Date.now() + 60_000}.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA`;
+  for (const own of [{}, { 'x-contact-token': forged }, { 'x-contact-token': '' }]) {
+    const answer = await sendmail('192.0.2.9', { 'x-contact-token': '', ...own });
+    expect([own, answer.statusCode, answer.json<{ error: string }>().error]).toEqual([
+      own,
+      403,
+      'contact_token',
+    ]);
+  }
+  // Any spelling of the path that the mail-service would take as the message's.
+  for (const url of ['/api/SendMail', '/api/sendmail/', '/api/sendmail?x=1']) {
+    const csrfToken = await csrf('192.0.2.9');
+    const answer = await fixture.inject({
+      method: 'POST',
+      url,
+      remoteAddress: '192.0.2.9',
+      headers: {
+        'content-type': 'application/json',
+        origin: SITE_URL,
+        cookie: `XSRF-TOKEN=${csrfToken}`,
+        'x-xsrf-token': csrfToken,
+      },
+      payload: JSON.stringify(MESSAGE),
+    });
+    expect([url, answer.statusCode]).toEqual([url, 403]);
+  }
+});
+
 test("the mail-service's refusals reach the client as it gave them: no CSRF pair is a 403", async () => {
   const answer = await fixture.inject({
     method: 'POST',
     url: '/api/sendmail',
-    headers: { 'content-type': 'application/json', origin: SITE_URL },
+    headers: {
+      'content-type': 'application/json',
+      origin: SITE_URL,
+      'x-contact-token': await contactToken(),
+    },
     payload: JSON.stringify(MESSAGE),
   });
   expect(answer.statusCode).toBe(403);

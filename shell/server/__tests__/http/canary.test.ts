@@ -44,8 +44,10 @@ beforeAll(async () => {
 
 afterAll(() => fixture?.close());
 
+/** A browser loading a page into its tab (Fetch Metadata says so): the only kind of view. */
+const NAVIGATION = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
 const get = (url: string, headers: Record<string, string> = {}) =>
-  fixture.inject({ method: 'GET', url, headers });
+  fixture.inject({ method: 'GET', url, headers: { ...NAVIGATION, ...headers } });
 const setCookies = (answer: { headers: Record<string, unknown> }): string[] =>
   ([] as string[]).concat((answer.headers['set-cookie'] as string | string[] | undefined) ?? []);
 /** The cookies an answer sets, by name. */
@@ -177,6 +179,25 @@ test('files are the same for every cohort: no cohort is given and they stay publ
   expect(answer.headers.vary).toBe('Accept-Encoding');
 });
 
+test('a page a script fetches, a frame, a prefetch or a browser without Fetch Metadata asks for is no view: no token', async () => {
+  const { headers } = await firstVisit();
+  const asks: Record<string, string>[] = [
+    { 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' },
+    { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' },
+    { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', 'sec-purpose': 'prefetch' },
+    { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', purpose: 'prefetch' },
+    { 'sec-fetch-mode': '', 'sec-fetch-dest': '' },
+  ];
+  for (const asked of asks) {
+    const answer = await get('/other/page', { ...headers, ...asked });
+    expect([asked, answer.statusCode, cookiesOf(answer)[VIEW_COOKIE]]).toEqual([
+      asked,
+      200,
+      undefined,
+    ]);
+  }
+});
+
 describe('a cohort cookie the site did not sign is no cohort: a new one is given', () => {
   test.each(['0', '7', '49', 'abc', '100', '-1', '1.5', '', '0.AAAAAAAAAAAAAAAA'])(
     'written by hand: %p',
@@ -276,4 +297,34 @@ test("reports without a view's token move nothing; the errors of the canary's ow
     headers: { authorization: `Bearer ${METRICS_TOKEN}` },
   });
   expect(after.body).toContain(`site_beacons_refused_total{reason="replayed"} ${MIN_VIEWS}`);
+}, 60_000);
+
+test("another group's code cannot spend a canary's signals: the pages it fetches are no views and its reports are refused", async () => {
+  await canary('1.3.0', 50);
+  const visitor = await inCanary();
+  const fetched = { ...visitor.headers, 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' };
+  // The visitor is on a page of probe: its document's token is probe's.
+  const own = await get('/probe/hello', visitor.headers);
+  const probeToken = cookiesOf(own)[VIEW_COOKIE];
+  expect(probeToken).toBeDefined();
+  // Probe's code fetches the canary's page again and again, and reports errors for it with what
+  // the browser holds.
+  for (let i = 0; i < MIN_VIEWS * 4; i++) {
+    const page = await get('/other/page', fetched);
+    expect(page.body).toContain(drawn('other', '1.3.0', '/other/page'));
+    expect(cookiesOf(page)[VIEW_COOKIE]).toBeUndefined();
+    const cookie = `${visitor.headers.cookie}; ${VIEW_COOKIE}=${probeToken}`;
+    expect(await report('1.3.0', `192.0.2.${i + 1}`, cookie)).toBe(204);
+  }
+  await fixture.site.app.canaryJudge.tick();
+  const running = await canaryOf();
+  expect(running?.remote.version).toBe('1.3.0');
+  const status = await fixture.deploy('GET', '/canaries');
+  const [judged] = status.body.canaries as { canary: { views: number; failed: number } }[];
+  expect(judged!.canary).toMatchObject({ views: 0, errors: 0 });
+  const metrics = await fixture.inject({
+    url: '/_metrics',
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  expect(metrics.body).toContain(`site_beacons_refused_total{reason="mismatch"} ${MIN_VIEWS * 4}`);
 }, 60_000);

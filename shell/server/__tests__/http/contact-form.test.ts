@@ -34,6 +34,9 @@ const VALID = {
   message: 'We would like to talk about a data platform for our clinics.',
 };
 
+/** What a browser says when it loads a page into a tab, a form's post included (Fetch Metadata). */
+const NAVIGATION = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+
 function post(
   fields: Record<string, string>,
   {
@@ -45,7 +48,7 @@ function post(
     method: 'POST',
     url: '/contact',
     remoteAddress: client,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...NAVIGATION, ...headers },
     payload: new URLSearchParams(fields).toString(),
   });
 }
@@ -64,9 +67,10 @@ const messageOf = (field: string, kind: 'required' | 'tooLong') =>
 
 describe('GET /contact', () => {
   test('sets the form cookie: HttpOnly, SameSite=Strict, on /contact alone, for a week', async () => {
-    const answer = await fixture.inject('/contact');
+    const answer = await fixture.inject({ url: '/contact', headers: NAVIGATION });
     expect(answer.statusCode).toBe(200);
-    expect(answer.headers['cache-control']).toBe('no-cache');
+    // Its own copy of the page, with its own token.
+    expect(answer.headers['cache-control']).toBe('no-store');
     expect(String(answer.headers['set-cookie'])).toMatch(
       new RegExp(
         `^${FORM_COOKIE}=[A-Za-z0-9_-]{43}; Max-Age=604800; Path=/contact; HttpOnly; SameSite=Strict$`,
@@ -77,14 +81,30 @@ describe('GET /contact', () => {
   test('a valid cookie is kept and renewed; one that is not a token is replaced', async () => {
     const kept = await fixture.inject({
       url: '/contact',
-      headers: { cookie: `${FORM_COOKIE}=${TOKEN}` },
+      headers: { cookie: `${FORM_COOKIE}=${TOKEN}`, ...NAVIGATION },
     });
     expect(String(kept.headers['set-cookie'])).toMatch(new RegExp(`^${FORM_COOKIE}=${TOKEN};`));
     const bad = await fixture.inject({
       url: '/contact',
-      headers: { cookie: `${FORM_COOKIE}=short` },
+      headers: { cookie: `${FORM_COOKIE}=short`, ...NAVIGATION },
     });
     expect(String(bad.headers['set-cookie'])).not.toMatch(new RegExp(`^${FORM_COOKIE}=short;`));
+  });
+
+  test("a page a script fetches or a frame shows gets neither the form's cookie nor the page's token", async () => {
+    for (const asked of [
+      { 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' },
+      { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' },
+      {},
+    ]) {
+      const answer = await fixture.inject({ url: '/contact', headers: asked });
+      expect([asked, answer.statusCode, answer.headers['set-cookie']]).toEqual([
+        asked,
+        200,
+        undefined,
+      ]);
+      expect(answer.body).not.toContain('site-contact-token');
+    }
   });
 
   test('?sent=1 is the sent state, for this answer alone, holding nothing of a message', async () => {
@@ -133,6 +153,24 @@ describe('POST /contact', () => {
       { 'sec-fetch-site': 'cross-site', cookie: `${FORM_COOKIE}=${TOKEN}` },
     ],
     ['neither Origin nor Sec-Fetch-Site', { cookie: `${FORM_COOKIE}=${TOKEN}` }],
+    [
+      "a script's fetch from the site's own page",
+      {
+        origin: SITE_URL,
+        cookie: `${FORM_COOKIE}=${TOKEN}`,
+        'sec-fetch-mode': 'cors',
+        'sec-fetch-dest': 'empty',
+      },
+    ],
+    [
+      'a frame of the site',
+      {
+        origin: SITE_URL,
+        cookie: `${FORM_COOKIE}=${TOKEN}`,
+        'sec-fetch-mode': 'navigate',
+        'sec-fetch-dest': 'iframe',
+      },
+    ],
   ])('a post with %s is refused: 403, nothing it typed shown back', async (_what, headers) => {
     const answer = await post({ ...VALID, fullName: 'Typed by another site' }, { headers });
     expect(answer.statusCode).toBe(403);

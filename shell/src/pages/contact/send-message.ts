@@ -1,4 +1,5 @@
 import { FIELD_PATHS, type ContactFormField, type ContactMessage } from '@site/contracts/contact';
+import { CONTACT_TOKEN_HEADER, contactToken } from './contact-token';
 
 export type SendResult =
   | { ok: true; messageId: string }
@@ -37,13 +38,15 @@ const fieldByPath = Object.fromEntries(
 /**
  * Sends a contact message to the mail-service on the site's own origin, with the CSRF header it
  * expects and an idempotency key, so that sending the same message again (a retry after a lost
- * answer) is never delivered twice. A refused CSRF token is fetched afresh once.
+ * answer) is never delivered twice. A refused CSRF token is fetched afresh once. The contact
+ * page's own token goes with it (contact-token.ts).
  */
 export async function sendMessage(
   payload: OutgoingMessage,
   idempotencyKey: string,
 ): Promise<SendResult> {
   let response: Response | null = null;
+  const own = contactToken();
   for (let attempt = 0; attempt < 2; attempt++) {
     let token: string | null;
     try {
@@ -56,6 +59,7 @@ export async function sendMessage(
           Accept: 'application/json',
           'Idempotency-Key': idempotencyKey,
           ...(token ? { 'X-XSRF-TOKEN': token } : {}),
+          ...(own ? { [CONTACT_TOKEN_HEADER]: own } : {}),
         },
         body: JSON.stringify(payload),
       });

@@ -1,0 +1,70 @@
+/**
+ * What a page lets the browser do, computed in one place (`policyFor`) for every page answer: the
+ * Content-Security-Policy and the headers around it. A team's code is trusted on its own group's
+ * pages and nowhere else, so a page may run scripts from the site and from the one group whose page
+ * it is, and connect to those origins alone:
+ *
+ * - a group's page: the site and that group's origin;
+ * - a shell page (home, about, 404, ...): the site and the origins of the groups it may enter
+ *   without a page load (it warms their entries and loads them in place), nothing else;
+ * - the contact page: the site alone, never framed, and in a browsing-context group of its own
+ *   (COOP `same-origin`; every other page is `same-origin-allow-popups`), so a page that opens it
+ *   cannot reach into its document.
+ *
+ * The site's one inline script (compose.ts's loader) is allowed by its hash: composed pages are
+ * cached for every visitor, so a nonce per answer would not fit. JSON data elements never run.
+ * Styles, images and fonts are not limited (no default-src): the map's tiles and the inlined
+ * style sheet need nothing more. Violations are reported to REPORT_PATH (report-uri, sent at once
+ * by every browser that enforces the policy) and counted per group (http/policy-reports.ts).
+ */
+import { createHash } from 'node:crypto';
+import { LOADER_SCRIPT } from '../compose';
+
+/** Where browsers post the policy's violation reports. */
+export const REPORT_PATH = '/_csp';
+
+export type PageOwner =
+  /** A group's page: its code runs here, and only its. */
+  | { kind: 'group'; origin: string }
+  /** A shell page, with the origins of the groups it may enter in place. */
+  | { kind: 'shell'; groupOrigins: readonly string[] }
+  /** The contact page: no group's code, ever. */
+  | { kind: 'contact' };
+
+export const LOADER_HASH = `'sha256-${createHash('sha256').update(LOADER_SCRIPT).digest('base64')}'`;
+
+/** An origin as a CSP source: only `scheme://host[:port]` goes in, nothing that could end a list. */
+function sourceOf(origin: string): string | null {
+  try {
+    const url = new URL(origin);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    return url.origin;
+  } catch {
+    return null;
+  }
+}
+
+/** The headers of a page answer whose page belongs to `owner`. */
+export function policyFor(owner: PageOwner): Record<string, string> {
+  const origins =
+    owner.kind === 'group' ? [owner.origin] : owner.kind === 'shell' ? owner.groupOrigins : [];
+  const sources = [...new Set(origins.map(sourceOf).filter((s): s is string => s !== null))];
+  const contact = owner.kind === 'contact';
+  const directives = [
+    `script-src 'self' ${[...sources, LOADER_HASH].join(' ')}`,
+    `connect-src ${["'self'", ...sources].join(' ')}`,
+    // Workers and service workers would outlive a page's group: none.
+    "worker-src 'none'",
+    `frame-ancestors ${contact ? "'none'" : "'self'"}`,
+    "base-uri 'self'",
+    "object-src 'none'",
+    "form-action 'self'",
+    `report-uri ${REPORT_PATH}`,
+  ];
+  return {
+    'content-security-policy': directives.join('; '),
+    'x-frame-options': contact ? 'DENY' : 'SAMEORIGIN',
+    'cross-origin-opener-policy': contact ? 'same-origin' : 'same-origin-allow-popups',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+  };
+}
