@@ -11,6 +11,8 @@ export interface PageParts {
   html: string;
   /** A remote's scripts the page will load, to preload. */
   scripts: string[];
+  /** The pins of the remote's files by URL: its preloads carry them, as its scripts will. */
+  pins?: Record<string, string>;
   status: number;
   /** The page's path as its route names it. */
   path: string;
@@ -93,13 +95,13 @@ export async function loadShellTemplate(shellDist: string): Promise<ShellTemplat
 }
 
 /**
- * Runs in the page: once the first contentful paint is on screen, preloads `preload` and adds
- * `scripts` in order. The page's text is all in the HTML, so it paints first and the scripts
+ * Runs in the page: once the first contentful paint is on screen, preloads `preload` (a group's
+ * file with its pin, so the script that loads it later finds it) and adds `scripts` in order. The page's text is all in the HTML, so it paints first and the scripts
  * follow, all requested together instead of one after another. Where paint timing is missing it
  * waits for the first frame, and a timer stands in where no paint comes (a background tab).
  * Plain JavaScript in a string, sent as it is written.
  */
-const START_SCRIPTS = `function (scripts, preload) {
+const START_SCRIPTS = `function (scripts, preload, pins) {
   var started = false;
   function go() {
     if (started) return;
@@ -109,6 +111,10 @@ const START_SCRIPTS = `function (scripts, preload) {
       link.rel = 'preload';
       link.as = 'script';
       link.href = href;
+      if (pins[href]) {
+        link.integrity = pins[href];
+        link.crossOrigin = 'anonymous';
+      }
       document.head.append(link);
     });
     scripts.forEach(function (src) {
@@ -152,7 +158,7 @@ export function composePage(
   manifest: string,
 ): string {
   const preload = [...shellChunksFor(template, page), ...page.scripts];
-  const loader = `<script>(${START_SCRIPTS})(${scriptJson(template.scripts)},${scriptJson(preload)})</script>`;
+  const loader = `<script>(${START_SCRIPTS})(${scriptJson(template.scripts)},${scriptJson(preload)},${scriptJson(page.pins ?? {})})</script>`;
   const route =
     page.route === undefined
       ? ''

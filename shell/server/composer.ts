@@ -15,7 +15,12 @@
  * alone: the status, the title and the owner come from the manifest, never from the process.
  */
 import { createHash } from 'node:crypto';
-import { leadingRemote, type DeploymentManifest, type RemoteDeployment } from '@site/contracts';
+import {
+  leadingRemote,
+  pinsByUrl,
+  type DeploymentManifest,
+  type RemoteDeployment,
+} from '@site/contracts';
 import { LRUCache } from 'lru-cache';
 import type { PageMeta } from '../src/content/shell-routes';
 import type { ContactFormState } from '../src/pages/contact/form-state';
@@ -356,6 +361,7 @@ export class PageComposer {
         head,
         html: root,
         scripts,
+        ...(owner && ok && owner.files ? { pins: pinsByUrl(owner) } : {}),
         status: page.status,
         path: meta.path,
         remote: owner !== null,

@@ -1,3 +1,4 @@
+import { MAX_PINNED_FILES, PINNED_PATH, SHA384_INTEGRITY } from './browser-files';
 import { DESCRIPTION_MAX, DESCRIPTION_MIN, prefixOf, type RouteMeta } from './routes';
 
 /** One remote as the shell finds it at run time. */
@@ -15,6 +16,12 @@ export interface RemoteDeployment {
    * Subresource Integrity form (`sha256-<base64>`). The site server runs no other file.
    */
   serverIntegrity?: string;
+  /**
+   * The SHA-384 of every file the group's pages load in the browser (browser-files.ts), by path in
+   * the version folder, in Subresource Integrity form, taken when it was deployed. Pages load each
+   * with `integrity`: a file changed on the group's host since does not run.
+   */
+  files?: Record<string, string>;
   /**
    * Only in the manifest a page carries (page-manifest.ts), where `routes` holds each prefix's
    * overview and leading pages: how many pages each prefix has in the whole route table.
@@ -99,7 +106,7 @@ export function parseRoute(value: unknown, where: string, prefixes: string[]): R
 
 function parseRemote(r: unknown, where: string): RemoteDeployment {
   check(isObject(r), `${where} is not an object`);
-  const { name, entry, version, prefixes, routes, serverIntegrity, pages } = r;
+  const { name, entry, version, prefixes, routes, serverIntegrity, files, pages } = r;
   check(isGroupName(name), `${where}.name must be a snake_case identifier`);
   check(isNonEmptyString(entry), `${where}.entry is missing`);
   let url: URL;
@@ -129,6 +136,16 @@ function parseRemote(r: unknown, where: string): RemoteDeployment {
       (typeof serverIntegrity === 'string' && SHA256_INTEGRITY.test(serverIntegrity)),
     `${where}.serverIntegrity must be "sha256-" and the base64 of a SHA-256 digest`,
   );
+  check(
+    files === undefined ||
+      (isObject(files) &&
+        Object.keys(files).length <= MAX_PINNED_FILES &&
+        Object.entries(files).every(
+          ([path, pin]) =>
+            PINNED_PATH.test(path) && typeof pin === 'string' && SHA384_INTEGRITY.test(pin),
+        )),
+    `${where}.files must map at most ${MAX_PINNED_FILES} script and style paths of the version folder to "sha384-" pins`,
+  );
   if (pages !== undefined) {
     check(
       isObject(pages) &&
@@ -149,6 +166,7 @@ function parseRemote(r: unknown, where: string): RemoteDeployment {
     prefixes: prefixList,
     routes: parsed,
     ...(serverIntegrity === undefined ? {} : { serverIntegrity }),
+    ...(files === undefined ? {} : { files: files as Record<string, string> }),
     ...(pages === undefined ? {} : { pages: pages as Record<string, number> }),
   };
 }

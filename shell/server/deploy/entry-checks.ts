@@ -4,7 +4,8 @@
  * followed), read with the browser's parser, naming the group it is published as, its paths inside
  * its prefixes, clear of every other group's, of the shell's pages and of every path the site
  * serves itself; the shared packages it needs, provided by the live shell; its Node build, fetched
- * and pinned by SHA-256 (and the file the team built, when the team says which); and every one of
+ * and pinned by SHA-256 (and the file the team built, when the team says which); every file its
+ * pages load in the browser, fetched and pinned by SHA-384 (file-pins.ts); and every one of
  * its pages, rendered from that pinned file by its own render processes. Any failure is a
  * RefusedError that says why; nothing is changed.
  */
@@ -18,6 +19,7 @@ import {
 } from '@site/contracts';
 import type { LiveManifest } from '../control-plane';
 import { RemoteFileError, fetchRemoteFile, fetchRemoteJson } from '../remote-files';
+import { pinFiles } from './file-pins';
 import { RefusedError, patchManifest, type PublishedEntry } from './patch';
 import { refuseReserved } from './reserved';
 
@@ -69,8 +71,11 @@ export class EntryChecks {
     }
   }
 
-  /** The shared packages the new version needs that the live shell does not provide. */
-  private async checkShared(entry: string): Promise<void> {
+  /**
+   * The shared packages the new version needs that the live shell does not provide; its federation
+   * manifest when there are none.
+   */
+  private async checkShared(entry: string): Promise<unknown> {
     const manifest = (await this.json(
       new URL('mf-manifest.json', entry).href,
       'the federation manifest',
@@ -92,6 +97,7 @@ export class EntryChecks {
         `this version needs ${missing.join(', ')}: deploy a shell that provides ${missing.length > 1 ? 'them' : 'it'} first`,
       );
     }
+    return manifest;
   }
 
   /**
@@ -192,8 +198,18 @@ export class EntryChecks {
         );
       }
       refuseReserved(table, reserved);
-      await this.checkShared(url.href);
-      const pinned = { ...published, serverIntegrity: await this.pin(published) };
+      const federation = await this.checkShared(url.href);
+      const pinned = {
+        ...published,
+        serverIntegrity: await this.pin(published),
+        files: await pinFiles(
+          url,
+          federation,
+          undefined,
+          { allowed: this.allowed, fetch: this.fetchOptions },
+          published.files,
+        ),
+      };
       const patched = patchManifest(json, pinned, table, this.options.shellPaths);
       json = patched.json;
       changed.push(patched.remote);

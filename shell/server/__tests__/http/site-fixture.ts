@@ -108,6 +108,7 @@ class Bucket {
     writeFileSync(path.join(folder, 'routes.json'), JSON.stringify(table));
     writeFileSync(path.join(folder, 'mf-manifest.json'), JSON.stringify({ id: group, shared: [] }));
     writeFileSync(path.join(folder, 'page-assets.json'), JSON.stringify({ pages: {} }));
+    writeFileSync(path.join(folder, 'remoteEntry.js'), `var ${group};`);
     return {
       name: group,
       entry: `${this.origin}/${group}/${version}/remoteEntry.js`,
