@@ -34,7 +34,11 @@ const assetFiles = (assets: AssetLists | undefined): string[] =>
  * beside it; each path once. A path outside the version folder is returned too, so the caller can
  * refuse it by name.
  */
-export function browserFiles(entryFile: string, federation: unknown, pageAssets: unknown): string[] {
+export function browserFiles(
+  entryFile: string,
+  federation: unknown,
+  pageAssets: unknown,
+): string[] {
   const manifest = (federation ?? {}) as {
     exposes?: { assets?: AssetLists }[];
     shared?: { assets?: AssetLists }[];
@@ -57,7 +61,10 @@ export const pinsByUrl = (remote: {
   files?: Record<string, string>;
 }): Record<string, string> =>
   Object.fromEntries(
-    Object.entries(remote.files ?? {}).map(([file, pin]) => [new URL(file, remote.entry).href, pin]),
+    Object.entries(remote.files ?? {}).map(([file, pin]) => [
+      new URL(file, remote.entry).href,
+      pin,
+    ]),
   );
 
 /**

@@ -64,7 +64,10 @@ export async function pinFiles(
       `the group's pages load ${files.length} files; at most ${MAX_PINNED_FILES} can be pinned`,
     );
   }
-  const fetchOptions = { ...options.fetch, maxBytes: Math.min(options.fetch.maxBytes, PINNED_FILE_MAX_BYTES) };
+  const fetchOptions = {
+    ...options.fetch,
+    maxBytes: Math.min(options.fetch.maxBytes, PINNED_FILE_MAX_BYTES),
+  };
   const pins: Record<string, string> = {};
   const queue = [...files];
   const worker = async () => {

@@ -163,6 +163,8 @@ export interface SiteFixture {
   site: Site;
   /** The origin the groups' version folders are served from. */
   origin: string;
+  /** The folder served there: `<dir>/<group>/<version>/`. */
+  dir: string;
   /** Writes another version folder of a group, for a preview or a canary. */
   version(group: Group, version: string): ReturnType<Bucket['version']>;
   /** Writes a version folder of another group, with its own pages. */
@@ -241,6 +243,7 @@ export async function startFixture(
   return {
     site,
     origin,
+    dir: bucket.dir,
     version: (group, version) => bucket.version(group, version),
     group: (name, version, pages) => bucket.version(name, version, pages),
     ...(mail ? { mail } : {}),
