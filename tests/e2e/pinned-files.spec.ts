@@ -154,6 +154,6 @@ test('code added on the group’s host after its deploy does not run; the notice
   await expect(other.page.getByRole('status').filter({ hasText: 'interactive parts' })).toHaveCount(
     0,
   );
-  await expect(other.page.getByRole('main')).toContainText('Tools we build, configure and support');
+  await expect(other.page.getByRole('heading', { level: 1 })).toHaveText('M & E Tools');
   await other.close();
 });
