@@ -361,7 +361,7 @@ export class PageComposer {
         head,
         html: root,
         scripts,
-        ...(owner && ok && owner.files ? { pins: pinsByUrl(owner) } : {}),
+        pins: Object.assign({}, ...(owner ? [owner] : view.manifest.remotes).map(pinsByUrl)),
         status: page.status,
         path: meta.path,
         remote: owner !== null,

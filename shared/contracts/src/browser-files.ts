@@ -5,18 +5,9 @@
  * deploy API pins each by SHA-384 in the manifest entry (`files`); the page loads each with that
  * `integrity`, so a file changed on the group's host after the deploy does not run.
  */
+import { PINNED_PATH } from './manifest';
 
-/** The most files one entry may pin: a table past this is refused at deploy. */
-export const MAX_PINNED_FILES = 400;
-
-/** A SHA-384 digest in Subresource Integrity form. */
-export const SHA384_INTEGRITY = /^sha384-[A-Za-z0-9+/]{64}$/;
-
-/**
- * A pinned file's path: relative to the version folder and inside it (no scheme, no leading slash,
- * no segment starting with a dot), a script or a style sheet.
- */
-export const PINNED_PATH = /^[\w-][\w.-]*(\/[\w-][\w.-]*)*\.(js|css)$/;
+export { MAX_PINNED_FILES, PINNED_PATH, PINS_GLOBAL, SHA384_INTEGRITY } from './manifest';
 
 interface AssetLists {
   js?: { sync?: unknown; async?: unknown };

@@ -1,4 +1,3 @@
-import { MAX_PINNED_FILES, PINNED_PATH, SHA384_INTEGRITY } from './browser-files';
 import { DESCRIPTION_MAX, DESCRIPTION_MIN, prefixOf, type RouteMeta } from './routes';
 
 /** One remote as the shell finds it at run time. */
@@ -65,6 +64,26 @@ function check(condition: boolean, message: string): asserts condition {
  */
 const isCardPath = (v: string): boolean =>
   /^[a-z0-9][a-z0-9_.-]*(\/[a-z0-9][a-z0-9_.-]*)*\.png$/i.test(v) && !v.split('/').includes('..');
+
+/** The most files one entry may pin: a table past this is refused at deploy. */
+export const MAX_PINNED_FILES = 400;
+
+/** A SHA-384 digest in Subresource Integrity form. */
+export const SHA384_INTEGRITY = /^sha384-[A-Za-z0-9+/]{64}$/;
+
+/**
+ * A pinned file's path: relative to the version folder and inside it (no scheme, no leading slash,
+ * no segment starting with a dot), a script or a style sheet.
+ */
+export const PINNED_PATH = /^[\w-][\w.-]*(\/[\w-][\w.-]*)*\.(js|css)$/;
+
+/**
+ * The global under which a page holds the pins of the files it may load, by URL: set by the page's
+ * own first script (shell/server/compose.ts), read by the shell's federation runtime for a group's
+ * entry and by each group's chunk loader (shared/build/webpack/pinned-loading.cjs, which names it
+ * too) for the chunks.
+ */
+export const PINS_GLOBAL = '__site_pins';
 
 /** A SHA-256 digest in Subresource Integrity form. */
 export const SHA256_INTEGRITY = /^sha256-[A-Za-z0-9+/]{43}=$/;
@@ -141,10 +160,9 @@ function parseRemote(r: unknown, where: string): RemoteDeployment {
       (isObject(files) &&
         Object.keys(files).length <= MAX_PINNED_FILES &&
         Object.entries(files).every(
-          ([path, pin]) =>
-            PINNED_PATH.test(path) && typeof pin === 'string' && SHA384_INTEGRITY.test(pin),
+          ([path, pin]) => PINNED_PATH.test(path) && SHA384_INTEGRITY.test(pin as string),
         )),
-    `${where}.files must map at most ${MAX_PINNED_FILES} script and style paths of the version folder to "sha384-" pins`,
+    `${where}.files is not a map of pins`,
   );
   if (pages !== undefined) {
     check(

@@ -8,7 +8,6 @@ import {
 } from '@site/contracts';
 import { report } from './beacon';
 import { RemoteUnavailableError } from './errors';
-import { setPins } from './pins';
 import { routeTable, tableLoaded, tableRoute } from './tables';
 import { loadRemoteModule, registerRemoteEntries } from './runtime';
 
@@ -36,7 +35,6 @@ export function registerManifest(manifest: DeploymentManifest): void {
     manifest.remotes.flatMap((r) => r.routes.map((route) => [route.path, r] as const)),
   );
   registered = undefined;
-  setPins(manifest.remotes);
 }
 
 function ensureRegistered(): Promise<void> {
