@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type { IntegrityAnswer } from '@site/contracts';
 import type { CanaryStatusAnswer, HistoryAnswer, ManifestAnswer } from '@site/contracts/deploy-api';
 import { CLUSTER, MAIL_SERVICE_PORT } from './lib/local-ports';
 import { LOCAL_TOKENS, SettingsError, httpUrl, localToken } from './lib/deploy-settings';
@@ -125,6 +126,33 @@ interface MailReady {
   oldestQueuedAgeSeconds?: number | null;
 }
 
+/**
+ * Groups whose files a browser could not load while the site found them unlike their pins (each
+ * site server counts what it was told), or a line that there are none.
+ */
+async function integrityLines(sites: string[], timeoutMs: number): Promise<string[]> {
+  const failures = new Map<string, { reports: number; files: Set<string> }>();
+  for (const url of sites) {
+    const answer = await ask<IntegrityAnswer>(`${url}/_integrity`, timeoutMs);
+    if (!answer.ok || answer.status !== 200) continue;
+    for (const f of answer.body.failures) {
+      const key = `${f.group} ${f.version}`;
+      const seen = failures.get(key) ?? { reports: 0, files: new Set<string>() };
+      seen.reports += f.reports;
+      f.files.forEach((file) => seen.files.add(file));
+      failures.set(key, seen);
+    }
+  }
+  if (!failures.size) return ['Pinned files: no browser has met a changed file'];
+  return [
+    'Pinned files: CHANGED since their deploy (browsers refuse to run them; deploy the version again or roll back):',
+    ...[...failures].map(
+      ([key, f]) =>
+        `  ${key}: ${f.reports} integrity failure${f.reports === 1 ? '' : 's'}; ${[...f.files].join(', ')} unlike the pin`,
+    ),
+  ];
+}
+
 export async function status(args: Args): Promise<{ lines: string[]; healthy: boolean }> {
   const lines: string[] = [];
   let healthy = true;
@@ -160,6 +188,7 @@ export async function status(args: Args): Promise<{ lines: string[]; healthy: bo
       );
     }
   }
+  lines.push(...(await integrityLines(sites, args.timeoutMs)));
   lines.push(
     databaseAway
       ? `Control-plane database: unreachable from ${databaseAway} of ${sites.length} site server(s): deploys are refused there, the last manifest is still served`

@@ -20,6 +20,7 @@ const {
 } = require('./webpack/plugins.cjs');
 const { buildRecordPlugin, sourcesDigest } = require('./webpack/build-record.cjs');
 const { federationManifestPlugin } = require('./webpack/federation-manifest.cjs');
+const { PinnedChunkLoadingPlugin } = require('./webpack/pinned-loading.cjs');
 
 const rules = (production) => [
   {
@@ -322,6 +323,7 @@ function remoteFederation({ remote, pkg, standaloneHtml }) {
       buildName: pkg.name,
       buildVersion: pkg.version,
     }),
+    new PinnedChunkLoadingPlugin(),
   ];
 }
 

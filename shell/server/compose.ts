@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { PINS_GLOBAL } from '@site/contracts';
 import { scriptJson } from './manifest-store';
 
 /** What goes into the template for one page. */
@@ -11,6 +12,12 @@ export interface PageParts {
   html: string;
   /** A remote's scripts the page will load, to preload. */
   scripts: string[];
+  /**
+   * The pins of the groups' files the page may load, by URL: a group's page has its own group's,
+   * a shell page every group's (a visitor may enter any group from it). Its preloads carry them, as
+   * the scripts that load the files will.
+   */
+  pins?: Record<string, string>;
   status: number;
   /** The page's path as its route names it. */
   path: string;
@@ -93,14 +100,16 @@ export async function loadShellTemplate(shellDist: string): Promise<ShellTemplat
 }
 
 /**
- * Runs in the page: once the first contentful paint is on screen, preloads `preload` and adds
- * `scripts` in order. The page's text is all in the HTML, so it paints first and the scripts
+ * Runs in the page: holds the pins of the groups' files the page may load (@site/contracts
+ * PINS_GLOBAL), and once the first contentful paint is on screen, preloads `preload` (a group's
+ * file with its pin, so the script that loads it later finds it) and adds `scripts` in order. The page's text is all in the HTML, so it paints first and the scripts
  * follow, all requested together instead of one after another. Where paint timing is missing it
  * waits for the first frame, and a timer stands in where no paint comes (a background tab).
  * Plain JavaScript in a string, sent as it is written.
  */
 const START_SCRIPTS = `function (start) {
-  var scripts = start.scripts, preload = start.preload;
+  var scripts = start.scripts, preload = start.preload, pins = start.pins;
+  self.${PINS_GLOBAL} = pins;
   var started = false;
   function go() {
     if (started) return;
@@ -110,6 +119,10 @@ const START_SCRIPTS = `function (start) {
       link.rel = 'preload';
       link.as = 'script';
       link.href = href;
+      if (pins[href]) {
+        link.integrity = pins[href];
+        link.crossOrigin = 'anonymous';
+      }
       document.head.append(link);
     });
     scripts.forEach(function (src) {
@@ -163,7 +176,7 @@ export function composePage(
   manifest: string,
 ): string {
   const preload = [...shellChunksFor(template, page), ...page.scripts];
-  const start = scriptJson({ scripts: template.scripts, preload });
+  const start = scriptJson({ scripts: template.scripts, preload, pins: page.pins ?? {} });
   const loader = `<script type="application/json" id="${START_ELEMENT}">${start}</script><script>${LOADER_SCRIPT}</script>`;
   const route =
     page.route === undefined

@@ -15,7 +15,12 @@
  * alone: the status, the title and the owner come from the manifest, never from the process.
  */
 import { createHash } from 'node:crypto';
-import { leadingRemote, type DeploymentManifest, type RemoteDeployment } from '@site/contracts';
+import {
+  leadingRemote,
+  pinsByUrl,
+  type DeploymentManifest,
+  type RemoteDeployment,
+} from '@site/contracts';
 import { LRUCache } from 'lru-cache';
 import type { PageMeta } from '../src/content/shell-routes';
 import type { ContactFormState } from '../src/pages/contact/form-state';
@@ -371,6 +376,7 @@ export class PageComposer {
         head,
         html: root,
         scripts,
+        pins: Object.assign({}, ...(owner ? [owner] : view.manifest.remotes).map(pinsByUrl)),
         status: page.status,
         path: meta.path,
         remote: owner !== null,

@@ -20,6 +20,7 @@ import { refuseBadTarget, trustProxy } from './fastify-options';
 import { apiProxy } from './http/api-proxy';
 import { DEFAULT_BEACON_RATE_LIMIT, beaconRoutes } from './http/beacon';
 import { contactFormRoutes } from './http/contact-form';
+import { integrityRoutes } from './http/integrity';
 import { loggerOptions } from './logger';
 import type { SiteMetrics } from './metrics';
 import type { SentPage } from './page-cache';
@@ -141,6 +142,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
   await app.register(beaconRoutes, {
     rateLimit: options.beaconRateLimit ?? DEFAULT_BEACON_RATE_LIMIT,
   });
+  await app.register(integrityRoutes);
   await app.register(seoRoutes);
   await app.register(apiProxy, { target: options.apiTarget });
   await app.register(contactFormRoutes, { mailService: options.apiTarget });

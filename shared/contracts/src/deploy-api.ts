@@ -136,6 +136,8 @@ export interface LiveVersion {
   entry: string;
   /** Absent in entries written before versions were pinned. */
   serverIntegrity?: string;
+  /** The pins of the files its pages load in the browser; absent before they were pinned. */
+  files?: Record<string, string>;
 }
 
 /** One change of the live manifest: who, when, which remote, from which version to which, and why. */

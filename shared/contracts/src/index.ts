@@ -3,3 +3,4 @@ export * from './remote';
 export * from './manifest';
 export * from './page-manifest';
 export * from './group-routes';
+export * from './browser-files';

@@ -24,6 +24,12 @@ export interface RemoteDeployment {
    */
   serverIntegrity?: string;
   /**
+   * The SHA-384 of every file the group's pages load in the browser (browser-files.ts), by path in
+   * the version folder, in Subresource Integrity form, taken when it was deployed. Pages load each
+   * with `integrity`: a file changed on the group's host since does not run.
+   */
+  files?: Record<string, string>;
+  /**
    * Only in the manifest a page carries (page-manifest.ts), where `routes` holds each prefix's
    * overview and leading pages: how many pages each prefix has in the whole route table.
    */
@@ -85,6 +91,26 @@ function checkPlain(value: string, where: string, prefix = false): void {
 const isPlainPrefix = (p: unknown): p is string =>
   typeof p === 'string' && pathProblem(p, true) === undefined;
 
+/** The most files one entry may pin: a table past this is refused at deploy. */
+export const MAX_PINNED_FILES = 400;
+
+/** A SHA-384 digest in Subresource Integrity form. */
+export const SHA384_INTEGRITY = /^sha384-[A-Za-z0-9+/]{64}$/;
+
+/**
+ * A pinned file's path: relative to the version folder and inside it (no scheme, no leading slash,
+ * no segment starting with a dot), a script or a style sheet.
+ */
+export const PINNED_PATH = /^[\w-][\w.-]*(\/[\w-][\w.-]*)*\.(js|css)$/;
+
+/**
+ * The global under which a page holds the pins of the files it may load, by URL: set by the page's
+ * own first script (shell/server/compose.ts), read by the shell's federation runtime for a group's
+ * entry and by each group's chunk loader (shared/build/webpack/pinned-loading.cjs, which names it
+ * too) for the chunks.
+ */
+export const PINS_GLOBAL = '__site_pins';
+
 /** A SHA-256 digest in Subresource Integrity form. */
 export const SHA256_INTEGRITY = /^sha256-[A-Za-z0-9+/]{43}=$/;
 
@@ -126,7 +152,7 @@ export function parseRoute(value: unknown, where: string, prefixes: string[]): R
 
 function parseRemote(r: unknown, where: string): RemoteDeployment {
   check(isObject(r), `${where} is not an object`);
-  const { name, entry, version, prefixes, routes, serverIntegrity, pages } = r;
+  const { name, entry, version, prefixes, routes, serverIntegrity, files, pages } = r;
   check(isGroupName(name), `${where}.name must be a snake_case identifier`);
   check(isNonEmptyString(entry), `${where}.entry is missing`);
   let url: URL;
@@ -157,6 +183,15 @@ function parseRemote(r: unknown, where: string): RemoteDeployment {
       (typeof serverIntegrity === 'string' && SHA256_INTEGRITY.test(serverIntegrity)),
     `${where}.serverIntegrity must be "sha256-" and the base64 of a SHA-256 digest`,
   );
+  check(
+    files === undefined ||
+      (isObject(files) &&
+        Object.keys(files).length <= MAX_PINNED_FILES &&
+        Object.entries(files).every(
+          ([path, pin]) => PINNED_PATH.test(path) && SHA384_INTEGRITY.test(pin as string),
+        )),
+    `${where}.files is not a map of pins`,
+  );
   if (pages !== undefined) {
     check(
       isObject(pages) &&
@@ -177,6 +212,7 @@ function parseRemote(r: unknown, where: string): RemoteDeployment {
     prefixes: prefixList,
     routes: parsed,
     ...(serverIntegrity === undefined ? {} : { serverIntegrity }),
+    ...(files === undefined ? {} : { files: files as Record<string, string> }),
     ...(pages === undefined ? {} : { pages: pages as Record<string, number> }),
   };
 }

@@ -58,7 +58,7 @@ export const namesEveryPage = (remote: RemoteDeployment): boolean =>
 
 /**
  * The manifest JSON a page embeds, from the live JSON: each readable remote with its leading
- * routes; every other key and every entry the reader sets aside as it is, so the browser's reader
+ * routes and without the pins of its files; every other key and every entry the reader sets aside as it is, so the browser's reader
  * sets the same entries aside for the same reasons.
  */
 export function pageManifestJson(json: Readonly<Record<string, unknown>>): Record<string, unknown> {
@@ -68,9 +68,10 @@ export function pageManifestJson(json: Readonly<Record<string, unknown>>): Recor
   manifest.remotes.forEach((remote, i) => {
     const leading = leadingRemote(remote);
     const index = entries[i]!;
-    if (leading !== remote) {
-      remotes[index] = { ...(raw[index] as object), routes: leading.routes, pages: leading.pages };
-    }
+    // The pins of its files reach the page apart, only where the page may load them (compose.ts).
+    const { files: _pins, ...entry } = raw[index] as Record<string, unknown>;
+    remotes[index] =
+      leading === remote ? entry : { ...entry, routes: leading.routes, pages: leading.pages };
   });
   return { ...json, remotes };
 }

@@ -109,6 +109,7 @@ export class Bucket {
     writeFileSync(path.join(folder, 'routes.json'), JSON.stringify(table));
     writeFileSync(path.join(folder, 'mf-manifest.json'), JSON.stringify({ id: group, shared: [] }));
     writeFileSync(path.join(folder, 'page-assets.json'), JSON.stringify({ pages: {} }));
+    writeFileSync(path.join(folder, 'remoteEntry.js'), `var ${group};`);
   }
 
   entry(group: string, version: string): string {

@@ -155,7 +155,8 @@ export class Deployer {
           : `"${name}" has no earlier version in the history`,
       );
     }
-    // The version goes back exactly as it was live: its Node build must still be the pinned file.
+    // The version goes back exactly as it was live: its Node build and the files its pages load
+    // must still be the pinned ones.
     const [done] = await this.publisher.publish([{ name, ...target }], {
       ...change,
       reason:

@@ -7,7 +7,8 @@
  * other group's, of the shell's pages and of every path the site serves itself, its prefixes
  * those the site table grants its group; the shared packages it needs, provided by the live
  * shell; its Node build, fetched and pinned by SHA-256 (and the file the team built, when the team
- * says which); and every one of its pages, rendered from that pinned file by its own render
+ * says which); every file its pages load in the browser, fetched and pinned by SHA-384
+ * (file-pins.ts); and every one of its pages, rendered from that pinned file by its own render
  * processes. Any failure is a RefusedError that says why; nothing is changed.
  */
 import semver from 'semver';
@@ -20,6 +21,7 @@ import {
 } from '@site/contracts';
 import type { LiveManifest } from '../control-plane';
 import { RemoteFileError, fetchRemoteFile, fetchRemoteJson } from '../remote-files';
+import { pinFiles } from './file-pins';
 import { RefusedError, patchManifest, type PublishedEntry } from './patch';
 import { refuseReserved } from './reserved';
 import {
@@ -126,8 +128,11 @@ export class EntryChecks {
     }
   }
 
-  /** The shared packages the new version needs that the live shell does not provide. */
-  private async checkShared(entry: string): Promise<void> {
+  /**
+   * The shared packages the new version needs that the live shell does not provide; its federation
+   * manifest when there are none.
+   */
+  private async checkShared(entry: string): Promise<unknown> {
     const manifest = (await this.json(
       new URL('mf-manifest.json', entry).href,
       'the federation manifest',
@@ -149,6 +154,7 @@ export class EntryChecks {
         `this version needs ${missing.join(', ')}: deploy a shell that provides ${missing.length > 1 ? 'them' : 'it'} first`,
       );
     }
+    return manifest;
   }
 
   /**
@@ -252,8 +258,18 @@ export class EntryChecks {
       refuseOversized(table, this.options.routeLimits);
       refuseReserved(table, reserved);
       refuseUnplain(table);
-      await this.checkShared(url.href);
-      const pinned = { ...published, serverIntegrity: await this.pin(published) };
+      const federation = await this.checkShared(url.href);
+      const pinned = {
+        ...published,
+        serverIntegrity: await this.pin(published),
+        files: await pinFiles(
+          url,
+          federation,
+          undefined,
+          { allowed: this.allowed, fetch: this.fetchOptions },
+          published.files,
+        ),
+      };
       const patched = patchManifest(json, pinned, table, this.options.shellPaths);
       // After the parser: a prefix another group or the shell holds is refused as taken.
       refuseUngranted(table, published.name, grants);

@@ -91,8 +91,11 @@ export const liveVersion = (remote: {
   version: string;
   entry: string;
   serverIntegrity?: string;
+  files?: Record<string, string>;
 }): LiveVersion => ({
   version: remote.version,
   entry: remote.entry,
   ...(remote.serverIntegrity ? { serverIntegrity: remote.serverIntegrity } : {}),
+  // A rollback goes back to exactly these files (file-pins.ts).
+  ...(remote.files ? { files: remote.files } : {}),
 });

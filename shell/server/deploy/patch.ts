@@ -14,6 +14,8 @@ export interface PublishedEntry {
   version: string;
   /** The pin of the version's Node build (`sha256-<base64>`). */
   serverIntegrity?: string;
+  /** The pins of the files its pages load in the browser (file-pins.ts). */
+  files?: Record<string, string>;
 }
 
 export class RefusedError extends Error {
@@ -62,6 +64,7 @@ export function patchManifest(
     prefixes: table.prefixes,
     routes: table.routes,
     ...(published.serverIntegrity ? { serverIntegrity: published.serverIntegrity } : {}),
+    ...(published.files ? { files: published.files } : {}),
   };
   const liveRemotes =
     isObject(liveJson) && Array.isArray(liveJson.remotes) ? (liveJson.remotes as unknown[]) : [];

@@ -6,6 +6,8 @@ import type { RemoteDeployment } from '@site/contracts';
  * delays it; its string body goes as text/plain, which needs no CORS preflight.
  */
 const MAX_PER_VIEW = 3;
+/** Where a group that could not be loaded is reported for its files to be checked. */
+const INTEGRITY_URL = '/_integrity';
 const MAX_MESSAGE = 300;
 
 let view = '';
@@ -37,6 +39,9 @@ export function send(
   const body = JSON.stringify({ kind, group: owner.name, version: owner.version, message });
   try {
     navigator.sendBeacon?.(url, body);
+    // The site checks the group's files against their pins itself: a file changed on the group's
+    // host since its deploy is what the browser refused to run, and is counted as such.
+    if (kind === 'remote-load-failed') navigator.sendBeacon?.(INTEGRITY_URL, body);
   } catch {
     // A browser that refuses the beacon (a policy, a full queue): the report is lost, not the page.
   }

@@ -1,4 +1,5 @@
 import type { ModuleFederation } from '@module-federation/enhanced/runtime';
+import { pinnedEntries } from './pins';
 
 /**
  * What the shell shares with its remotes, by package: the installed version and the range the
@@ -64,6 +65,7 @@ export function federation(): Promise<ModuleFederation> {
       shared,
       // Each remote's entry is fetched when its pages are needed, never all at start-up.
       shareStrategy: 'loaded-first',
+      plugins: [pinnedEntries],
     });
   })();
   return instance;

@@ -111,6 +111,7 @@ class Bucket {
     writeFileSync(path.join(folder, 'routes.json'), JSON.stringify(table));
     writeFileSync(path.join(folder, 'mf-manifest.json'), JSON.stringify({ id: group, shared: [] }));
     writeFileSync(path.join(folder, 'page-assets.json'), JSON.stringify({ pages: {} }));
+    writeFileSync(path.join(folder, 'remoteEntry.js'), `var ${group};`);
     return {
       name: group,
       entry: `${this.origin}/${group}/${version}/remoteEntry.js`,
@@ -165,6 +166,8 @@ export interface SiteFixture {
   site: Site;
   /** The origin the groups' version folders are served from. */
   origin: string;
+  /** The folder served there: `<dir>/<group>/<version>/`. */
+  dir: string;
   /** Writes another version folder of a group, for a preview or a canary. */
   version(group: Group, version: string): ReturnType<Bucket['version']>;
   /** Writes a version folder of another group, with its own pages. */
@@ -244,6 +247,7 @@ export async function startFixture(
   return {
     site,
     origin,
+    dir: bucket.dir,
     version: (group, version) => bucket.version(group, version),
     group: (name, version, pages) => bucket.version(name, version, pages),
     ...(mail ? { mail } : {}),
