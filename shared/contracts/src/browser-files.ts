@@ -5,7 +5,6 @@
  * deploy API pins each by SHA-384 in the manifest entry (`files`); the page loads each with that
  * `integrity`, so a file changed on the group's host after the deploy does not run.
  */
-import { PINNED_PATH } from './manifest';
 
 export { MAX_PINNED_FILES, PINNED_PATH, PINS_GLOBAL, SHA384_INTEGRITY } from './manifest';
 
