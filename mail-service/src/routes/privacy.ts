@@ -6,7 +6,7 @@ import type { RequestHandler } from 'express';
 import type { RetentionFigures } from '@site/contracts/contact/retention';
 import type { Config } from '../config';
 
-export type PrivacyConfig = Pick<
+type PrivacyConfig = Pick<
   Config,
   'retentionDays' | 'spamRetentionDays' | 'queueLifetimeSeconds' | 'rateLimitWindowSeconds'
 >;

@@ -2,10 +2,10 @@ import type { RetentionFigures } from '@site/contracts/contact/retention';
 import { company } from '@site/ui';
 
 /** "30 days", "1 day". */
-export const days = (n: number): string => `${n} ${n === 1 ? 'day' : 'days'}`;
+const days = (n: number): string => `${n} ${n === 1 ? 'day' : 'days'}`;
 
 /** A number of seconds in the largest whole unit: "5 days", "10 minutes", "90 seconds". */
-export function duration(seconds: number): string {
+function duration(seconds: number): string {
   const units: [number, string][] = [
     [86_400, 'day'],
     [3_600, 'hour'],
@@ -21,7 +21,7 @@ export function duration(seconds: number): string {
 }
 
 /** One kind of record the website keeps, and for how long. */
-export interface RetentionRow {
+interface RetentionRow {
   /** Which figure of the mail-service's settings it states (the browser tests compare them). */
   figure: keyof RetentionFigures;
   record: string;
