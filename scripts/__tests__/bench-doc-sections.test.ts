@@ -41,6 +41,7 @@ test('first-load JS: `/`, the shell pages and each group, each against its limit
 test('phone taps: each group with its ratio to the shell tap, its runs and what came after', () => {
   const target = (group: string, ms: number, ratio: number | null): PhoneTarget => ({
     group,
+    from: '/',
     path: `/${group}`,
     medianMs: ms,
     ratio,
@@ -54,7 +55,7 @@ test('phone taps: each group with its ratio to the shell tap, its runs and what 
     notes: [],
   } as unknown as PhoneResult;
   const text = phoneSection(result);
-  expect(text).toMatch(/^within the shell +\/shell +400 +1 +400, 410 +2\.0 +0$/m);
-  expect(text).toMatch(/^slow +\/slow +700 +1\.75 +700, 710 +2\.0 +2$/m);
+  expect(text).toMatch(/^within the shell +\/ +\/shell +400 +1 +400, 410 +2\.0 +0$/m);
+  expect(text).toMatch(/^slow +\/ +\/slow +700 +1\.75 +700, 710 +2\.0 +2$/m);
   expect(text).toContain('every group within 1.5x: NO');
 });
