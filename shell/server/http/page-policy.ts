@@ -5,19 +5,22 @@
  * it is, and connect to those origins alone:
  *
  * - a group's page: the site and that group's origin;
- * - a shell page (home, about, 404, ...): the site and the origins of the groups it may enter
- *   without a page load (it warms their entries and loads them in place), nothing else;
+ * - a shell page (home, about, 404, ...): the site alone (entering a group is a page load, so a
+ *   shell document never runs a group's code: shell/src/federation/boundary.ts);
  * - the contact page: the site alone, never framed, and in a browsing-context group of its own
  *   (COOP `same-origin`; every other page is `same-origin-allow-popups`), so a page that opens it
  *   cannot reach into its document.
  *
- * The site's one inline script (compose.ts's loader) is allowed by its hash: composed pages are
- * cached for every visitor, so a nonce per answer would not fit. JSON data elements never run.
+ * The site's inline scripts (compose.ts's loader, and the fixed speculation rules the shell adds
+ * to prefetch other owners' pages) are allowed by their hashes: composed pages are cached for every
+ * visitor, so a nonce per answer would not fit; 'inline-speculation-rules' would let a group's code
+ * add rules of its own. JSON data elements never run.
  * Styles, images and fonts are not limited (no default-src): the map's tiles and the inlined
  * style sheet need nothing more. Violations are reported to REPORT_PATH (report-uri, sent at once
  * by every browser that enforces the policy) and counted per group (http/policy-reports.ts).
  */
 import { createHash } from 'node:crypto';
+import { SPECULATION_RULES } from '../../src/federation/speculation-rules';
 import { LOADER_SCRIPT } from '../compose';
 
 /** Where browsers post the policy's violation reports. */
@@ -26,12 +29,17 @@ export const REPORT_PATH = '/_csp';
 export type PageOwner =
   /** A group's page: its code runs here, and only its. */
   | { kind: 'group'; origin: string }
-  /** A shell page, with the origins of the groups it may enter in place. */
-  | { kind: 'shell'; groupOrigins: readonly string[] }
+  /** A shell page: no group's code. */
+  | { kind: 'shell' }
   /** The contact page: no group's code, ever. */
   | { kind: 'contact' };
 
-export const LOADER_HASH = `'sha256-${createHash('sha256').update(LOADER_SCRIPT).digest('base64')}'`;
+const hashOf = (text: string): string =>
+  `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+export const LOADER_HASH = hashOf(LOADER_SCRIPT);
+/** The one set of speculation rules the shell's code inserts (speculation-rules.ts). */
+export const SPECULATION_HASH = hashOf(SPECULATION_RULES);
 
 /** An origin as a CSP source: only `scheme://host[:port]` goes in, nothing that could end a list. */
 function sourceOf(origin: string): string | null {
@@ -46,12 +54,11 @@ function sourceOf(origin: string): string | null {
 
 /** The headers of a page answer whose page belongs to `owner`. */
 export function policyFor(owner: PageOwner): Record<string, string> {
-  const origins =
-    owner.kind === 'group' ? [owner.origin] : owner.kind === 'shell' ? owner.groupOrigins : [];
+  const origins = owner.kind === 'group' ? [owner.origin] : [];
   const sources = [...new Set(origins.map(sourceOf).filter((s): s is string => s !== null))];
   const contact = owner.kind === 'contact';
   const directives = [
-    `script-src 'self' ${[...sources, LOADER_HASH].join(' ')}`,
+    `script-src 'self' ${[...sources, LOADER_HASH, SPECULATION_HASH].join(' ')}`,
     `connect-src ${["'self'", ...sources].join(' ')}`,
     // Workers and service workers would outlive a page's group: none.
     "worker-src 'none'",

@@ -76,7 +76,7 @@ export function ownerOf(view: LiveManifest, pagePath: string): PageOwner {
   const remotes = view.manifest.remotes;
   const owner = remotes.find((r) => r.routes.some((route) => route.path === pagePath));
   if (owner) return { kind: 'group', origin: new URL(owner.entry).origin };
-  return { kind: 'shell', groupOrigins: remotes.map((r) => new URL(r.entry).origin) };
+  return { kind: 'shell' };
 }
 
 /** The group a page of the site belongs to, as the metrics label it. */

@@ -3,6 +3,7 @@
  */
 import { createHash } from 'node:crypto';
 import { METRICS_TOKEN, SITE_URL, startFixture, type SiteFixture } from './site-fixture';
+import { SPECULATION_HASH } from '../../http/page-policy';
 
 /**
  * The policy each page answer carries, as a browser enforces it: scripts from the site and the
@@ -44,7 +45,7 @@ describe('the policy of a page', () => {
     const policy = directives(answer);
     const hashes = inlineHashes(answer.body);
     expect(hashes).toHaveLength(1);
-    expect(policy['script-src']).toEqual(["'self'", fixture.origin, ...hashes]);
+    expect(policy['script-src']).toEqual(["'self'", fixture.origin, ...hashes, SPECULATION_HASH]);
     expect(policy['connect-src']).toEqual(["'self'", fixture.origin]);
     expect(policy['frame-ancestors']).toEqual(["'self'"]);
     expect(policy['report-uri']).toEqual(['/_csp']);
@@ -53,20 +54,27 @@ describe('the policy of a page', () => {
   test('the contact page runs and reaches nothing but the site, and no page may frame it', async () => {
     const answer = await get('/contact');
     const policy = directives(answer);
-    expect(policy['script-src']).toEqual(["'self'", ...inlineHashes(answer.body)]);
+    expect(policy['script-src']).toEqual([
+      "'self'",
+      ...inlineHashes(answer.body),
+      SPECULATION_HASH,
+    ]);
     expect(policy['connect-src']).toEqual(["'self'"]);
     expect(policy['frame-ancestors']).toEqual(["'none'"]);
     expect(answer.headers['x-frame-options']).toBe('DENY');
     expect(answer.headers['cross-origin-opener-policy']).toBe('same-origin');
   });
 
-  test('the shell pages allow the groups they may enter in place, and every page keeps its limits', async () => {
+  test('the shell pages run and reach no group, and every page keeps its limits', async () => {
     for (const url of ['/', '/about', '/no-such-page', '/contact', '/probe/hello']) {
       const answer = await get(url);
       const policy = directives(answer);
       const all = Object.values(policy).flat();
       expect([url, all.filter((v) => /unsafe|\*|data:|blob:/.test(v))]).toEqual([url, []]);
-      expect([url, policy['script-src']?.slice(-1)]).toEqual([url, inlineHashes(answer.body)]);
+      expect([url, policy['script-src']?.slice(-2)]).toEqual([
+        url,
+        [...inlineHashes(answer.body), SPECULATION_HASH],
+      ]);
       expect([url, policy['base-uri'], policy['object-src'], policy['form-action']]).toEqual([
         url,
         ["'self'"],
@@ -74,8 +82,14 @@ describe('the policy of a page', () => {
         ["'self'"],
       ]);
       expect([url, policy['worker-src']]).toEqual([url, ["'none'"]]);
+      if (url !== '/contact' && url !== '/probe/hello') {
+        expect([url, policy['script-src']]).toEqual([
+          url,
+          ["'self'", ...inlineHashes(answer.body), SPECULATION_HASH],
+        ]);
+        expect([url, policy['connect-src']]).toEqual([url, ["'self'"]]);
+      }
       if (url !== '/contact') {
-        expect([url, policy['connect-src']]).toEqual([url, ["'self'", fixture.origin]]);
         expect([url, answer.headers['cross-origin-opener-policy']]).toEqual([
           url,
           'same-origin-allow-popups',
