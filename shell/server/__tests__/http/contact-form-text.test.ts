@@ -30,7 +30,13 @@ const post = (fields: Record<string, string>) =>
   fixture.inject({
     method: 'POST',
     url: '/contact',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: SITE_URL },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: SITE_URL,
+      // A form a visitor submits is the document's navigation (Fetch Metadata).
+      'sec-fetch-mode': 'navigate',
+      'sec-fetch-dest': 'document',
+    },
     payload: new URLSearchParams(fields).toString(),
   });
 
