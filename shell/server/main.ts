@@ -26,6 +26,7 @@ async function main(): Promise<void> {
     groupRenderWorkers: settings.groupRenderWorkers,
     render: settings.render,
     renderUser: settings.renderUser,
+    routeLimits: settings.routeLimits,
     trustProxy: settings.trustProxy,
     metricsToken: settings.metricsToken,
     beaconRateLimit: settings.beaconRateLimit,

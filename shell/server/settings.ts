@@ -15,6 +15,7 @@ import { CONNECTION_LIMITS, type ConnectionLimits } from '@site/serving';
 import { DEFAULT_BEACON_RATE_LIMIT } from './http/beacon';
 import { CANARY_DEFAULTS } from './canary';
 import type { Judgment } from '@site/contracts/canary-judgment';
+import type { RouteTableLimits } from './deploy/table-rules';
 import { DEFAULTS } from './site';
 import {
   databaseUrl,
@@ -60,6 +61,8 @@ export interface SiteSettings {
       }
     | undefined;
   trustProxy: TrustProxy;
+  /** How large a group's route table, and what every page shows of it, may be at deploy. */
+  routeLimits: RouteTableLimits;
   /** Undefined without DATABASE_URL: the live manifest and its history are files in deployDir. */
   databaseUrl?: string | undefined;
   /** Undefined without METRICS_TOKEN: `GET /_metrics` is off. */
@@ -124,6 +127,24 @@ const schema = z.object({
   // Long enough for a large group's every page rendered on a busy machine; no team waits on it.
   DEPLOY_CHECK_TIMEOUT_S: wholeNumber('a whole number of seconds', 5, 3600).default(
     DEFAULTS.deployCheckTimeoutMs / 1000,
+  ),
+  // What a deploy may ask of every page (deploy/table-rules.ts): each limit is four times the
+  // largest a real table has or more, and together they keep another owner's page within a few KB.
+  ROUTE_TITLE_MAX_CHARS: wholeNumber('a number of characters', 20, 1000).default(
+    DEFAULTS.routeLimits.titleChars,
+  ),
+  ROUTE_NAV_LABEL_MAX_CHARS: wholeNumber('a number of characters', 10, 200).default(
+    DEFAULTS.routeLimits.navLabelChars,
+  ),
+  ROUTE_GROUP_MAX_CHARS: wholeNumber('a number of characters', 10, 200).default(
+    DEFAULTS.routeLimits.groupChars,
+  ),
+  ROUTE_TABLE_MAX_ROUTES: wholeNumber('a number of routes', 1, 100_000).default(
+    DEFAULTS.routeLimits.routes,
+  ),
+  // Fetched into the site server's memory for each deploy: 64 KB to the 20 MB of any remote file.
+  ROUTE_TABLE_MAX_BYTES: wholeNumber('a number of bytes', 65_536, 20_971_520).default(
+    DEFAULTS.routeLimits.tableBytes,
   ),
   TRUST_PROXY: trustProxySetting.default(false),
   DATABASE_URL: databaseUrl.optional(),
@@ -233,6 +254,13 @@ export function parseSiteSettings(env: NodeJS.ProcessEnv): SiteSettings {
             ...(s.PREVIEW_SECRET ? { previewSecret: s.PREVIEW_SECRET } : {}),
             checkTimeoutMs: s.DEPLOY_CHECK_TIMEOUT_S * 1000,
           },
+    routeLimits: {
+      titleChars: s.ROUTE_TITLE_MAX_CHARS,
+      navLabelChars: s.ROUTE_NAV_LABEL_MAX_CHARS,
+      groupChars: s.ROUTE_GROUP_MAX_CHARS,
+      routes: s.ROUTE_TABLE_MAX_ROUTES,
+      tableBytes: s.ROUTE_TABLE_MAX_BYTES,
+    },
     trustProxy: s.TRUST_PROXY,
     databaseUrl: s.DATABASE_URL,
     metricsToken: s.METRICS_TOKEN,

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { Judgment } from '@site/contracts/canary-judgment';
+import type { RouteTableLimits } from './deploy/table-rules';
 import type { RenderLimits } from './render/pools';
 
 /** What a site server is made with (main.ts makes it from the settings; tests from their own). */
@@ -40,6 +42,13 @@ export interface SiteOptions {
     /** How long one change's checks may take before it is refused. */
     checkTimeoutMs?: number;
   };
+  /** How large a group's route table, and what every page shows of it, may be at deploy. */
+  routeLimits?: Partial<RouteTableLimits>;
+  /**
+   * Each group's prefixes (federation name -> prefixes); by default those of the site table
+   * (`shared/contracts/site.json`), read for each deploy.
+   */
+  grants?: Readonly<Record<string, readonly string[]>>;
   /**
    * The proxies in front of this server whose `X-Forwarded-*` headers count (Fastify's
    * `trustProxy`: `true`, a hop count, or addresses/subnets/`loopback`).
@@ -77,4 +86,18 @@ export const DEFAULTS = {
   deployCheckTimeoutMs: 120_000,
   /** Counts reach the control plane, and canaries are judged, every 5 s. */
   canaryIntervalMs: 5000,
+  /**
+   * A real table's longest title is 30 characters, label 30, group name 21; its largest group 11
+   * routes of some 420 bytes each, and the scale benchmark grows one to about 1,000. Each limit is
+   * four times that or more, and together they keep another owner's page within a few kilobytes.
+   */
+  routeLimits: {
+    titleChars: 120,
+    navLabelChars: 60,
+    groupChars: 60,
+    routes: 2000,
+    tableBytes: 1024 * 1024,
+  } satisfies RouteTableLimits,
+  /** The site table, where each group's prefixes are granted. */
+  siteTable: path.join(__dirname, '..', '..', 'shared', 'contracts', 'site.json'),
 };

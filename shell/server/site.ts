@@ -37,6 +37,7 @@ import views, { previewSecretOf } from './plugins/views';
 import { CANARY_DEFAULTS } from './canary';
 import canary from './plugins/canary';
 import { viewKeyOf } from './view-tokens';
+import { grantsOf, readGrants } from './deploy/table-rules';
 import { DEFAULTS, type SiteOptions } from './site-options';
 
 export { DEFAULTS, type SiteOptions } from './site-options';
@@ -54,6 +55,10 @@ export interface Site {
   metrics: SiteMetrics;
   close(): Promise<void>;
 }
+
+/** Grants given (tests), or the site table's, read for each change. */
+const grantsFrom = (given: SiteOptions['grants']) =>
+  given ? async () => grantsOf(given) : () => readGrants(DEFAULTS.siteTable);
 
 export async function createSite(options: SiteOptions): Promise<Site> {
   const app = Fastify({
@@ -118,6 +123,8 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     allowedOrigins: options.deploy?.allowedOrigins ?? [],
     fetchTimeoutMs,
     checkTimeoutMs: options.deploy?.checkTimeoutMs ?? DEFAULTS.deployCheckTimeoutMs,
+    grants: grantsFrom(options.grants),
+    routeLimits: { ...DEFAULTS.routeLimits, ...options.routeLimits },
     canary: {
       ...CANARY_DEFAULTS,
       intervalMs: DEFAULTS.canaryIntervalMs,

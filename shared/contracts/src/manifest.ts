@@ -1,4 +1,12 @@
-import { DESCRIPTION_MAX, DESCRIPTION_MIN, prefixOf, type RouteMeta } from './routes';
+import {
+  DESCRIPTION_MAX,
+  DESCRIPTION_MIN,
+  PLAIN_PATH_RULE,
+  pathProblem,
+  prefixOf,
+  quoted,
+  type RouteMeta,
+} from './routes';
 
 /** One remote as the shell finds it at run time. */
 export interface RemoteDeployment {
@@ -52,12 +60,30 @@ function check(condition: boolean, message: string): asserts condition {
   if (!condition) throw new ManifestError(message);
 }
 
+/** A card's file name is its page's path, a hash and `.png`, under `share/`. */
+export const CARD_PATH_MAX = 160;
+
 /**
  * A share card's path: relative to the version folder and inside it (no scheme, no leading slash,
  * no `.` or `..` segment, nothing a URL would read as a query or fragment), and a PNG.
  */
 const isCardPath = (v: string): boolean =>
-  /^[a-z0-9][a-z0-9_.-]*(\/[a-z0-9][a-z0-9_.-]*)*\.png$/i.test(v) && !v.split('/').includes('..');
+  v.length <= CARD_PATH_MAX &&
+  /^[a-z0-9][a-z0-9_.-]*(\/[a-z0-9][a-z0-9_.-]*)*\.png$/i.test(v) &&
+  !v.split('/').includes('..');
+
+/** A path or prefix as the parser takes it: plain, or an error naming it and the rule. */
+function checkPlain(value: string, where: string, prefix = false): void {
+  const problem = pathProblem(value, prefix);
+  check(
+    problem === undefined,
+    `${where} ${quoted(value)} is not a plain path (${problem}): ${PLAIN_PATH_RULE}`,
+  );
+}
+
+/** Prefixes that are plain paths: the only ones a link or a notice may name. */
+const isPlainPrefix = (p: unknown): p is string =>
+  typeof p === 'string' && pathProblem(p, true) === undefined;
 
 /** A SHA-256 digest in Subresource Integrity form. */
 export const SHA256_INTEGRITY = /^sha256-[A-Za-z0-9+/]{43}=$/;
@@ -75,24 +101,25 @@ export function parseRoute(value: unknown, where: string, prefixes: string[]): R
   check(isObject(value), `${where} is not an object`);
   const { path, title, description, group, navLabel, image } = value;
   check(isNonEmptyString(path) && path.startsWith('/'), `${where}.path must start with "/"`);
+  checkPlain(path, `${where}.path`);
   check(
     // A path at a prefix itself is the group's overview page.
     prefixOf(prefixes, path) !== undefined,
-    `${where}.path "${path}" is outside the remote's prefixes`,
+    `${where}.path ${quoted(path)} is outside the remote's prefixes`,
   );
   check(isNonEmptyString(title), `${where}.title is missing`);
   check(
     typeof description === 'string' &&
       description.length >= DESCRIPTION_MIN &&
       description.length <= DESCRIPTION_MAX,
-    `${where}.description must be ${DESCRIPTION_MIN} to ${DESCRIPTION_MAX} characters`,
+    `${where}.description must be ${DESCRIPTION_MIN} to ${DESCRIPTION_MAX} characters${typeof description === 'string' ? ` (it has ${description.length})` : ''}`,
   );
   check(isNonEmptyString(group), `${where}.group is missing`);
   check(isNonEmptyString(navLabel), `${where}.navLabel is missing`);
   if (image === undefined) return { path, title, description, group, navLabel };
   check(
     typeof image === 'string' && isCardPath(image),
-    `${where}.image must be a .png path inside the remote's folder, like "share/page.png"`,
+    `${where}.image must be a .png path inside the remote's folder, at most ${CARD_PATH_MAX} characters, like "share/page.png"`,
   );
   return { path, title, description, group, navLabel, image };
 }
@@ -117,6 +144,7 @@ function parseRemote(r: unknown, where: string): RemoteDeployment {
     `${where}.prefixes must be a list of paths like "/services/x"`,
   );
   const prefixList = prefixes as string[];
+  prefixList.forEach((p, j) => checkPlain(p, `${where}.prefixes[${j}]`, true));
   check(Array.isArray(routes) && routes.length > 0, `${where}.routes must be a non-empty list`);
   const parsed = routes.map((route, j) => parseRoute(route, `${where}.routes[${j}]`, prefixList));
   const seen = new Set<string>();
@@ -220,11 +248,7 @@ export function readManifestEntries(value: unknown): {
   parseTop(value).forEach((r, i) => {
     const name = isObject(r) && isGroupName(r.name) ? r.name : `remotes[${i}]`;
     const prefixes =
-      isObject(r) && Array.isArray(r.prefixes)
-        ? r.prefixes.filter(
-            (p): p is string => isNonEmptyString(p) && p.startsWith('/') && !p.endsWith('/'),
-          )
-        : [];
+      isObject(r) && Array.isArray(r.prefixes) ? r.prefixes.filter(isPlainPrefix) : [];
     try {
       const remote = parseRemote(r, `remotes[${i}]`);
       const problem = conflict(remote, remotes);

@@ -32,6 +32,41 @@ export const DESCRIPTION_MIN = 50;
 export const DESCRIPTION_MAX = 160;
 
 /**
+ * The longest route path or prefix, in characters: twice the longest a group has today. Every page
+ * names each group's leading pages, so a path's length counts on every owner's pages.
+ */
+export const PATH_MAX = 100;
+
+/** What a plain path is, as a refusal states it. */
+export const PLAIN_PATH_RULE = `a plain path is "/" and segments of letters, digits and hyphens (a prefix's in lower case), at most ${PATH_MAX} characters: no empty, "." or ".." segment, no percent-encoding, backslash or ";"`;
+
+/** A value as a message quotes it: long ones cut, so a refusal never carries a table's bulk. */
+export const quoted = (value: string): string =>
+  JSON.stringify(value.length > PATH_MAX ? `${value.slice(0, PATH_MAX)}…` : value);
+
+/**
+ * Why `value` is not a plain path, if it is not. A route's path and a prefix must be plain: a link
+ * to one then never leaves the site (`//host`, `/\host`) and never names another owner's path by
+ * another spelling (`..`, `%2D`, `;`, an empty segment). A prefix is lower case, as the site table
+ * grants it; a path under it may have capitals (`/public-health/MandE-tools`).
+ */
+export function pathProblem(value: string, prefix = false): string | undefined {
+  if (!value.startsWith('/')) return 'it does not start with "/"';
+  if (value.length > PATH_MAX) return `it has ${value.length} characters`;
+  if (value.includes('\\')) return 'it has a backslash';
+  if (value.includes('%')) return 'it has percent-encoding';
+  if (value.includes(';')) return 'it has a ";"';
+  const segments = value.slice(1).split('/');
+  if (segments.includes('')) return 'it has an empty segment';
+  if (segments.some((s) => s === '.' || s === '..')) return 'it has a "." or ".." segment';
+  const plain = prefix ? /^[a-z0-9-]+$/ : /^[A-Za-z0-9-]+$/;
+  const odd = segments.find((s) => !plain.test(s));
+  if (odd !== undefined)
+    return `its segment ${quoted(odd)} has a character other than ${prefix ? 'lower-case ' : ''}letters, digits and hyphens`;
+  return undefined;
+}
+
+/**
  * The prefix of `prefixes` that `path` lies under, if any. A path equal to a prefix is that
  * group's overview page, which lists the group's pages.
  */

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { createSite, type Site } from '../site';
 import {
   Bucket,
+  GRANTS,
   OPERATOR,
   SHELL_DIST,
   call,
@@ -55,6 +56,7 @@ beforeAll(async () => {
     renderWorkers: 1,
     processMetrics: false,
     deploy: { token: OPERATOR, allowedOrigins: [bucket.origin] },
+    grants: GRANTS,
     trustProxy: ['loopback'],
     beaconRateLimit: RATE_LIMIT,
     // The test ticks the judge itself.

@@ -9,6 +9,7 @@ import { createSite, type Site } from '../site';
 import { freshDatabase, startPostgres, type TestPostgres } from './control-plane-helpers';
 import {
   Bucket,
+  GRANTS,
   OPERATOR,
   SHELL_DIST,
   call,
@@ -46,6 +47,7 @@ const startReplica = (deployDir: string) =>
     groupRenderWorkers: 1,
     processMetrics: false,
     deploy: { token: OPERATOR, allowedOrigins: [bucket.origin] },
+    grants: GRANTS,
     trustProxy: ['loopback'],
     canary: { intervalMs: INTERVAL_MS },
     log: () => undefined,

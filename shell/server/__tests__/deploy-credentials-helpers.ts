@@ -23,6 +23,9 @@ exports.pages = Object.fromEntries(['alpha', 'beta'].map((g) => ['/' + g + '/pag
 `;
 export const PAGES_INTEGRITY = sha256Integrity(Buffer.from(PAGES_JS));
 
+/** The prefixes the tests' site table grants each test group: its own. */
+export const GRANTS = { alpha: ['/alpha'], beta: ['/beta'] };
+
 /** The route table a group's version publishes: by default its own, at `/<group>/page`. */
 export const tableOf = (group: string, paths = [`/${group}/page`]) => ({
   remote: group,
@@ -155,6 +158,7 @@ export function startSite(
       allowedOrigins: [origin],
       ...(checkTimeoutMs === undefined ? {} : { checkTimeoutMs }),
     },
+    grants: GRANTS,
     log: () => undefined,
   });
 }

@@ -39,6 +39,13 @@ describe('the site server settings', () => {
       render: { maxPageBytes: 1_048_576, memoryMb: 256 },
       renderUser: 'nobody',
       deploy: undefined,
+      routeLimits: {
+        titleChars: 120,
+        navLabelChars: 60,
+        groupChars: 60,
+        routes: 2000,
+        tableBytes: 1_048_576,
+      },
       trustProxy: false,
       beaconRateLimit: 30,
       canary: { maxErrorRate: 0.02, minViews: 50, windowSeconds: 1800, intervalMs: 5000 },
@@ -50,6 +57,39 @@ describe('the site server settings', () => {
         maxConnections: CONNECTION_LIMITS.maxConnections,
       },
     });
+  });
+
+  test('the route table limits are bounded, and each is read into its place', () => {
+    expect(
+      parseSiteSettings({
+        ROUTE_TITLE_MAX_CHARS: '80',
+        ROUTE_NAV_LABEL_MAX_CHARS: '40',
+        ROUTE_GROUP_MAX_CHARS: '30',
+        ROUTE_TABLE_MAX_ROUTES: '500',
+        ROUTE_TABLE_MAX_BYTES: '262144',
+      }).routeLimits,
+    ).toEqual({
+      titleChars: 80,
+      navLabelChars: 40,
+      groupChars: 30,
+      routes: 500,
+      tableBytes: 262_144,
+    });
+    expect(
+      problems({
+        ROUTE_TITLE_MAX_CHARS: '300000',
+        ROUTE_NAV_LABEL_MAX_CHARS: '0',
+        ROUTE_GROUP_MAX_CHARS: 'sixty',
+        ROUTE_TABLE_MAX_ROUTES: '1000000',
+        ROUTE_TABLE_MAX_BYTES: '1024',
+      }),
+    ).toEqual([
+      'ROUTE_TITLE_MAX_CHARS: "300000" is not a number of characters (20 to 1000)',
+      'ROUTE_NAV_LABEL_MAX_CHARS: "0" is not a number of characters (10 to 200)',
+      'ROUTE_GROUP_MAX_CHARS: "sixty" is not a number of characters (10 to 200)',
+      'ROUTE_TABLE_MAX_ROUTES: "1000000" is not a number of routes (1 to 100000)',
+      'ROUTE_TABLE_MAX_BYTES: "1024" is not a number of bytes (65536 to 20971520)',
+    ]);
   });
 
   test('the connection limits are bounded: times within what a timer holds, the request after its headers', () => {

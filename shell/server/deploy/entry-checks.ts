@@ -1,12 +1,14 @@
 /**
  * Every check an entry must pass before it goes live, apart from who asks (deployer.ts): its
- * fields; its origin, which must be allowed; its route table, fetched from there (no redirect
- * followed), read with the browser's parser, naming the group it is published as, its paths inside
- * its prefixes, clear of every other group's, of the shell's pages and of every path the site
- * serves itself; the shared packages it needs, provided by the live shell; its Node build, fetched
- * and pinned by SHA-256 (and the file the team built, when the team says which); and every one of
- * its pages, rendered from that pinned file by its own render processes. Any failure is a
- * RefusedError that says why; nothing is changed.
+ * fields; its origin, which must be allowed; its URL, which must name its version's folder; its
+ * route table, fetched from there (no redirect followed) no further than its limit in bytes,
+ * naming the group it is published as, within its limits, its prefixes and paths plain
+ * (table-rules.ts), read with the browser's parser, its paths inside its prefixes, clear of every
+ * other group's, of the shell's pages and of every path the site serves itself, its prefixes
+ * those the site table grants its group; the shared packages it needs, provided by the live
+ * shell; its Node build, fetched and pinned by SHA-256 (and the file the team built, when the team
+ * says which); and every one of its pages, rendered from that pinned file by its own render
+ * processes. Any failure is a RefusedError that says why; nothing is changed.
  */
 import semver from 'semver';
 import {
@@ -20,6 +22,14 @@ import type { LiveManifest } from '../control-plane';
 import { RemoteFileError, fetchRemoteFile, fetchRemoteJson } from '../remote-files';
 import { RefusedError, patchManifest, type PublishedEntry } from './patch';
 import { refuseReserved } from './reserved';
+import {
+  LIMIT_SETTINGS,
+  refuseOversized,
+  refuseUngranted,
+  refuseUnplain,
+  type Grants,
+  type RouteTableLimits,
+} from './table-rules';
 
 /** A refusal for a file that could not be fetched, as the team should read it. */
 function refusedFetch(error: unknown): RefusedError {
@@ -47,7 +57,34 @@ export interface EntryCheckOptions {
   reservedPaths(): Promise<readonly string[]>;
   /** Renders a page against a manifest; resolves to the failure, if any. */
   renderCheck(manifest: DeploymentManifest, path: string): Promise<string | null>;
+  /** Each group's prefixes as the site table grants them, read for each change. */
+  grants(): Promise<Grants>;
+  /** How large a route table, and what every page shows of it, may be (table-rules.ts). */
+  routeLimits: RouteTableLimits;
   fetchTimeoutMs?: number;
+}
+
+/**
+ * Refuses an entry whose URL does not name the folder of the version it publishes, as written:
+ * `…/1.0.0/../1.1.0/remoteEntry.js` (or `%2e%2e`) reads as the 1.1.0 folder, and the history would
+ * name 1.0.1 while 1.1.0 runs.
+ */
+function refuseOtherFolder(published: PublishedEntry, url: URL): void {
+  const folder = url.pathname.split('/').at(-2);
+  const why =
+    url.href !== published.entry
+      ? `it reads as ${url.href}`
+      : url.search || url.hash
+        ? 'it has a query or a fragment'
+        : folder !== published.version
+          ? `its folder is "${folder}"`
+          : undefined;
+  if (why === undefined) return;
+  throw new RefusedError(
+    422,
+    'not_version_folder',
+    `the entry ${published.entry} must name the folder of the version it publishes, as in …/${published.version}/remoteEntry.js, with no "." or ".." segment, encoded dot or query: ${why}; nothing was changed`,
+  );
 }
 
 export class EntryChecks {
@@ -65,6 +102,26 @@ export class EntryChecks {
     try {
       return await fetchRemoteJson(url, this.allowed, what, this.fetchOptions);
     } catch (error) {
+      throw refusedFetch(error);
+    }
+  }
+
+  /** The route table, read no further than its limit in bytes. */
+  private async table(url: string): Promise<unknown> {
+    const limit = this.options.routeLimits.tableBytes;
+    try {
+      return await fetchRemoteJson(url, this.allowed, 'the route table', {
+        ...this.fetchOptions,
+        maxBytes: limit,
+      });
+    } catch (error) {
+      if (error instanceof RemoteFileError && error.code === 'too_large') {
+        throw new RefusedError(
+          422,
+          'table_too_large',
+          `the route table at ${url} has more than ${limit} bytes, the limit (${LIMIT_SETTINGS.tableBytes}); nothing was changed`,
+        );
+      }
       throw refusedFetch(error);
     }
   }
@@ -146,6 +203,7 @@ export class EntryChecks {
         `entries may point only at ${[...this.allowed].join(', ') || 'no origin (none is configured)'}; not at ${url.origin}`,
       );
     }
+    refuseOtherFolder(published, url);
     return url;
   }
 
@@ -166,6 +224,7 @@ export class EntryChecks {
     }
     const urls = entries.map((published) => this.validate(published));
     const reserved = await this.options.reservedPaths();
+    const grants = await this.options.grants();
     const before = await this.options.current();
     if (base !== before.version) {
       throw new RefusedError(
@@ -179,10 +238,7 @@ export class EntryChecks {
     for (const [i, published] of entries.entries()) {
       signal?.throwIfAborted();
       const url = urls[i]!;
-      const table = (await this.json(
-        new URL('routes.json', url).href,
-        'the route table',
-      )) as RouteTable;
+      const table = (await this.table(new URL('routes.json', url).href)) as RouteTable;
       if (typeof table !== 'object' || table === null) {
         throw new RefusedError(422, 'invalid_entry', 'the route table is not a JSON object');
       }
@@ -193,10 +249,14 @@ export class EntryChecks {
           `the route table at the entry's origin belongs to "${String(table.remote)}", not "${published.name}"`,
         );
       }
+      refuseOversized(table, this.options.routeLimits);
       refuseReserved(table, reserved);
+      refuseUnplain(table);
       await this.checkShared(url.href);
       const pinned = { ...published, serverIntegrity: await this.pin(published) };
       const patched = patchManifest(json, pinned, table, this.options.shellPaths);
+      // After the parser: a prefix another group or the shell holds is refused as taken.
+      refuseUngranted(table, published.name, grants);
       json = patched.json;
       changed.push(patched.remote);
     }

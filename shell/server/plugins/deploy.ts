@@ -13,6 +13,7 @@ import type { Judgment } from '@site/contracts/canary-judgment';
 import { deployApi } from '../deploy/api';
 import { Deployer } from '../deploy/deployer';
 import { reservedPaths } from '../deploy/reserved';
+import type { Grants, RouteTableLimits } from '../deploy/table-rules';
 
 export interface DeploySettings {
   /** The operator's token; the API is off without it. */
@@ -22,6 +23,9 @@ export interface DeploySettings {
   fetchTimeoutMs: number;
   /** How long one change's checks may take before it is refused. */
   checkTimeoutMs: number;
+  /** Each group's prefixes as the site table grants them, read for each change. */
+  grants(): Promise<Grants>;
+  routeLimits: RouteTableLimits;
   /** How canaries are judged unless their plan says otherwise, and how often (ms). */
   canary: Judgment & { intervalMs: number };
 }
@@ -50,6 +54,8 @@ export default fp<DeploySettings>(
       providedVersions: shell.providedVersions,
       shellPaths: shell.shellPaths,
       reservedPaths: () => reservedPaths(publicDir),
+      grants: settings.grants,
+      routeLimits: settings.routeLimits,
       fetchTimeoutMs: Math.max(settings.fetchTimeoutMs, 5000),
       checkTimeoutMs: settings.checkTimeoutMs,
       // A version's pages are rendered by that version's own processes, as its visitors' will be.

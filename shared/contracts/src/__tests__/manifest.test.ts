@@ -1,4 +1,5 @@
 import { ManifestError, parseManifest, readManifest } from '../manifest';
+import { PATH_MAX, PLAIN_PATH_RULE, quoted } from '../routes';
 import { testManifest, testRemote, testRoute as route } from '@site/build/testing/manifest';
 
 const valid = () =>
@@ -118,6 +119,75 @@ describe('readManifest: one bad entry spoils only its own group', () => {
   });
 });
 
+describe('a group’s prefixes and paths are plain paths, so no link leaves the site', () => {
+  const ATTACKS: [string, string][] = [
+    ['//evil.example', 'it has an empty segment'],
+    ['/\\evil.example', 'it has a backslash'],
+    [
+      '/ASSETS',
+      'its segment "ASSETS" has a character other than lower-case letters, digits and hyphens',
+    ],
+    [
+      '/Services/Custom-Dev',
+      'its segment "Services" has a character other than lower-case letters, digits and hyphens',
+    ],
+    ['/services/custom%2Ddev', 'it has percent-encoding'],
+    ['/services/data-analytics/../custom-dev', 'it has a "." or ".." segment'],
+    ['/services/custom-dev;x', 'it has a ";"'],
+    [`/${'a'.repeat(PATH_MAX)}`, `it has ${PATH_MAX + 1} characters`],
+  ];
+  const claiming = (prefix: string) =>
+    testManifest([
+      testRemote('custom_dev', 'http://localhost:3001', '/services/custom-dev', [
+        '/services/custom-dev/a',
+      ]),
+      testRemote('hostile', 'http://localhost:3009', prefix, [prefix, `${prefix}/x`]),
+    ]);
+
+  it.each(ATTACKS)('parseManifest refuses a prefix %s, naming it and the rule', (prefix, rule) => {
+    expect(() => parseManifest(claiming(prefix))).toThrow(
+      `remotes[1].prefixes[0] ${quoted(prefix)} is not a plain path (${rule})`,
+    );
+    expect(() => parseManifest(claiming(prefix))).toThrow(PLAIN_PATH_RULE);
+  });
+
+  it.each(ATTACKS)(
+    'readManifest sets aside a group with a prefix %s and marks none of its prefixes',
+    (prefix) => {
+      const read = readManifest(claiming(prefix));
+      expect(read.remotes.map((r) => r.name)).toEqual(['custom_dev']);
+      expect(read.unavailable).toEqual([
+        { name: 'hostile', prefixes: [], reason: expect.stringContaining('not a plain path') },
+      ]);
+    },
+  );
+
+  it.each([
+    ['/services/custom-dev//evil.example', 'it has an empty segment'],
+    ['/services/custom-dev/./a', 'it has a "." or ".." segment'],
+    ['/services/custom-dev/a;b', 'it has a ";"'],
+    ['/services/custom-dev/a%2Fb', 'it has percent-encoding'],
+    ['/services/custom-dev/a\\b', 'it has a backslash'],
+    [
+      '/services/custom-dev/a b',
+      'its segment "a b" has a character other than letters, digits and hyphens',
+    ],
+  ])('a route at %s under a plain prefix is refused too', (path, rule) => {
+    const m = valid();
+    m.remotes[0]!.routes.push(route(path));
+    expect(() => parseManifest(m)).toThrow(`is not a plain path (${rule})`);
+    expect(readManifest(m).remotes).toEqual([]);
+  });
+
+  it('keeps capitals below a prefix, as the site’s own pages have them', () => {
+    const m = valid();
+    m.remotes[0]!.routes.push(route('/services/custom-dev/MandE-tools'));
+    expect(parseManifest(m).remotes[0]?.routes.at(-1)?.path).toBe(
+      '/services/custom-dev/MandE-tools',
+    );
+  });
+});
+
 describe('parseManifest: share card of a route', () => {
   const withImage = (image: unknown) => {
     const m = valid();
@@ -148,6 +218,7 @@ describe('parseManifest: share card of a route', () => {
     ['a backslash', 'share\\a.png'],
     ['an empty string', ''],
     ['a number', 42],
+    ['a name longer than a card’s', `share/${'a'.repeat(160)}.png`],
   ])('rejects %s', (_, image) => {
     expect(() => parseManifest(withImage(image))).toThrow(/image must be a \.png path/);
   });

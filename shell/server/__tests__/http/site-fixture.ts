@@ -33,6 +33,9 @@ export const GROUPS = {
 } as const;
 export type Group = keyof typeof GROUPS;
 
+/** The prefixes the fixture's site table grants each test group, `grown` included. */
+export const GRANTS = { probe: ['/probe'], other: ['/other'], grown: ['/grown'] };
+
 /** A route of the test groups: its title and description name its path. */
 export const routeOf = (urlPath: string) => ({
   ...testRoute(urlPath),
@@ -232,6 +235,7 @@ export async function startFixture(
     metricsToken: METRICS_TOKEN,
     beaconRateLimit: BEACON_LIMIT,
     deploy: { token: DEPLOY_TOKEN, allowedOrigins: [origin] },
+    grants: GRANTS,
     log: () => undefined,
     ...options.site,
   });
