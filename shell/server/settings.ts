@@ -44,8 +44,11 @@ export interface SiteSettings {
   renderWorkers: number;
   /** Render processes at most per group version. */
   groupRenderWorkers: number;
-  /** The largest page a group's render may give, and the memory one render process may hold. */
-  render: { maxPageBytes: number; memoryMb: number };
+  /**
+   * The largest page a group's render may give, the memory one render process may hold, the memory
+   * all of one group's processes may hold, and the pools a group keeps for versions not live.
+   */
+  render: { maxPageBytes: number; memoryMb: number; groupMemoryMb: number; previewPools: number };
   /** The user the render processes run as, where the site server runs as root. */
   renderUser: string;
   /**
@@ -114,6 +117,13 @@ const schema = z.object({
   ),
   // Below 96 MB a render process cannot hold React and the shell's build.
   RENDER_MEMORY_MB: wholeNumber('a number of megabytes', 96, 8192).default(DEFAULTS.renderMemoryMb),
+  // All of one group's render processes, every version of it together; at least RENDER_MEMORY_MB.
+  GROUP_RENDER_MEMORY_MB: wholeNumber('a number of megabytes', 96, 65_536).default(
+    DEFAULTS.groupRenderMemoryMb,
+  ),
+  PREVIEW_RENDER_POOLS: wholeNumber('a number of render pools', 1, 16).default(
+    DEFAULTS.previewRenderPools,
+  ),
   RENDER_USER: z
     .string()
     .regex(/^[a-z_][a-z0-9_-]{0,31}$/i, {
@@ -227,6 +237,11 @@ export function parseSiteSettings(env: NodeJS.ProcessEnv): SiteSettings {
     ]);
   }
   const s = result.data;
+  if (s.GROUP_RENDER_MEMORY_MB < s.RENDER_MEMORY_MB) {
+    throw new SettingsError([
+      `GROUP_RENDER_MEMORY_MB: ${s.GROUP_RENDER_MEMORY_MB} is less than RENDER_MEMORY_MB (${s.RENDER_MEMORY_MB}); a group needs room for one render process`,
+    ]);
+  }
   if (s.REQUEST_TIMEOUT_MS < s.HEADERS_TIMEOUT_MS) {
     throw new SettingsError([
       `REQUEST_TIMEOUT_MS: ${s.REQUEST_TIMEOUT_MS} is shorter than HEADERS_TIMEOUT_MS (${s.HEADERS_TIMEOUT_MS}); the whole request includes its headers`,
@@ -243,7 +258,12 @@ export function parseSiteSettings(env: NodeJS.ProcessEnv): SiteSettings {
     fetchTimeoutMs: s.FETCH_TIMEOUT_MS,
     renderWorkers: s.RENDER_WORKERS,
     groupRenderWorkers: s.GROUP_RENDER_WORKERS,
-    render: { maxPageBytes: s.RENDER_MAX_PAGE_BYTES, memoryMb: s.RENDER_MEMORY_MB },
+    render: {
+      maxPageBytes: s.RENDER_MAX_PAGE_BYTES,
+      memoryMb: s.RENDER_MEMORY_MB,
+      groupMemoryMb: s.GROUP_RENDER_MEMORY_MB,
+      previewPools: s.PREVIEW_RENDER_POOLS,
+    },
     renderUser: s.RENDER_USER,
     deploy:
       s.DEPLOY_TOKEN === undefined

@@ -26,8 +26,13 @@ export interface SiteOptions {
   renderWorkers?: number;
   /** Render processes at most per group version. */
   groupRenderWorkers?: number;
-  /** The largest page markup a render may give, and the memory one render process may hold. */
-  render?: Partial<Pick<RenderLimits, 'maxPageBytes' | 'memoryMb'>>;
+  /**
+   * The largest page markup a render may give, the memory one render process may hold, the memory
+   * one group's processes may hold together, and the pools a group keeps for versions not live.
+   */
+  render?: Partial<
+    Pick<RenderLimits, 'maxPageBytes' | 'memoryMb' | 'groupMemoryMb' | 'previewPools'>
+  >;
   /** The user the render processes run as, where the site server runs as root. */
   renderUser?: string;
   cache?: { maxEntries?: number; maxBytes?: number; failedTtlMs?: number };
@@ -79,6 +84,10 @@ export const DEFAULTS = {
   maxPageBytes: 1024 * 1024,
   /** A render process holds about 60 MB after a few hundred pages. */
   renderMemoryMb: 256,
+  /** Four processes of 256 MB: the live version's two, and room for a canary or previews. */
+  groupRenderMemoryMb: 1024,
+  /** Versions of a group that are not live (previews, deploys being checked) with pools at once. */
+  previewRenderPools: 2,
   renderUser: 'nobody',
   cache: { maxEntries: 2000, maxBytes: 64 * 1024 * 1024, failedTtlMs: 5000 },
   partCacheBytes: 32 * 1024 * 1024,

@@ -100,6 +100,8 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     groupProcesses: options.groupRenderWorkers ?? DEFAULTS.groupRenderWorkers,
     maxPageBytes: options.render?.maxPageBytes ?? DEFAULTS.maxPageBytes,
     memoryMb: options.render?.memoryMb ?? DEFAULTS.renderMemoryMb,
+    groupMemoryMb: options.render?.groupMemoryMb ?? DEFAULTS.groupRenderMemoryMb,
+    previewPools: options.render?.previewPools ?? DEFAULTS.previewRenderPools,
     user: options.renderUser ?? DEFAULTS.renderUser,
   } satisfies RenderSettings);
   await app.register(health, { replicaName: options.replicaName });

@@ -123,6 +123,8 @@ async function pools(options: Partial<RenderPoolsOptions> = {}): Promise<RenderP
     timeoutMs: 3000,
     maxPageBytes: 1024 * 1024,
     memoryMb: 256,
+    groupMemoryMb: 4096,
+    previewPools: 16,
     fetchBuild,
     log: lineLogger((line) => log.push(line)),
     ...options,
@@ -508,6 +510,8 @@ describe('the lifetime of a group’s processes', () => {
         timeoutMs: 3000,
         maxPageBytes: 1048576,
         memoryMb: 256,
+        groupMemoryMb: 1024,
+        previewPools: 2,
         fetchBuild: async () => '',
         log: { info() {}, warn() {}, error() {} },
       }).then(async (pools) => {

@@ -36,7 +36,7 @@ describe('the site server settings', () => {
       fetchTimeoutMs: 2500,
       renderWorkers: defaultRenderWorkers(),
       groupRenderWorkers: 2,
-      render: { maxPageBytes: 1_048_576, memoryMb: 256 },
+      render: { maxPageBytes: 1_048_576, memoryMb: 256, groupMemoryMb: 1024, previewPools: 2 },
       renderUser: 'nobody',
       deploy: undefined,
       routeLimits: {
@@ -386,21 +386,30 @@ describe('the site server settings', () => {
         GROUP_RENDER_WORKERS: '3',
         RENDER_MAX_PAGE_BYTES: '2000000',
         RENDER_MEMORY_MB: '512',
+        GROUP_RENDER_MEMORY_MB: '2048',
+        PREVIEW_RENDER_POOLS: '3',
         RENDER_USER: 'render',
       }),
     ).toMatchObject({
       groupRenderWorkers: 3,
-      render: { maxPageBytes: 2_000_000, memoryMb: 512 },
+      render: { maxPageBytes: 2_000_000, memoryMb: 512, groupMemoryMb: 2048, previewPools: 3 },
       renderUser: 'render',
     });
     for (const [name, value, says] of [
       ['RENDER_MAX_PAGE_BYTES', '1000', 'is not a number of bytes (65536 to 67108864)'],
       ['RENDER_MEMORY_MB', '64', 'is not a number of megabytes (96 to 8192)'],
       ['GROUP_RENDER_WORKERS', '0', 'is not a number of render processes (1 to 16)'],
+      ['GROUP_RENDER_MEMORY_MB', '64', 'is not a number of megabytes (96 to 65536)'],
+      ['PREVIEW_RENDER_POOLS', '0', 'is not a number of render pools (1 to 16)'],
       ['RENDER_USER', 'no body', 'is not a user name'],
     ] as const) {
       expect(() => parseSiteSettings({ [name]: value })).toThrow(`${name}: "${value}" ${says}`);
     }
+    expect(() =>
+      parseSiteSettings({ RENDER_MEMORY_MB: '512', GROUP_RENDER_MEMORY_MB: '256' }),
+    ).toThrow(
+      'GROUP_RENDER_MEMORY_MB: 256 is less than RENDER_MEMORY_MB (512); a group needs room for one render process',
+    );
   });
 
   test("the replica's name: unset by default, else a plain name for a header", () => {

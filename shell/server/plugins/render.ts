@@ -22,6 +22,8 @@ export interface RenderSettings {
   groupProcesses: number;
   maxPageBytes: RenderLimits['maxPageBytes'];
   memoryMb: RenderLimits['memoryMb'];
+  groupMemoryMb: RenderLimits['groupMemoryMb'];
+  previewPools: RenderLimits['previewPools'];
   /** The user the processes run as where the server runs as root. */
   user: string;
 }
@@ -68,6 +70,8 @@ export default fp<RenderSettings>(
         timeoutMs: settings.timeoutMs,
         maxPageBytes: settings.maxPageBytes,
         memoryMb: settings.memoryMb,
+        groupMemoryMb: settings.groupMemoryMb,
+        previewPools: settings.previewPools,
         fetchBuild: remoteFile,
         log,
       });

@@ -7,14 +7,26 @@
  * failure leaves behind in a process is not kept). Nothing a process says is taken on its word:
  * a reply counts for the render this pool sent that process, and for this pool's group.
  */
-import { parseWorkerLine, type FromWorker, type PartReply, type RenderJob } from './protocol';
+import { frame } from './channel';
+import {
+  parseWorkerLine,
+  type FromWorker,
+  type PartReply,
+  type RenderJob,
+  type ToWorker,
+} from './protocol';
 import {
   RenderProcessError,
   RenderTimeoutError,
+  KeepAlive,
+  backoff,
+  exited,
   holdHandles,
+  message,
   lastWords,
   overMemory,
   spawnWorker,
+  stopWhenIdle,
   type Pending,
   type RenderPoolOptions,
   type Worker,
@@ -23,15 +35,6 @@ import {
 export { RenderProcessError, RenderTimeoutError, type RenderPoolOptions } from './process';
 
 const START_TIMEOUT_MS = 10_000;
-const MAX_BACKOFF_MS = 5000;
-const WATCH_MS = 1000;
-
-/** The first replacement starts at once; more in a row wait 100 ms, 200 ms, ... up to 5 s. */
-const backoff = (losses: number): number =>
-  losses <= 1 ? 0 : Math.min(100 * 2 ** (losses - 2), MAX_BACKOFF_MS);
-
-const message = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
 
 export class RenderPool {
   private readonly workers = new Set<Worker>();
@@ -47,13 +50,18 @@ export class RenderPool {
   /** Why the last process could not start, while no process has started since. */
   private startError: Error | undefined;
   /** Keeps this process alive while renders wait for a process that is still being started. */
-  private keepAlive: NodeJS.Timeout | undefined;
+  private readonly keepAlive = new KeepAlive();
 
   constructor(private readonly options: RenderPoolOptions) {
     if (!Number.isInteger(options.size) || options.size < 1) {
       throw new Error(`a render pool needs at least one process (size ${options.size})`);
     }
-    this.watch = setInterval(() => this.checkMemory(), WATCH_MS);
+    this.watch = setInterval(() => {
+      for (const worker of this.workers) {
+        const over = overMemory(worker, options.memoryMb);
+        if (over) void this.end(worker, over);
+      }
+    }, 1000); // Resident memory, checked every second.
     this.watch.unref();
   }
 
@@ -78,13 +86,13 @@ export class RenderPool {
 
   /** Starts the pool's first process and resolves once it is ready to render. */
   async warm(): Promise<void> {
-    if (this.workers.size === 0) this.startWorker();
+    if (this.workers.size === 0) this.spawn();
     const deadline = Date.now() + (this.options.startTimeoutMs ?? START_TIMEOUT_MS) * 2;
     while (![...this.workers].some((w) => w.state === 'ready' || w.state === 'busy')) {
       if (this.startError) throw this.startError;
       if (this.closed) throw new Error(`the ${this.name} render pool is closed`);
       if (Date.now() > deadline) throw new Error(`the ${this.name} render processes did not start`);
-      if (this.workers.size === 0) this.startWorker();
+      if (this.workers.size === 0) this.spawn();
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
@@ -114,7 +122,7 @@ export class RenderPool {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.watch);
-    clearInterval(this.keepAlive);
+    this.keepAlive.set(false, []);
     clearTimeout(this.backoffTimer);
     const error = new Error(`the ${this.name} render pool is closed`);
     for (const pending of this.queue.splice(0)) pending.reject(error);
@@ -122,8 +130,36 @@ export class RenderPool {
   }
 
   /** Processes starting or running. */
-  private live(): number {
-    return [...this.workers].filter((w) => w.state !== 'gone').length;
+  private live = (): number => [...this.workers].filter((w) => w.state !== 'gone').length;
+
+  /** The group's budget wakes the pool when it may have room for a process (budget.ts). */
+  wake = (): void => this.dispatch();
+
+  get isLive(): boolean {
+    return this.options.live?.() ?? false;
+  }
+
+  /** Starts a process if the group's budget has room for it (else it wakes this pool later). */
+  private spawn(): void {
+    if (!this.options.budget || this.options.budget.take(this)) void this.startWorker();
+  }
+
+  private giveSlot(worker: Worker): void {
+    if (!worker.slotGiven) this.options.budget?.give();
+    worker.slotGiven = true;
+  }
+
+  /** Ends an idle process for another of the group's pools that waits for room; whether one was. */
+  yieldIdle(): boolean {
+    const idle = [...this.workers].find((w) => w.state === 'ready' && !w.ending);
+    if (!idle || this.queue.length > 0) return false;
+    this.stopIdle(idle, 'gave its room to another version of its group');
+    return true;
+  }
+
+  private stopIdle(worker: Worker, why: string): void {
+    worker.idleStop = true;
+    void this.end(worker, new Error(why));
   }
 
   private async startWorker(): Promise<void> {
@@ -135,15 +171,10 @@ export class RenderPool {
           const msg = parseWorkerLine(line);
           if (msg) this.handle(worker, msg);
         },
-        overflow: (bytes) =>
-          void this.end(
-            worker,
-            new RenderProcessError(
-              `its reply is over ${options.maxReplyBytes} bytes (at least ${bytes}): a page that large is not served`,
-            ),
-          ),
+        overflow: (error) => void this.end(worker, error),
       });
     } catch (error) {
+      this.options.budget?.give();
       this.startFailed(
         new Error(`the render process's code could not be compiled: ${message(error)}`),
       );
@@ -151,6 +182,7 @@ export class RenderPool {
     }
     if (this.closed) {
       worker.child.kill('SIGKILL');
+      this.giveSlot(worker);
       return;
     }
     this.workers.add(worker);
@@ -161,13 +193,11 @@ export class RenderPool {
     });
     // 'close', not 'exit': by then stderr has been read to its end.
     child.on('close', (code, signal) => this.gone(worker, code, signal));
-    worker.startTimer = setTimeout(
-      () =>
-        void this.end(
-          worker,
-          new Error(`was not ready within ${options.startTimeoutMs ?? START_TIMEOUT_MS} ms`),
-        ),
-      options.startTimeoutMs ?? START_TIMEOUT_MS,
+    const startMs = options.startTimeoutMs ?? START_TIMEOUT_MS;
+    worker.startTimer = this.endAfter(
+      worker,
+      startMs,
+      () => new Error(`was not ready within ${startMs} ms`),
     );
     if (options.group) {
       const group = options.group;
@@ -182,8 +212,8 @@ export class RenderPool {
     this.hold();
   }
 
-  private write(worker: Worker, msg: unknown): void {
-    if (!worker.channel.destroyed) worker.channel.write(`${JSON.stringify(msg)}\n`);
+  private write(worker: Worker, msg: ToWorker): void {
+    if (!worker.channel.destroyed) worker.channel.write(frame(msg));
   }
 
   private handle(worker: Worker, msg: FromWorker): void {
@@ -202,13 +232,10 @@ export class RenderPool {
         worker.started = true;
         const { timeoutMs } = this.options;
         clearTimeout(worker.timer);
-        worker.timer = setTimeout(
-          () =>
-            void this.end(
-              worker,
-              new RenderTimeoutError(`rendering ${pending.job.path} took over ${timeoutMs} ms`),
-            ),
+        worker.timer = this.endAfter(
+          worker,
           timeoutMs,
+          () => new RenderTimeoutError(`rendering ${pending.job.path} took over ${timeoutMs} ms`),
         );
         return;
       }
@@ -254,15 +281,13 @@ export class RenderPool {
       // A process that does not even start the render in time is stuck (its code loops between
       // renders) or no longer listens: it is ended like a render past its limit.
       const { timeoutMs } = this.options;
-      worker.timer = setTimeout(
-        () =>
-          void this.end(
-            worker,
-            new RenderTimeoutError(
-              `the process did not start rendering ${pending.job.path} within ${timeoutMs} ms`,
-            ),
-          ),
+      worker.timer = this.endAfter(
+        worker,
         timeoutMs,
+        () =>
+          new RenderTimeoutError(
+            `the process did not start rendering ${pending.job.path} within ${timeoutMs} ms`,
+          ),
       );
       this.write(worker, { type: 'render', job: pending.job });
     }
@@ -272,7 +297,7 @@ export class RenderPool {
       this.live() < this.options.size &&
       Date.now() >= this.backoffUntil
     ) {
-      void this.startWorker();
+      this.spawn();
     } else if (this.queue.length > 0 && this.live() === 0 && !this.backoffTimer) {
       const wait = Math.max(0, this.backoffUntil - Date.now());
       this.backoffTimer = setTimeout(() => {
@@ -280,46 +305,36 @@ export class RenderPool {
         this.dispatch();
       }, wait);
     }
-    for (const worker of this.workers) this.scheduleIdle(worker);
+    // Room this pool has no work for goes to the group's pools that wait for it.
+    if (this.queue.length === 0 && this.options.budget?.wanted) this.yieldIdle();
+    // A process beyond the ones kept stops once it has been idle for `idleMs`.
+    for (const worker of this.workers) {
+      stopWhenIdle(worker, this.options.idleMs, () => {
+        if (this.running > this.options.keep) this.stopIdle(worker, 'was idle');
+      });
+    }
     if (this.retired && this.idle) void this.close();
     this.hold();
   }
 
-  /** A process beyond the ones kept stops once it has been idle for `idleMs`. */
-  private scheduleIdle(worker: Worker): void {
-    if (worker.state !== 'ready' || worker.idleTimer) return;
-    worker.idleTimer = setTimeout(() => {
-      worker.idleTimer = undefined;
-      const running = [...this.workers].filter((w) => w.state === 'ready' || w.state === 'busy');
-      if (worker.state === 'ready' && running.length > this.options.keep) {
-        worker.idleStop = true;
-        void this.end(worker, new Error('was idle'));
-      }
-    }, this.options.idleMs);
-    worker.idleTimer.unref();
+  private endAfter(worker: Worker, ms: number, reason: () => Error): NodeJS.Timeout {
+    return setTimeout(() => void this.end(worker, reason()), ms);
   }
 
   /** Ends a process: its render fails with `reason`, and it is killed. */
   private end(worker: Worker, reason: Error): Promise<void> {
-    if (worker.state === 'gone' || worker.ending) return this.exited(worker);
+    if (worker.state === 'gone' || worker.ending) return exited(worker);
     worker.ending = reason;
     if (!worker.idleStop && !this.closed) {
       this.options.log.warn(
         `render pool ${this.name}: a render process ${reason.message}; it is replaced`,
       );
     }
-    const done = this.exited(worker);
+    const done = exited(worker);
     // An idle process is not holding the site server's process open: waiting for its end must.
     holdHandles(worker, true);
     worker.child.kill('SIGKILL');
     return done;
-  }
-
-  private exited(worker: Worker): Promise<void> {
-    if (worker.child.exitCode !== null || worker.child.signalCode !== null) {
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => worker.child.once('close', () => resolve()));
   }
 
   /** A process is gone: its render fails (or is tried once more), and the pool carries on. */
@@ -327,6 +342,7 @@ export class RenderPool {
     const wasStarting = worker.state === 'starting';
     worker.state = 'gone';
     this.workers.delete(worker);
+    this.giveSlot(worker);
     clearTimeout(worker.timer);
     clearTimeout(worker.idleTimer);
     clearTimeout(worker.startTimer);
@@ -370,13 +386,6 @@ export class RenderPool {
     for (const pending of this.queue.splice(0)) pending.reject(error);
   }
 
-  private checkMemory(): void {
-    for (const worker of this.workers) {
-      const over = overMemory(worker, this.options.memoryMb);
-      if (over) void this.end(worker, over);
-    }
-  }
-
   /**
    * Keeps the site server's process alive while a process starts or renders, and lets it end
    * when they are idle (like any handle that is only waiting for work).
@@ -385,11 +394,6 @@ export class RenderPool {
     const busy =
       this.queue.length > 0 ||
       [...this.workers].some((w) => w.state === 'starting' || w.state === 'busy');
-    if (busy && !this.closed) this.keepAlive ??= setInterval(() => undefined, 60_000);
-    else {
-      clearInterval(this.keepAlive);
-      this.keepAlive = undefined;
-    }
-    for (const worker of this.workers) holdHandles(worker, busy);
+    this.keepAlive.set(busy && !this.closed, this.workers, busy);
   }
 }

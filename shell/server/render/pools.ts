@@ -8,11 +8,17 @@
  * preview) and retired when its version leaves the live manifest (a new version, a rollback, an
  * ended canary): its processes finish what they hold and stop, so nothing of an old version's code
  * outlives it. A pool that was never live (a preview, a refused deploy) stops once unused.
+ *
+ * What a group holds is bounded, however many versions it deploys: besides its live version and
+ * its canaries, at most `previewPools` pools of versions that are not live (the least recently used
+ * is retired first; a preview whose pool was retired gets a new one when its link is next opened),
+ * and all its pools together at most `groupMemoryMb` of processes (budget.ts).
  */
 import { chmod, copyFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { RemoteDeployment } from '@site/contracts';
+import { ProcessBudget } from './budget';
 import { RenderPool, type RenderPoolOptions } from './pool';
 import { checkServerPin } from './server-pin';
 import type { RenderWall } from './launcher';
@@ -31,6 +37,10 @@ export interface RenderLimits {
   maxPageBytes: number;
   /** Memory one render process may hold, in MB. */
   memoryMb: number;
+  /** Memory all of one group's render processes may hold together, in MB (at least `memoryMb`). */
+  groupMemoryMb: number;
+  /** Pools a group keeps for versions that are not live (previews, deploys being checked). */
+  previewPools: number;
 }
 
 export interface RenderPoolsOptions extends RenderLimits {
@@ -62,6 +72,9 @@ interface GroupPool {
 export class RenderPools {
   private shellPool: RenderPool;
   private readonly groups = new Map<string, GroupPool>();
+  private readonly budgets = new Map<string, ProcessBudget>();
+  /** Retired pools still finishing what they hold: their processes count until they are gone. */
+  private readonly retiring = new Set<RenderPool>();
   private readonly sweep: NodeJS.Timeout;
   private liveKeys = new Set<string>();
   private closed = false;
@@ -122,6 +135,8 @@ export class RenderPools {
         ...this.common(`${remote.name}@${remote.version}`),
         size: this.options.groupProcesses,
         keep: 0,
+        budget: this.budgetOf(remote.name),
+        live: () => this.liveKeys.has(key),
         // A team's processes yield the processor to the site server and the shell's renders.
         niceness: 10,
         group: {
@@ -141,6 +156,7 @@ export class RenderPools {
         },
       });
       entry = { pool, remote, lastUsed: Date.now(), wasLive: this.liveKeys.has(key) };
+      if (!entry.wasLive) this.makeRoomFor(remote.name);
       this.groups.set(key, entry);
     }
     entry.lastUsed = Date.now();
@@ -159,7 +175,46 @@ export class RenderPools {
     }
   }
 
+  /** The budget all of a group's pools start their processes from. */
+  private budgetOf(group: string): ProcessBudget {
+    let budget = this.budgets.get(group);
+    if (!budget) {
+      const slots = Math.max(1, Math.floor(this.options.groupMemoryMb / this.options.memoryMb));
+      budget = new ProcessBudget(slots, (waiter) => this.reclaim(group, waiter));
+      this.budgets.set(group, budget);
+    }
+    return budget;
+  }
+
+  /** The group's pools, least recently used first, with whether each is live. */
+  private poolsOf(group: string): { key: string; entry: GroupPool; live: boolean }[] {
+    return [...this.groups]
+      .filter(([, entry]) => entry.remote.name === group)
+      .map(([key, entry]) => ({ key, entry, live: this.liveKeys.has(key) }))
+      .sort((a, b) => a.entry.lastUsed - b.entry.lastUsed);
+  }
+
+  /** Retires the group's least recently used versions that are not live, to make room for one. */
+  private makeRoomFor(group: string): void {
+    const others = this.poolsOf(group).filter((p) => !p.live);
+    const over = Math.max(0, others.length + 1 - this.options.previewPools);
+    for (const { key, entry } of others.slice(0, over)) {
+      this.retire(
+        key,
+        entry,
+        `${group} keeps ${this.options.previewPools} versions that are not live`,
+      );
+    }
+  }
+
+  /** Ends an idle process of another of the group's pools (not live ones first) for `waiter`. */
+  private reclaim(group: string, waiter: unknown): boolean {
+    const pools = this.poolsOf(group).sort((a, b) => Number(a.live) - Number(b.live));
+    return pools.some(({ entry }) => entry.pool !== waiter && entry.pool.yieldIdle());
+  }
+
   private retireUnused(): void {
+    for (const pool of this.retiring) if (pool.processes.length === 0) this.retiring.delete(pool);
     const idleMs = this.options.idleMs ?? 60_000;
     for (const [key, entry] of this.groups) {
       if (this.liveKeys.has(key)) continue;
@@ -173,11 +228,13 @@ export class RenderPools {
     this.groups.delete(key);
     this.options.log.info(`render pool ${entry.pool.name}: retired (${why})`);
     entry.pool.retire();
+    if (entry.pool.processes.length > 0) this.retiring.add(entry.pool);
   }
 
-  /** Every group pool in use, for the metrics and tests. */
+  /** Every group pool with processes or in use (retired ones finishing too), for the metrics and tests. */
   get groupPools(): RenderPool[] {
-    return [...this.groups.values()].map((g) => g.pool);
+    for (const pool of this.retiring) if (pool.processes.length === 0) this.retiring.delete(pool);
+    return [...this.groups.values()].map((g) => g.pool).concat([...this.retiring]);
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 /**
  * One render process, as the pool starts it: the worker's code (compiled once, worker-script.ts)
  * run with `node -e` behind the wall this machine allows (launcher.ts) and Node's permission model,
- * no environment, a heap limit, fd 3 as its channel (read with a bound on each line), its stderr
+ * no environment, a heap limit, fd 3 as its channel (channel.ts: read with a bound on each line), its stderr
  * kept for the reason it ends.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { setPriority } from 'node:os';
 import path from 'node:path';
-import { readLines } from './lines';
+import type { ProcessBudget } from './budget';
+import { readFrames } from './channel';
 import { permissionArgs } from './permissions';
 import type { WorkerData } from './protocol';
 import type { Logger } from '../logger';
@@ -40,6 +41,8 @@ export interface Worker {
   ending?: Error;
   /** Ended because it was idle, not because anything went wrong. */
   idleStop?: boolean;
+  /** Its slot of the group's budget is given back (once, whichever way it ended). */
+  slotGiven?: boolean;
 }
 
 const STDERR_KEEP = 4000;
@@ -86,13 +89,17 @@ export interface RenderPoolOptions {
   niceness?: number;
   /** How long a process may take to be ready (10 s). */
   startTimeoutMs?: number;
+  /** The group's budget, shared by all its versions' pools (budget.ts); none for the shell's. */
+  budget?: ProcessBudget;
+  /** Whether this version is live now (its pools are served first from the budget). */
+  live?: () => boolean;
   log: Logger;
 }
 
-/** Starts a render process; its lines go to `on.line`, a line past the bound to `on.overflow`. */
+/** Starts a render process; its lines go to `on.line`, a line past the bound ends it (`on.overflow`). */
 export async function spawnWorker(
   options: RenderPoolOptions,
-  on: { line(line: string): void; overflow(bytes: number): void },
+  on: { line(line: string): void; overflow(error: RenderProcessError): void },
 ): Promise<Worker> {
   const script = await workerScript();
   const heapMb = Math.max(32, Math.floor(options.memoryMb * 0.75));
@@ -130,9 +137,56 @@ export async function spawnWorker(
   child.stderr?.on('data', (chunk: string) => {
     worker.stderr = (worker.stderr + chunk).slice(-STDERR_KEEP);
   });
-  readLines(channel, options.maxReplyBytes, on.line, on.overflow);
+  readFrames(channel, options.maxReplyBytes, on.line, (bytes) =>
+    on.overflow(
+      new RenderProcessError(
+        `its reply is over ${options.maxReplyBytes} bytes (at least ${bytes}): a page that large is not served`,
+      ),
+    ),
+  );
   channel.on('error', () => undefined);
   return worker;
+}
+
+const MAX_BACKOFF_MS = 5000;
+
+/** The first replacement starts at once; more in a row wait 100 ms, 200 ms, ... up to 5 s. */
+export const backoff = (losses: number): number =>
+  losses <= 1 ? 0 : Math.min(100 * 2 ** (losses - 2), MAX_BACKOFF_MS);
+
+export const message = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+/** Resolves once the process is gone (at once if it is). */
+export function exited(worker: Worker): Promise<void> {
+  if (worker.child.exitCode !== null || worker.child.signalCode !== null) {
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => worker.child.once('close', () => resolve()));
+}
+
+/** Once `worker` has been idle for `ms`, `stop` is asked whether to end it. */
+export function stopWhenIdle(worker: Worker, ms: number, stop: () => void): void {
+  if (worker.state !== 'ready' || worker.idleTimer) return;
+  worker.idleTimer = setTimeout(() => {
+    worker.idleTimer = undefined;
+    if (worker.state === 'ready') stop();
+  }, ms);
+  worker.idleTimer.unref();
+}
+
+/** Holds the site server's process open while `alive` (a timer), and the processes' handles while `hold`. */
+export class KeepAlive {
+  private timer: NodeJS.Timeout | undefined;
+
+  set(alive: boolean, workers: Iterable<Worker>, hold = alive): void {
+    if (alive) this.timer ??= setInterval(() => undefined, 60_000);
+    else {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+    for (const worker of workers) holdHandles(worker, hold);
+  }
 }
 
 /** Keeps the site server's process alive for these handles of a process, or lets it end. */

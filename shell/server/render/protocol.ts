@@ -1,6 +1,6 @@
 /**
  * What the site server and its render processes say to each other: one JSON document per line on
- * the process's fd 3. The processes run a team's code, so every line from them is parsed here as
+ * the process's fd 3, framed by channel.ts. The processes run a team's code, so every line from them is parsed here as
  * untrusted input; a line that does not parse is dropped, and a line longer than the pool allows
  * ends the process (render/pool.ts).
  */

@@ -7,17 +7,17 @@
  * user in a network namespace of its own (launcher.ts); before any code but this file's runs, it
  * shuts every Node built-in but a few (builtins.ts) and its way to the network (lockdown.ts).
  *
- * It talks to the site server over fd 3, one JSON document per line (protocol.ts). It fetches
+ * It talks to the site server over fd 3, one JSON document per line (channel.ts, protocol.ts). It fetches
  * nothing: a group's Node build arrives as the first message, checked against its pin by the site
  * server. Whatever it answers counts for its own group only: the site server knows which group a
  * process runs, and never takes the process's word for it.
  */
 import { createRequire } from 'node:module';
 import net from 'node:net';
-import readline from 'node:readline';
 import vm from 'node:vm';
 import type { RemoteDeployment, RemotePagesModule } from '@site/contracts';
 import { restrictBuiltins } from './builtins';
+import { MAX_TO_WORKER_BYTES, frame, readFrames } from './channel';
 import { lockDown } from './lockdown';
 import type {
   FromWorker,
@@ -31,7 +31,7 @@ import type {
 const data = JSON.parse(process.argv[1] ?? 'null') as WorkerData;
 // Opened before a team's code runs, and held in this file's scope only.
 const channel = new net.Socket({ fd: 3, readable: true, writable: true });
-const send = (message: FromWorker): void => void channel.write(`${JSON.stringify(message)}\n`);
+const send = (message: FromWorker): void => void channel.write(frame(message));
 // Without the site server there is nothing to render for.
 channel.on('close', () => process.exit(0));
 channel.on('error', () => process.exit(0));
@@ -108,7 +108,7 @@ async function render(job: RenderJob): Promise<PartReply> {
 const describe = (error: unknown): string =>
   error instanceof Error ? (error.stack ?? error.message) : String(error);
 
-readline.createInterface({ input: channel, crlfDelay: Infinity }).on('line', (line) => {
+function onMessage(line: string): void {
   const message = JSON.parse(line) as ToWorker;
   if (message.type === 'code') {
     if (!data.group || groupPages) return;
@@ -129,6 +129,11 @@ readline.createInterface({ input: channel, crlfDelay: Infinity }).on('line', (li
     (reply) => send({ type: 'done', reply }),
     (error: unknown) => send({ type: 'failed', id: job.id, error: describe(error) }),
   );
+}
+
+readFrames(channel, MAX_TO_WORKER_BYTES, onMessage, (bytes) => {
+  process.stderr.write(`a message of over ${MAX_TO_WORKER_BYTES} bytes (${bytes}) was sent\n`);
+  process.exit(70);
 });
 
 // The shell's processes are ready now; a group's once its build has run.
