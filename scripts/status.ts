@@ -114,6 +114,8 @@ interface Ready {
   replica?: string;
   manifest?: string | null;
   problems?: string[];
+  /** Groups whose pages this server served from their last good composition lately. */
+  lastGood?: { group: string; served: number; lastAt: string }[];
 }
 interface MailReady {
   status: string;
@@ -152,6 +154,11 @@ export async function status(args: Args): Promise<{ lines: string[]; healthy: bo
     lines.push(
       `  ${url}${name ? ` (${name})` : ''}  ${ready.status === 200 ? 'ready' : 'NOT READY'}, manifest ${ready.body.manifest ?? 'none'}${problems.length ? `: ${problems.join('; ')}` : ''}`,
     );
+    for (const g of ready.body.lastGood ?? []) {
+      lines.push(
+        `    ${g.group}: its render fails; ${g.served} page view(s) served from their last good composition, the last at ${g.lastAt}`,
+      );
+    }
   }
   lines.push(
     databaseAway

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -58,5 +59,35 @@ test('a part that hangs and one that is down are named, within the time limit, a
     expect(Date.now() - started).toBeLessThan(15_000);
   } finally {
     hung.close();
+  }
+});
+
+test("a site server serving a group's pages from their last good composition says so", async () => {
+  const lastAt = '2026-11-29T03:40:00.000Z';
+  const site = http.createServer((request, response) => {
+    response.setHeader('content-type', 'application/json');
+    if (request.url !== '/_ready') {
+      response.writeHead(404).end('{"error":"not here"}');
+      return;
+    }
+    response.end(
+      JSON.stringify({
+        status: 'ready',
+        manifest: '0123456789ab',
+        problems: [],
+        lastGood: [{ group: 'data', served: 12, lastAt }],
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}`;
+  try {
+    const { out } = await run(['--site', url, '--replicas', url, '--mail', 'http://127.0.0.1:9']);
+    expect(out).toContain(`${url}  ready, manifest 0123456789ab`);
+    expect(out).toContain(
+      `    data: its render fails; 12 page view(s) served from their last good composition, the last at ${lastAt}`,
+    );
+  } finally {
+    site.close();
   }
 });

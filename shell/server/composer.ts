@@ -21,6 +21,7 @@ import type { PageMeta } from '../src/content/shell-routes';
 import type { ContactFormState } from '../src/pages/contact/form-state';
 import { composePage, type ShellTemplate } from './compose';
 import { scriptJson, type LiveManifest } from './control-plane';
+import type { LastGoodPages } from './last-good';
 import type { Logger } from './logger';
 import type { RenderFailure, SiteMetrics } from './metrics';
 import { RenderTimeoutError } from './render/pool';
@@ -34,6 +35,11 @@ export interface Composition {
   /** The group that owns the page (null: the shell). */
   owner: RemoteDeployment | null;
   failure: string | null;
+  /**
+   * When the group's render failed and its last good markup stands in: when that was last known
+   * good (ms since the epoch). Null for a page rendered now.
+   */
+  lastGood: number | null;
 }
 
 export interface ComposerOptions {
@@ -50,6 +56,8 @@ export interface ComposerOptions {
   log: Logger;
   /** Bytes of rendered parts kept (frames and pages). */
   maxPartBytes: number;
+  /** Each group page's last good markup, kept where a server that starts later reads it. */
+  lastGood?: LastGoodPages;
 }
 
 export const NOT_FOUND_PATH = '/404';
@@ -87,6 +95,8 @@ interface Part {
   meta: PageMeta;
   failure: string | null;
   crashed?: boolean;
+  /** Drawn from the group's last good markup: when that was last known good. */
+  lastGood?: number;
 }
 
 export class PageComposer {
@@ -256,6 +266,7 @@ export class PageComposer {
             manifest: onlyGroup(this.carriedFor(view.manifest, pagePath), owner),
             path: pagePath,
           });
+        if (reply.failure === null) this.options.lastGood?.rendered(owner, pagePath, reply.html);
         // The process's word counts for nothing but its markup and whether it failed.
         return {
           status: 200,
@@ -273,9 +284,12 @@ export class PageComposer {
       reason = reasonOf(error);
     }
     this.options.metrics.renderFailed(owner, this.options.template().id, failure);
+    const kept = await this.options.lastGood?.find(owner, pagePath);
     this.options.log.warn(
-      `site: ${pagePath}: ${owner.name}@${owner.version} could not be rendered: ${reason}`,
+      `site: ${pagePath}: ${owner.name}@${owner.version} could not be rendered: ${reason}${kept ? `; its last good composition (good at ${new Date(kept.goodAt).toISOString()}) stands in` : ''}`,
     );
+    // Never kept among the parts: the group's own rendering is tried again once the page is.
+    if (kept) return { status: 200, html: kept.html, meta, failure: null, lastGood: kept.goodAt };
     return this.notice(view, pagePath, reason, crashed);
   }
 
@@ -340,7 +354,8 @@ export class PageComposer {
     const meta = contactForm ? { ...page.meta, noindex: true } : page.meta;
     const image = this.options.shareImage(view, urlPath, known);
     const head = this.options.shell.renderHead(meta, this.options.siteUrl, image ?? undefined);
-    const ok = page.failure === null;
+    const ok = page.failure === null && page.lastGood === undefined;
+    // A stand-in's group cannot be reached or rendered now: its file lists are not asked for.
     const scripts = owner && ok ? await this.options.preloads(owner, pagePath) : [];
     const slot = frame.html.indexOf(this.options.shell.PAGE_SLOT);
     const root =
@@ -364,7 +379,13 @@ export class PageComposer {
       view.embedded,
     );
     this.options.metrics.composed(owner, template.id, (performance.now() - started) / 1000);
-    return { status: page.status, html, owner, failure: page.failure };
+    return {
+      status: page.status,
+      html,
+      owner,
+      failure: page.failure,
+      lastGood: page.lastGood ?? null,
+    };
   }
 }
 

@@ -74,6 +74,9 @@ export class SiteMetrics {
   private readonly composition: Histogram<'group' | 'version'>;
   private readonly renderFailures: Counter<'group' | 'version' | 'reason'>;
   private readonly cacheLookups: Counter<'result'>;
+  private readonly lastGood: Counter<'group'>;
+  /** Each group whose pages stood in for it: how many since this server started, and when last. */
+  private readonly lastGoodSeen = new Map<string, { served: number; lastAt: number }>();
   private readonly deploys: Counter<'action' | 'outcome'>;
   private readonly beacons: Counter<'group' | 'version' | 'kind'>;
   private readonly beaconsRefused: Counter<'reason'>;
@@ -105,6 +108,12 @@ export class SiteMetrics {
       name: 'site_render_failures_total',
       help: 'Pages whose group could not be rendered (answered with the notice), by group, version and reason (error, timeout)',
       labelNames: ['group', 'version', 'reason'],
+      registers,
+    });
+    this.lastGood = new Counter({
+      name: 'site_pages_last_good_served_total',
+      help: 'Pages served from their last good composition because their group could not be rendered (its host down or slow, a render error), by group',
+      labelNames: ['group'],
       registers,
     });
     this.cacheLookups = new Counter({
@@ -181,6 +190,27 @@ export class SiteMetrics {
 
   request(kind: RouteKind, status: number): void {
     this.requests.inc({ kind, status: statusClass(status) });
+  }
+
+  /** A page of `group` served from its last good composition. */
+  lastGoodServed(group: string): void {
+    this.lastGood.inc({ group });
+    const seen = this.lastGoodSeen.get(group) ?? { served: 0, lastAt: 0 };
+    seen.served += 1;
+    seen.lastAt = this.now();
+    this.lastGoodSeen.set(group, seen);
+  }
+
+  /** The groups whose pages stood in within the last `withinMs`, for the operator. */
+  lastGoodRecently(withinMs: number): { group: string; served: number; lastAt: string }[] {
+    const since = this.now() - withinMs;
+    return [...this.lastGoodSeen]
+      .filter(([, seen]) => seen.lastAt >= since)
+      .map(([group, seen]) => ({
+        group,
+        served: seen.served,
+        lastAt: new Date(seen.lastAt).toISOString(),
+      }));
   }
 
   cacheLookup(hit: boolean): void {

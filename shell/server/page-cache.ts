@@ -123,6 +123,11 @@ export interface PageCacheOptions {
   maxBytes: number;
   /** How long a page whose group could not be rendered is kept before it is tried again. */
   failedTtlMs: number;
+  /**
+   * Whether a page stands in for one that could not be rendered (kept `failedTtlMs` like a failed
+   * one); by default, a page whose status is 500 or above.
+   */
+  standsIn?: (page: KeptPage) => boolean;
   /** Told of every look-up: whether the page was there (or being composed for another request). */
   observe?: (hit: boolean) => void;
 }
@@ -152,6 +157,10 @@ export class PageCache<Page extends KeptPage = ComposedPage> {
     });
   }
 
+  private standsIn(page: Page): boolean {
+    return this.options.standsIn ? this.options.standsIn(page) : page.status >= 500;
+  }
+
   get size(): number {
     return this.pages.size;
   }
@@ -167,7 +176,7 @@ export class PageCache<Page extends KeptPage = ComposedPage> {
       this.options.observe?.(true);
       // A form made since it was counted: counted again (a page that failed keeps its short life).
       // (The same value set again keeps its old size: it is put back instead.)
-      if (hit.status < 500 && this.counted.get(hit) !== hit.size) {
+      if (!this.standsIn(hit) && this.counted.get(hit) !== hit.size) {
         this.pages.delete(key);
         this.pages.set(key, hit);
       }
@@ -183,7 +192,7 @@ export class PageCache<Page extends KeptPage = ComposedPage> {
           this.pages.set(
             key,
             page,
-            page.status >= 500 ? { ttl: this.options.failedTtlMs } : undefined,
+            this.standsIn(page) ? { ttl: this.options.failedTtlMs } : undefined,
           );
           return page;
         },

@@ -14,6 +14,7 @@ import { trustProxySetting, type TrustProxy } from '@site/contracts/trust-proxy'
 import { CONNECTION_LIMITS, type ConnectionLimits } from '@site/serving';
 import { DEFAULT_BEACON_RATE_LIMIT } from './http/beacon';
 import { CANARY_DEFAULTS } from './canary';
+import type { LastGoodSettings } from './last-good';
 import type { Judgment } from '@site/contracts/canary-judgment';
 import type { RouteTableLimits } from './deploy/table-rules';
 import { DEFAULTS } from './site';
@@ -78,6 +79,8 @@ export interface SiteSettings {
   connections: ConnectionLimits;
   /** Undefined without REPLICA_NAME: answers do not say which replica gave them. */
   replicaName?: string | undefined;
+  /** How long, how many and how large the last good group pages that stand in for a failed render. */
+  lastGood: LastGoodSettings;
 }
 
 export class SettingsError extends Error {
@@ -193,6 +196,18 @@ const schema = z.object({
   MAX_CONNECTIONS_PER_CLIENT: wholeNumber('a number of connections', 1, 100_000).default(
     CONNECTION_LIMITS.maxPerClient,
   ),
+  // A group page whose render fails stands in from its last good composition this long: a day
+  // by default (an outage outlasts a restart), a minute to 30 days.
+  LAST_GOOD_SECONDS: wholeNumber('a whole number of seconds', 60, 2_592_000).default(
+    DEFAULTS.lastGood.maxAgeMs / 1000,
+  ),
+  LAST_GOOD_PAGES: wholeNumber('a number of pages', 1, 1_000_000).default(
+    DEFAULTS.lastGood.maxPages,
+  ),
+  // 1 KB to 64 MB; a group page's markup is some 50 KB.
+  LAST_GOOD_PAGE_BYTES: wholeNumber('a number of bytes', 1024, 67_108_864).default(
+    DEFAULTS.lastGood.maxPageBytes,
+  ),
   // Sent in a response header: letters, digits, dots, dashes and underscores only.
   REPLICA_NAME: z
     .string()
@@ -299,5 +314,10 @@ export function parseSiteSettings(env: NodeJS.ProcessEnv): SiteSettings {
       maxConnections: CONNECTION_LIMITS.maxConnections,
     },
     replicaName: s.REPLICA_NAME,
+    lastGood: {
+      maxAgeMs: s.LAST_GOOD_SECONDS * 1000,
+      maxPages: s.LAST_GOOD_PAGES,
+      maxPageBytes: s.LAST_GOOD_PAGE_BYTES,
+    },
   };
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Judgment } from '@site/contracts/canary-judgment';
 import type { RouteTableLimits } from './deploy/table-rules';
+import { LAST_GOOD_DEFAULTS, type LastGoodSettings } from './last-good';
 import type { RenderLimits } from './render/pools';
 
 /** What a site server is made with (main.ts makes it from the settings; tests from their own). */
@@ -36,6 +37,11 @@ export interface SiteOptions {
   /** The user the render processes run as, where the site server runs as root. */
   renderUser?: string;
   cache?: { maxEntries?: number; maxBytes?: number; failedTtlMs?: number };
+  /**
+   * A group page whose render fails stands in from its last good composition (kept beside the live
+   * manifest) for `maxAgeMs` after it was last known good; `maxPages` kept, none over `maxPageBytes`.
+   */
+  lastGood?: Partial<LastGoodSettings>;
   /**
    * The deploy API (`/_deploy/*`); off without a token. Preview links are signed with
    * `previewSecret` (every replica must share it), by default one derived from the token.
@@ -93,6 +99,7 @@ export const DEFAULTS = {
   partCacheBytes: 32 * 1024 * 1024,
   /** One change's checks, every page of a large group rendered on a busy machine included. */
   deployCheckTimeoutMs: 120_000,
+  lastGood: LAST_GOOD_DEFAULTS,
   /** Counts reach the control plane, and canaries are judged, every 5 s. */
   canaryIntervalMs: 5000,
   /**

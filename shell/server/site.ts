@@ -109,6 +109,9 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     ...DEFAULTS.cache,
     ...options.cache,
     partBytes: DEFAULTS.partCacheBytes,
+    lastGood: { ...DEFAULTS.lastGood, ...options.lastGood },
+    deployDir: options.deployDir,
+    databaseUrl: options.databaseUrl,
   } satisfies PageCacheSettings);
   await app.register(canary, {
     viewKey: viewKeyOf(options.deploy ? previewSecretOf(options.deploy) : undefined),

@@ -56,6 +56,7 @@ describe('the site server settings', () => {
         maxPerClient: 256,
         maxConnections: CONNECTION_LIMITS.maxConnections,
       },
+      lastGood: { maxAgeMs: 86_400_000, maxPages: 5000, maxPageBytes: 524_288 },
     });
   });
 
@@ -89,6 +90,23 @@ describe('the site server settings', () => {
       'ROUTE_GROUP_MAX_CHARS: "sixty" is not a number of characters (10 to 200)',
       'ROUTE_TABLE_MAX_ROUTES: "1000000" is not a number of routes (1 to 100000)',
       'ROUTE_TABLE_MAX_BYTES: "1024" is not a number of bytes (65536 to 20971520)',
+    ]);
+  });
+
+  test('the last good pages stand in for a minute to 30 days, and are bounded in count and size', () => {
+    expect(
+      parseSiteSettings({
+        LAST_GOOD_SECONDS: '3600',
+        LAST_GOOD_PAGES: '200',
+        LAST_GOOD_PAGE_BYTES: '65536',
+      }).lastGood,
+    ).toEqual({ maxAgeMs: 3_600_000, maxPages: 200, maxPageBytes: 65_536 });
+    expect(
+      problems({ LAST_GOOD_SECONDS: '10', LAST_GOOD_PAGES: '0', LAST_GOOD_PAGE_BYTES: '1e9' }),
+    ).toEqual([
+      expect.stringMatching(/^LAST_GOOD_SECONDS: /),
+      expect.stringMatching(/^LAST_GOOD_PAGES: /),
+      expect.stringMatching(/^LAST_GOOD_PAGE_BYTES: /),
     ]);
   });
 

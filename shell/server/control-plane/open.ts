@@ -2,7 +2,10 @@ import path from 'node:path';
 import { FileControlPlane } from './files';
 import type { ControlPlane } from './index';
 import { PostgresControlPlane } from './postgres';
+import type { LastGoodStore } from '../last-good';
 import type { Logger } from '../logger';
+import { FileLastGoodStore } from './last-good-files';
+import { PostgresLastGoodStore } from './last-good-postgres';
 
 /**
  * The control plane a site server was configured with: PostgreSQL when it has a database URL
@@ -17,4 +20,14 @@ export function openControlPlane(options: {
   return options.databaseUrl
     ? new PostgresControlPlane({ url: options.databaseUrl, deployDir, log: options.log })
     : new FileControlPlane(deployDir, options.log);
+}
+
+/** Where the last good pages are kept: beside the live manifest, in its database or its folder. */
+export function openLastGoodStore(options: {
+  deployDir: string;
+  databaseUrl?: string | undefined;
+}): LastGoodStore {
+  return options.databaseUrl
+    ? new PostgresLastGoodStore(options.databaseUrl)
+    : new FileLastGoodStore(path.resolve(options.deployDir));
 }

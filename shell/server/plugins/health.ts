@@ -6,7 +6,9 @@
  * - `GET /_ready` (readiness): 200 when it can serve as it should, 503 with the reasons when not:
  *   the control plane's database is out of reach (the last manifest read is still served, deploys
  *   are refused), or the shell's render processes are not up. Not ready is no reason to restart it:
- *   it gets well by itself once what it waits for is back.
+ *   it gets well by itself once what it waits for is back. Groups whose pages were served from their
+ *   last good composition lately (their render failing) are named too (`lastGood`): the site still
+ *   serves them, so it is ready, but an operator should look.
  *
  * With a replica name (REPLICA_NAME), every answer says which replica gave it (`X-Replica`), so an
  * operator can tell the replicas apart through the load balancer.
@@ -17,6 +19,9 @@ export const REPLICA_HEADER = 'x-replica';
 
 /** How long `/_ready` waits for the shell's render processes to start before it says they are not. */
 const RENDER_WAIT_MS = 1000;
+
+/** How recently a group's pages must have stood in for `/_ready` to name it. */
+const LAST_GOOD_WITHIN_MS = 5 * 60 * 1000;
 
 export interface HealthSettings {
   /** This replica's name, sent in `X-Replica` with every answer; none without it. */
@@ -55,6 +60,7 @@ export default fp<HealthSettings>(
         clearTimeout(timer);
         if (shell.running === 0) problems.push('no render process of the shell is up');
       }
+      const lastGood = app.metrics.lastGoodRecently(LAST_GOOD_WITHIN_MS);
       return reply
         .code(problems.length ? 503 : 200)
         .headers(noStore)
@@ -63,8 +69,9 @@ export default fp<HealthSettings>(
           ...(replicaName ? { replica: replicaName } : {}),
           manifest: app.controlPlane.peek()?.version ?? null,
           problems,
+          ...(lastGood.length ? { lastGood } : {}),
         });
     });
   },
-  { name: 'health', dependencies: ['control-plane', 'render'] },
+  { name: 'health', dependencies: ['control-plane', 'metrics', 'render'] },
 );

@@ -9,11 +9,14 @@
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
+import type { RemoteDeployment } from '@site/contracts';
 import type { ContactFormState } from '../../src/pages/contact/form-state';
 import { composePage } from '../compose';
 import { NOT_FOUND_PATH, PageComposer, type Composition } from '../composer';
 import type { LiveManifest } from '../control-plane';
-import { ComposedPage, PageCache, type SentPage } from '../page-cache';
+import { openLastGoodStore } from '../control-plane/open';
+import { LastGoodPages, type LastGoodSettings } from '../last-good';
+import { ComposedPage, PageCache, type KeptPage, type SentPage } from '../page-cache';
 import { HotPages, PageShape, piece, type Piece } from '../page-pieces';
 import { RemoteAssets } from '../remote-assets';
 
@@ -23,6 +26,11 @@ export interface PageCacheSettings {
   failedTtlMs: number;
   /** Bytes of rendered parts (frames and pages) kept. */
   partBytes: number;
+  /** The last good group pages: how long each may stand in, and how many are kept. */
+  lastGood: LastGoodSettings;
+  /** Where the live manifest is kept: the last good pages are kept beside it. */
+  deployDir: string;
+  databaseUrl?: string | undefined;
 }
 
 export interface Pages {
@@ -60,10 +68,22 @@ export default fp<PageCacheSettings>(
     const assets = new RemoteAssets(async (url, remote) =>
       JSON.parse(await app.remoteFile(url, remote)),
     );
+    const lastGood = new LastGoodPages(
+      openLastGoodStore(settings),
+      settings.lastGood,
+      app.log.child({ part: 'last-good' }),
+    );
+    app.addHook('onClose', () => lastGood.close());
+    /** Pages drawn from their group's last good markup, by the group's name. */
+    const standIns = new WeakMap<KeptPage, string>();
+    /** Group pages rendered as they are: still good each time one is served. */
+    const groupPages = new WeakMap<KeptPage, { owner: RemoteDeployment; path: string }>();
     const cache = new PageCache<PageShape | ComposedPage>({
       maxEntries: settings.maxEntries,
       maxBytes: settings.maxBytes,
       failedTtlMs: settings.failedTtlMs,
+      // A stand-in is kept as briefly as the notice: the group's own rendering is tried again soon.
+      standsIn: (page) => page.status >= 500 || standIns.has(page),
       observe: (hit) => app.metrics.cacheLookup(hit),
     });
 
@@ -87,6 +107,7 @@ export default fp<PageCacheSettings>(
       shareImage,
       log: app.log.child({ part: 'pages' }),
       maxPartBytes: settings.partBytes,
+      lastGood,
     });
 
     /** Pages in demand, their gzip answers kept joined, beside the cache: a quarter of its bytes. */
@@ -125,18 +146,38 @@ export default fp<PageCacheSettings>(
             page.status === 503 ? { 'Retry-After': '30' } : {};
           const [before, after, ...more] = page.html.split(MANIFEST_SLOT);
           // (A page that does not embed the manifest once is kept whole.)
-          return after === undefined || more.length
-            ? new ComposedPage(
-                page.status,
-                page.html.replaceAll(MANIFEST_SLOT, view.embedded),
-                headers,
-              )
-            : new PageShape(page.status, before!, after, headers, hot);
+          const made =
+            after === undefined || more.length
+              ? new ComposedPage(
+                  page.status,
+                  page.html.replaceAll(MANIFEST_SLOT, view.embedded),
+                  headers,
+                )
+              : new PageShape(page.status, before!, after, headers, hot);
+          if (page.owner && page.lastGood !== null) standIns.set(made, page.owner.name);
+          else if (page.owner && page.failure === null) {
+            groupPages.set(made, { owner: page.owner, path: pagePath });
+          }
+          return made;
         });
+        const standingFor = standIns.get(kept);
+        if (standingFor !== undefined) app.metrics.lastGoodServed(standingFor);
+        else {
+          const good = groupPages.get(kept);
+          if (good) lastGood.served(good.owner, good.path);
+        }
         return kept instanceof PageShape ? kept.with(manifestPiece(view)) : kept;
       },
-      composeOnce: (view, urlPath, isPage, contactForm) =>
-        composer.compose(view, isPage ? urlPath : NOT_FOUND_PATH, isPage, contactForm),
+      async composeOnce(view, urlPath, isPage, contactForm) {
+        const page = await composer.compose(
+          view,
+          isPage ? urlPath : NOT_FOUND_PATH,
+          isPage,
+          contactForm,
+        );
+        if (page.owner && page.lastGood !== null) app.metrics.lastGoodServed(page.owner.name);
+        return page;
+      },
       async lastResort(view, reason) {
         const result = await shell.renderUnavailable(
           {

@@ -36,7 +36,8 @@ export async function sitePages(app: FastifyInstance): Promise<void> {
       root === -1 ? page.html : page.html.slice(0, root) + bar + page.html.slice(root),
       { ...PREVIEW_HEADERS, ...(page.status === 503 ? { 'retry-after': '30' } : {}) },
     );
-    if (page.failure === null) previews.set(key, made);
+    // A stand-in for a group that failed is not kept either: the group is tried again next time.
+    if (page.failure === null && page.lastGood === null) previews.set(key, made);
     return made;
   }
 

@@ -1,0 +1,154 @@
+/**
+ * @jest-environment node
+ */
+/**
+ * A site server that (re)starts while a group's host is stopped or gone: the group's pages any
+ * server composed before are served from their last good composition (kept in the control plane,
+ * beside the live manifest), the other groups' pages as always, and the notice shows only for a
+ * page no server ever composed, or one whose last good composition is older than the stated time.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { testManifest } from '@site/build/testing/manifest';
+import { createSite, type Site, type SiteOptions } from '../site';
+import { freshDatabase, startPostgres, type TestPostgres } from './control-plane-helpers';
+import { drawn, heading, startGroupHost, type GroupHost } from './last-good-hosts';
+
+// Site servers start and stop several times a test, on a machine other tests share.
+jest.setTimeout(30_000);
+
+const SHELL_DIST = path.join(__dirname, '..', '..', 'dist');
+const METRICS_TOKEN = 'metrics-token-of-the-last-good-tests';
+const PROBE = ['/probe/hello', '/probe/second'];
+const OTHER = ['/other/page'];
+
+let work: string;
+let deployDir: string;
+let probeHost: GroupHost;
+let otherHost: GroupHost;
+const sites: Site[] = [];
+let postgres: TestPostgres | undefined;
+/** Where the control plane is: files in the deploy folder, or this database. */
+let databaseUrl: string | undefined;
+
+async function startSite(options: Partial<SiteOptions> = {}): Promise<Site> {
+  const site = await createSite({
+    shellDist: SHELL_DIST,
+    deployDir,
+    apiTarget: 'http://127.0.0.1:9',
+    siteUrl: 'https://www.example.test',
+    renderWorkers: 1,
+    groupRenderWorkers: 1,
+    processMetrics: false,
+    metricsToken: METRICS_TOKEN,
+    fetchTimeoutMs: 1000,
+    log: () => undefined,
+    ...(databaseUrl ? { databaseUrl } : {}),
+    ...options,
+  });
+  sites.push(site);
+  await site.app.ready();
+  return site;
+}
+
+const get = (site: Site, url: string) => site.app.inject({ method: 'GET', url });
+
+async function lastGoodServed(site: Site, group: string): Promise<number> {
+  const metrics = await site.app.inject({
+    method: 'GET',
+    url: '/_metrics',
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const line = metrics.body
+    .split('\n')
+    .find((l) => l.startsWith(`site_pages_last_good_served_total{group="${group}"}`));
+  return line ? Number(line.split(' ').at(-1)) : 0;
+}
+
+afterAll(() => postgres?.stop());
+
+/** A site server that (re)starts, and a group host stopped or killed, with either control plane. */
+function outageTests(store: 'files' | 'PostgreSQL') {
+  beforeAll(async () => {
+    if (store === 'PostgreSQL') postgres ??= await startPostgres({ port: 3474 });
+  }, 120_000);
+
+  beforeEach(async () => {
+    databaseUrl =
+      postgres && store === 'PostgreSQL' ? await freshDatabase(postgres.url) : undefined;
+    work = mkdtempSync(path.join(os.tmpdir(), 'site-last-good-'));
+    deployDir = path.join(work, 'deploy');
+    mkdirSync(deployDir);
+    probeHost = await startGroupHost(path.join(work, 'probe-host'));
+    otherHost = await startGroupHost(path.join(work, 'other-host'));
+    writeFileSync(
+      path.join(deployDir, 'remotes.json'),
+      JSON.stringify(
+        testManifest([
+          probeHost.version('probe', '1.0.0', '/probe', PROBE),
+          otherHost.version('other', '1.0.0', '/other', OTHER),
+        ]),
+      ),
+    );
+    // A server composes the group's first page while its host answers, and is gone.
+    const first = await startSite();
+    const page = await get(first, '/probe/hello');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(drawn('probe', '1.0.0', '/probe/hello'));
+    await first.close();
+  });
+
+  afterEach(async () => {
+    for (const site of sites.splice(0)) await site.close();
+    await probeHost.kill();
+    await otherHost.kill();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  describe.each([
+    ['stopped (it accepts and never answers)', () => probeHost.stop()],
+    ['killed', () => probeHost.kill()],
+  ])('a site server started while a group host is %s', (_, outage) => {
+    it("serves the group's pages from their last good composition, and the others' as always", async () => {
+      await outage();
+      const site = await startSite();
+
+      const page = await get(site, '/probe/hello');
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain(drawn('probe', '1.0.0', '/probe/hello'));
+      expect(page.body).toContain('<title>Title of /probe/hello');
+      expect(await lastGoodServed(site, 'probe')).toBeGreaterThanOrEqual(1);
+      // The operator sees it in the server's readiness (and so in `npm run status`).
+      const ready = await get(site, '/_ready');
+      expect(ready.statusCode).toBe(200);
+      expect(ready.json()).toMatchObject({ lastGood: [{ group: 'probe', served: 1 }] });
+
+      // The other group's page, its heading and the stopped group's in the navbar (the manifest's).
+      const other = await get(site, '/other/page');
+      expect(other.statusCode).toBe(200);
+      expect(other.body).toContain(drawn('other', '1.0.0', '/other/page'));
+      expect(other.body).toContain(heading('probe'));
+      expect(other.body).toContain(heading('other'));
+      expect(await lastGoodServed(site, 'other')).toBe(0);
+
+      // A page no server ever composed has nothing to fall back on.
+      const never = await get(site, '/probe/second');
+      expect(never.statusCode).toBe(503);
+      expect(never.body).not.toContain(drawn('probe', '1.0.0', '/probe/second'));
+    });
+
+    it('shows the notice once the last good composition is older than the stated time', async () => {
+      await outage();
+      const site = await startSite({ lastGood: { maxAgeMs: 1 } });
+
+      const page = await get(site, '/probe/hello');
+      expect(page.statusCode).toBe(503);
+      expect(page.body).not.toContain(drawn('probe', '1.0.0', '/probe/hello'));
+      expect(await lastGoodServed(site, 'probe')).toBe(0);
+    });
+  });
+}
+
+describe('with the control plane in files (one server)', () => outageTests('files'));
+describe('with the control plane in PostgreSQL (replicas)', () => outageTests('PostgreSQL'));
