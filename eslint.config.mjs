@@ -178,13 +178,14 @@ export default tseslint.config(
       ],
     },
   },
-  // The mail-service takes only the contact schema, TRUST_PROXY's forms, the company facts and the
-  // limits and listen address every server shares, and the PostgreSQL helpers from our packages
-  // (and, in its tests, the embedded PostgreSQL), and nothing of the browser's.
+  // The mail-service takes only the contact schema and its retention figures, TRUST_PROXY's forms,
+  // the company facts and the limits and listen address every server shares, and the PostgreSQL
+  // helpers from our packages (and, in its tests, the embedded PostgreSQL), and nothing of the
+  // browser's.
   ...boundary(['mail-service/**'], 'mail-service', {
     extra: ['react', 'react-*', 'react/*'],
     regex:
-      '^@site/(?!contracts/contact(/limits)?$|contracts/trust-proxy$|ui/company$|serving/(connections|listen)$|postgres$|build/testing/postgres$)',
+      '^@site/(?!contracts/contact(/limits|/retention)?$|contracts/trust-proxy$|ui/company$|serving/(connections|listen)$|postgres$|build/testing/postgres$)',
     runtime: true,
   }),
   // The run scripts (build, start, deploy, bench) and the apps meet only through the packages

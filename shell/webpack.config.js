@@ -14,6 +14,7 @@ function shareCards() {
     { path: r.home.path, title: homeContent.hero.title, group: `Since ${company.foundingYear}` },
     { path: r.about.path, title: r.about.title, group: 'Company' },
     { path: r.contact.path, title: r.contact.title, group: 'Company' },
+    { path: r.privacy.path, title: r.privacy.title, group: 'Company' },
     { path: '*', slug: 'not-found', title: r.notFound.title, group: 'Company' },
   ];
 }

@@ -7,6 +7,7 @@ import express, { type Express } from 'express';
 import type { Store } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
+import { PRIVACY_FIGURES_PATH } from '@site/contracts/contact/retention';
 import type { Config } from './config';
 import { csrfProtection } from './csrf';
 import type { DeliveryStatus } from './delivery/worker';
@@ -25,6 +26,7 @@ import { issueFormToken } from './routes/form-token';
 import { health, readiness } from './routes/health';
 import { heldPage, releaseHeld } from './routes/held';
 import { metricsEndpoint } from './routes/metrics';
+import { privacyFigures } from './routes/privacy';
 import { storeMessage, validateMessage } from './routes/sendmail';
 
 export interface AppDeps {
@@ -38,6 +40,9 @@ export interface AppDeps {
     | 'metricsToken'
     | 'formMinFillMs'
     | 'spamMaxLinks'
+    | 'retentionDays'
+    | 'spamRetentionDays'
+    | 'queueLifetimeSeconds'
   >;
   outbox: OutboxStore;
   delivery: { kick(): void; status(): DeliveryStatus; admit?(): Promise<void> | undefined };
@@ -90,6 +95,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/api/health', health);
   app.get('/api/ready', readiness({ config, outbox, delivery, now }));
   app.get('/api/metrics', metricsEndpoint({ config, metrics }));
+  app.get(PRIVACY_FIGURES_PATH, privacyFigures(config));
   app.get('/api/csrf', issueCsrfToken);
   app.get('/api/form-token', issueFormToken(formTokens, logger, outbox.kind));
   app.post(
@@ -110,7 +116,14 @@ export function createApp(deps: AppDeps): Express {
 
   app.all('/api/sendmail', methodNotAllowed('POST'));
   app.all(
-    ['/api/health', '/api/ready', '/api/csrf', '/api/form-token', '/api/metrics'],
+    [
+      '/api/health',
+      '/api/ready',
+      '/api/csrf',
+      '/api/form-token',
+      '/api/metrics',
+      PRIVACY_FIGURES_PATH,
+    ],
     methodNotAllowed('GET'),
   );
   app.use(notFound);

@@ -3,6 +3,7 @@ import { databaseUrlProblem } from '@site/postgres';
 import path from 'node:path';
 import { z } from 'zod';
 import addressparser from 'nodemailer/lib/addressparser';
+import { RETENTION_DEFAULTS } from '@site/contracts/contact/retention';
 import { trustProxySetting } from '@site/contracts/trust-proxy';
 import { CONNECTION_LIMITS, type ConnectionLimits } from '@site/serving/connections';
 import { LISTEN_HOST_FORMS, isListenHost } from '@site/serving/listen';
@@ -79,16 +80,17 @@ export const DEFAULTS = {
   DATA_DIR: path.join(SERVICE_DIR, '.data'),
   MAILBOX_DIR: path.join(SERVICE_DIR, 'mailbox'),
   RATE_LIMIT_MAX: '5',
-  RATE_LIMIT_WINDOW: '600',
+  RATE_LIMIT_WINDOW: String(RETENTION_DEFAULTS.rateLimitWindowSeconds),
   TRUST_PROXY: 'false',
   ALLOWED_ORIGINS: 'http://localhost:3000',
   RETRY_BASE_MS: '5000',
   RETRY_MAX_MS: '3600000',
-  QUEUE_LIFETIME: String(5 * 86_400),
+  QUEUE_LIFETIME: String(RETENTION_DEFAULTS.queueLifetimeSeconds),
   SMTP_CONNECTIONS: '4',
   READY_MAX_QUEUE_AGE: '900',
-  RETENTION_DAYS: '30',
-  SPAM_RETENTION_DAYS: '7',
+  // The privacy notice states these same figures (shared/contracts/src/contact/retention.ts).
+  RETENTION_DAYS: String(RETENTION_DEFAULTS.retentionDays),
+  SPAM_RETENTION_DAYS: String(RETENTION_DEFAULTS.spamRetentionDays),
   FORM_MIN_FILL_MS: '3000',
   SPAM_MAX_LINKS: '5',
   CLAIM_LEASE_MS: '10000',

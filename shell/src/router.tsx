@@ -116,6 +116,17 @@ export function createRoutes(
         }),
       },
     ],
+    [
+      shellRoutes.privacy.path,
+      {
+        meta: shellRoutes.privacy,
+        status: 200,
+        page: chunk(
+          'page-privacy',
+          () => import(/* webpackChunkName: "page-privacy" */ './pages/PrivacyPage'),
+        ),
+      },
+    ],
   ]);
   for (const remote of manifest.remotes) {
     for (const route of remote.routes) byPath.set(route.path, remoteRoute(route));

@@ -158,6 +158,7 @@ test.describe('keyboard', () => {
     await open(page, '/contact');
     const map = page.getByRole('region', { name: 'Map of our office in Centurion' });
     await map.scrollIntoViewIfNeeded();
+    await page.getByRole('button', { name: 'Show the map' }).click();
     await expect(page.locator('.leaflet-container')).toBeAttached();
     await page.locator('.leaflet-container').focus();
     for (let i = 0; i < 12; i++) await page.keyboard.press('Tab');

@@ -49,12 +49,13 @@ test.describe('the contact page', () => {
     const map = page.locator('.map-frame');
     await map.scrollIntoViewIfNeeded();
     await expect(map).toHaveCSS('height', '500px');
+    await map.getByRole('button', { name: 'Show the map' }).click();
     await expect(page.locator('.leaflet-marker-icon')).toHaveAttribute('title', company.name);
     await expect(page.locator('.leaflet-popup-content')).toContainText('Centurion');
     await expect(page.locator('.leaflet-control-attribution')).toContainText('OpenStreetMap');
   });
 
-  test('Leaflet and its tiles are requested only when the map nears the viewport', async ({
+  test('Leaflet and its tiles are requested only when the visitor asks for the map', async ({
     page,
   }) => {
     const requests: string[] = [];
@@ -67,9 +68,10 @@ test.describe('the contact page', () => {
     expect(requests.filter((u) => /leaflet|tile\.openstreetmap/.test(u))).toEqual([]);
     await page.goto('/contact');
     await ready(page);
-    await page.waitForLoadState('networkidle');
-    expect(requests.filter((u) => /tile\.openstreetmap/.test(u))).toEqual([]);
     await page.locator('.map-frame').scrollIntoViewIfNeeded();
+    await page.waitForLoadState('networkidle');
+    expect(requests.filter((u) => /leaflet|tile\.openstreetmap/.test(u))).toEqual([]);
+    await page.getByRole('button', { name: 'Show the map' }).click();
     await expect.poll(() => requests.some((u) => /tile\.openstreetmap/.test(u))).toBe(true);
   });
 
@@ -80,6 +82,7 @@ test.describe('the contact page', () => {
     await page.goto('/contact');
     await ready(page);
     await page.locator('.map-frame').scrollIntoViewIfNeeded();
+    await page.getByRole('button', { name: 'Show the map' }).click();
     await expect(page.locator('.map-frame')).toContainText('The map could not be loaded just now.');
     await expect(
       page.locator('.map-frame').getByRole('link', { name: 'Open the location in OpenStreetMap' }),

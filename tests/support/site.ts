@@ -18,6 +18,7 @@ export interface SpecPage {
 export const shellPages: SpecPage[] = [
   { path: '/about', title: 'About Us' },
   { path: '/contact', title: 'Contact Us' },
+  { path: '/privacy', title: 'Privacy Notice' },
 ];
 
 /** The pages of one breadcrumb group, as [path, title]. */

@@ -19,8 +19,13 @@ export interface RemoteSlot {
 export const SHELL_PORT: number = site.shell.port;
 
 /** The shell's own pages by name; `services` is the hub that lists every group and its pages. */
-export const SHELL_PAGES: { home: string; about: string; services: string; contact: string } =
-  site.shell.pages;
+export const SHELL_PAGES: {
+  home: string;
+  about: string;
+  services: string;
+  contact: string;
+  privacy: string;
+} = site.shell.pages;
 
 /** The shell's own paths. */
 export const SHELL_PATHS: readonly string[] = Object.values(SHELL_PAGES);

@@ -8,6 +8,15 @@ export const company = {
   tagline: 'IT solutions and consulting',
   foundingYear: 2008,
   email: 'hello@highveld-digital.co.za',
+  /**
+   * The information officer POPIA asks every responsible party to register with the Information
+   * Regulator: the person a visitor writes to for a copy or the erasure of what they sent.
+   */
+  informationOfficer: {
+    name: 'Thandiwe Mokoena',
+    role: 'Information Officer',
+    email: 'privacy@highveld-digital.co.za',
+  },
   address: {
     street: 'Building 3, Highveld Office Park, 12 Embankment Road',
     locality: 'Centurion',

@@ -57,3 +57,4 @@ export {
   useSearchParams,
   type LinkProps,
 } from 'react-router';
+export { watchEntry, type EntryHandlers } from './hooks/watched-entry';

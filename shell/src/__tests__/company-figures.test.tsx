@@ -52,26 +52,19 @@ describe('the home page’s track record', () => {
   });
 
   it('shows the founding year as it is, never counting: only the years in business count up', () => {
-    // Every counter sits just under the screen, where a counter is set to zero before it counts.
-    const callbacks: IntersectionObserverCallback[] = [];
-    window.IntersectionObserver = class {
-      constructor(callback: IntersectionObserverCallback) {
-        callbacks.push(callback);
-      }
-      observe() {}
-      disconnect() {}
-    } as unknown as typeof IntersectionObserver;
+    // Every counter sits just under the screen, where a scroll sets a counter to zero before it
+    // comes into view and counts.
+    let top = window.innerHeight + 400;
+    const rect = jest
+      .spyOn(Element.prototype, 'getBoundingClientRect')
+      .mockImplementation(() => ({ top, bottom: top + 40 }) as DOMRect);
     render(
       <MemoryRouter>
         <HomePage />
       </MemoryRouter>,
     );
-    const below = { isIntersecting: true, boundingClientRect: { top: window.innerHeight + 10 } };
-    act(() =>
-      callbacks.forEach((cb) =>
-        cb([below as unknown as IntersectionObserverEntry], {} as IntersectionObserver),
-      ),
-    );
+    top = window.innerHeight + 10;
+    act(() => void window.dispatchEvent(new Event('scroll')));
     const figures = screen.getByRole('heading', { name: homeContent.intro.heading });
     const band = figures.closest('section') as HTMLElement;
     expect(within(band).getByText(String(company.foundingYear))).toBeVisible();
@@ -80,6 +73,8 @@ describe('the home page’s track record', () => {
         .getAllByTestId('counter-value')
         .map((c) => c.textContent),
     ).toEqual(['0+']);
+    act(() => void window.dispatchEvent(new Event('scrollend')));
+    rect.mockRestore();
   });
 });
 

@@ -67,6 +67,29 @@ describe('Navbar', () => {
     expect(screen.queryByRole('link', { name: 'M & E Tools' })).not.toBeInTheDocument();
   });
 
+  it('on a phone, opens one group at a time: its button says so, Escape steps back a level', async () => {
+    const user = userEvent.setup();
+    renderNavbar();
+    await user.click(screen.getByRole('button', { name: 'Menu' }));
+    const services = screen.getByRole('button', { name: 'Services' });
+    await user.click(services);
+    const group = screen.getByRole('button', { name: 'Custom Development' });
+    expect(group).toHaveAttribute('aria-expanded', 'false');
+    expect(group).toHaveAttribute(
+      'aria-controls',
+      screen.getByRole('list', { name: 'Custom Development' }).id,
+    );
+    await user.click(group);
+    expect(group).toHaveAttribute('aria-expanded', 'true');
+    await user.keyboard('{Escape}');
+    expect(group).toHaveAttribute('aria-expanded', 'false');
+    expect(group).toHaveFocus();
+    expect(services).toHaveAttribute('aria-expanded', 'true');
+    await user.keyboard('{Escape}');
+    expect(services).toHaveAttribute('aria-expanded', 'false');
+    expect(services).toHaveFocus();
+  });
+
   it('toggles the mobile menu with its button and closes it with Escape', async () => {
     const user = userEvent.setup();
     renderNavbar();

@@ -74,6 +74,9 @@ export function Footer({
           © <span data-testid="copyright-year">{year}</span> {company.legalName}. All rights
           reserved.
         </p>
+        <p>
+          <Link to={SHELL_PAGES.privacy}>Privacy notice</Link>
+        </p>
       </div>
     </footer>
   );

@@ -6,6 +6,11 @@ import { inGroups, morePages, type NavGroup } from '../navigation';
 
 /** Columns of the desktop services menu. */
 const MENU_COLUMNS = 3;
+/**
+ * A group's pages a phone lists under it: with the group's button and its overview, a panel of at
+ * most a dozen entries. The overview lists the rest.
+ */
+const PHONE_LINKS = 10;
 /** A group with more links than this sets them in two columns of its own. */
 const WIDE_GROUP = 6;
 
@@ -48,7 +53,8 @@ export function menuColumns(groups: readonly NavGroup[], count = MENU_COLUMNS): 
 function more(group: NavGroup) {
   const link = morePages(group);
   return link ? (
-    <li>
+    // A phone lists the same link first, as the group's overview.
+    <li className="mega__wide">
       <Link to={link.to} className="mega__link mega__link--more">
         {link.label}
       </Link>
@@ -56,9 +62,32 @@ function more(group: NavGroup) {
   ) : null;
 }
 
+/** A group's overview as a phone lists it, first under the group's button. */
+function phoneOverview(group: NavGroup): string {
+  const total = group.links.length + group.more;
+  return total > PHONE_LINKS
+    ? `All ${total.toLocaleString('en-GB')} ${group.label} services`
+    : `${group.label} overview`;
+}
+
+/**
+ * What the arrow keys move through: in a browser, what is drawn at this width (the phone's
+ * buttons and the open group, or the desktop menu's links); without layout, the desktop's links.
+ */
+function menuStops(panel: HTMLElement | null): HTMLElement[] {
+  if (!panel) return [];
+  const all = Array.from(panel.querySelectorAll<HTMLElement>('a, button'));
+  const laidOut = panel.getClientRects().length > 0;
+  return all.filter((el) =>
+    laidOut ? el.getClientRects().length > 0 : el.tagName === 'A' && !el.closest('.mega__phone'),
+  );
+}
+
 export function Navbar({ groups }: { groups: NavGroup[] }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const [servicesOpen, setServicesOpen] = useState(false);
+  // The group a phone has opened in the services panel (the desktop menu shows them all).
+  const [openGroup, setOpenGroup] = useState<string | null>(null);
   const location = useLocation();
   const headerRef = useRef<HTMLElement>(null);
   const menuButton = useRef<HTMLButtonElement>(null);
@@ -66,11 +95,17 @@ export function Navbar({ groups }: { groups: NavGroup[] }) {
   const servicesPanel = useRef<HTMLDivElement>(null);
   const listId = useId();
   const servicesId = useId();
+  const toggleId = (label: string) => `${servicesId}-${label.replace(/\W+/g, '-')}`;
 
   useEffect(() => {
     setMenuOpen(false);
     setServicesOpen(false);
+    setOpenGroup(null);
   }, [location.pathname, location.hash]);
+
+  useEffect(() => {
+    if (!servicesOpen) setOpenGroup(null);
+  }, [servicesOpen]);
 
   useEffect(() => {
     if (!menuOpen && !servicesOpen) return;
@@ -86,7 +121,11 @@ export function Navbar({ groups }: { groups: NavGroup[] }) {
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.key === 'Escape') {
-      if (servicesOpen) {
+      if (servicesOpen && openGroup !== null) {
+        // One step back: the open group closes, and its button has the focus.
+        document.getElementById(toggleId(openGroup))?.focus();
+        setOpenGroup(null);
+      } else if (servicesOpen) {
         setServicesOpen(false);
         servicesButton.current?.focus();
       } else if (menuOpen) {
@@ -96,9 +135,9 @@ export function Navbar({ groups }: { groups: NavGroup[] }) {
       return;
     }
     if (!servicesOpen || !['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(event.key)) return;
-    const links = Array.from(servicesPanel.current?.querySelectorAll<HTMLAnchorElement>('a') ?? []);
+    const links = menuStops(servicesPanel.current);
     if (links.length === 0) return;
-    const index = links.indexOf(document.activeElement as HTMLAnchorElement);
+    const index = links.indexOf(document.activeElement as HTMLElement);
     const inPanel = index >= 0;
     const onButton = document.activeElement === servicesButton.current;
     if (!inPanel && !onButton) return;
@@ -186,7 +225,12 @@ export function Navbar({ groups }: { groups: NavGroup[] }) {
                   <path d="M3 6l5 5 5-5" fill="none" stroke="currentColor" strokeWidth="2" />
                 </svg>
               </button>
-              <div className="mega" id={servicesId} ref={servicesPanel} hidden={!servicesOpen}>
+              <div
+                className={openGroup === null ? 'mega' : 'mega has-open-group'}
+                id={servicesId}
+                ref={servicesPanel}
+                hidden={!servicesOpen}
+              >
                 <p className="mega__all">
                   <NavLink to={SHELL_PAGES.services} end className="mega__link">
                     All services
@@ -204,28 +248,62 @@ export function Navbar({ groups }: { groups: NavGroup[] }) {
                   {columns.map((column, i) => (
                     <div className="mega__column" key={i}>
                       {column.map((group) => {
-                        const titleId = `${servicesId}-${group.label.replace(/\W+/g, '-')}`;
+                        const buttonId = toggleId(group.label);
+                        const listId = `${buttonId}-pages`;
+                        const open = openGroup === group.label;
+                        const classes = ['mega__group'];
+                        if (group.links.length > WIDE_GROUP) classes.push('mega__group--wide');
+                        if (open) classes.push('is-open');
                         return (
-                          <div
-                            className={
-                              group.links.length > WIDE_GROUP
-                                ? 'mega__group mega__group--wide'
-                                : 'mega__group'
-                            }
-                            key={group.label}
-                          >
-                            <p className="mega__title" id={titleId}>
+                          <div className={classes.join(' ')} key={group.label}>
+                            <p className="mega__title">
+                              {/* A phone opens one group at a time; from a laptop's width this
+                                  button is not drawn and every group's pages show. */}
+                              <button
+                                type="button"
+                                id={buttonId}
+                                className="mega__toggle"
+                                aria-expanded={open}
+                                aria-controls={listId}
+                                onClick={() => setOpenGroup(open ? null : group.label)}
+                              >
+                                {group.label}
+                                <svg
+                                  viewBox="0 0 16 16"
+                                  width="14"
+                                  height="14"
+                                  aria-hidden="true"
+                                  focusable="false"
+                                >
+                                  <path
+                                    d="M3 6l5 5 5-5"
+                                    fill="none"
+                                    stroke="currentColor"
+                                    strokeWidth="2"
+                                  />
+                                </svg>
+                              </button>
                               {group.overview ? (
                                 <NavLink to={group.overview.to} end className="mega__title-link">
                                   {group.label}
                                 </NavLink>
                               ) : (
-                                group.label
+                                <span className="mega__title-text">{group.label}</span>
                               )}
                             </p>
-                            <ul aria-labelledby={titleId}>
-                              {group.links.map((link) => (
-                                <li key={link.to}>
+                            <ul id={listId} aria-labelledby={buttonId}>
+                              {group.overview && (
+                                <li className="mega__phone">
+                                  <NavLink to={group.overview.to} end className="mega__link">
+                                    {phoneOverview(group)}
+                                  </NavLink>
+                                </li>
+                              )}
+                              {group.links.map((link, i) => (
+                                <li
+                                  key={link.to}
+                                  className={i >= PHONE_LINKS ? 'mega__wide' : undefined}
+                                >
                                   <NavLink to={link.to} className="mega__link">
                                     {link.label}
                                   </NavLink>

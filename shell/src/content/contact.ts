@@ -20,6 +20,9 @@ export const contactContent = {
       'Your message was not sent. Please correct the fields marked below and send it again.',
     rateLimited: (wait: string) =>
       `Your message was not sent: several messages have come from your connection in a short time. Please try again ${wait}.`,
+    /** After a message that could not be sent (a limit, an outage): the ways that still work. */
+    otherWays: 'You can also write to us at',
+    orCall: 'or call',
     sentDetail:
       'Thank you. We have received it and will reply to you by email within one working day.',
     sendAgain:
@@ -43,6 +46,8 @@ export const contactContent = {
     heading: 'Find our office',
     label: 'Map of our office in Centurion',
     loading: 'Loading the map…',
+    show: 'Show the map',
+    note: 'The map is drawn by OpenStreetMap: showing it loads its map tiles from their servers, which then see your internet address.',
     failed: 'The map could not be loaded just now.',
     attribution: '© OpenStreetMap contributors',
   },

@@ -24,6 +24,11 @@ export const shellRoutes = {
     title: 'Contact Us',
     description: `Send us a message, visit our Centurion office or call ${company.phone.display}, ${company.hours.label} ${company.timeZone.label}.`,
   },
+  privacy: {
+    path: SHELL_PAGES.privacy,
+    title: 'Privacy Notice',
+    description: `What ${company.name} does with what you send through this website, how long it is kept, and how to have it returned or erased (POPIA).`,
+  },
   notFound: {
     path: '',
     title: 'Page not found',

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { prefersReducedMotion } from '../hooks/use-reduced-motion';
+import { watchEntry } from '../hooks/watched-entry';
 
 export interface AnimatedCounterProps {
   target: number;
@@ -14,24 +15,14 @@ export interface AnimatedCounterProps {
 const format = (n: number, pad: number, suffix: string) =>
   `${String(n).padStart(pad, '0')}${suffix}`;
 
-/** How far under the screen a counter is set to zero, ready to count when it comes into view. */
-const BAND_PX = 240;
-
 /**
- * - `rest`: the final value; set to zero when it comes close under the screen;
- * - `armed`: zero, just under the screen, where nobody sees it change;
- * - `counting`: on screen, counting up;
- * - `done`: the final value, for good.
- */
-type Phase = 'rest' | 'armed' | 'counting' | 'done';
-
-/**
- * Counts from 0 up to `target` over `speed` ms as a visitor scrolls down to it. Only a visitor who
- * watches it count sees anything but the final value: it is the final value in the server's HTML,
- * for a visitor who never scrolls to it, under reduced motion, on screen as the page appears, and
- * for one who scrolls past while it counts (it jumps to the end). It is set to zero only while it
- * sits in a band just under the screen, so the change is never seen. Screen readers get the final
- * value once; the moving digits are hidden from them.
+ * Counts from 0 up to `target` over `speed` ms, only for a visitor who watches it scroll into view
+ * (`watchEntry`). Anyone else sees the final value: it is the final value in the server's HTML, for
+ * a visitor who never scrolls to it, under reduced motion, on screen as the page appears, reached
+ * by a jump (an anchor, the End key, a fling), and for one who scrolls past while it counts (it
+ * jumps to the end). It reads zero only while a scroll carries it in from just under the screen,
+ * where nobody sees it. Screen readers get the final value once; the moving digits are hidden from
+ * them.
  */
 export function AnimatedCounter({
   target,
@@ -41,66 +32,56 @@ export function AnimatedCounter({
   suffix = '',
 }: AnimatedCounterProps) {
   const ref = useRef<HTMLDivElement>(null);
-  const phase = useRef<Phase>('rest');
-  const [value, setValue] = useState(target);
+  const digits = useRef<HTMLSpanElement>(null);
 
   useEffect(() => {
     const el = ref.current;
-    if (!el || target <= 0 || prefersReducedMotion() || typeof IntersectionObserver === 'undefined')
-      return;
+    if (!el || target <= 0 || prefersReducedMotion()) return;
     let frame = 0;
-    const settle = (next: 'rest' | 'done') => {
+    let counting = false;
+    // The digits are written straight into their text node, which React rendered with the final
+    // figure: a change is in the very frame the scroll paints (a counter in view never reads 0
+    // while a render waits), and counting re-renders nothing.
+    const setValue = (n: number) => {
+      const text = digits.current?.firstChild;
+      if (text) text.nodeValue = format(n, pad, suffix);
+    };
+    const final = () => {
       cancelAnimationFrame(frame);
-      phase.current = next;
+      counting = false;
       setValue(target);
     };
     const count = () => {
-      phase.current = 'counting';
+      counting = true;
       const start = performance.now();
       const tick = (now: number) => {
         const progress = Math.min(1, (now - start) / Math.max(1, speed));
         const eased = 1 - Math.pow(1 - progress, 3);
         setValue(Math.round(eased * target));
         if (progress < 1) frame = requestAnimationFrame(tick);
-        else phase.current = 'done';
+        else counting = false;
       };
       frame = requestAnimationFrame(tick);
     };
-
-    // Close: on screen or in the band under it.
-    const close = new IntersectionObserver(
-      ([entry]) => {
-        if (!entry) return;
-        if (!entry.isIntersecting) {
-          if (phase.current === 'armed') settle('rest');
-        } else if (phase.current === 'rest') {
-          // Already on screen (the page appeared with it in view, or a jump landed on it): the
-          // visitor has seen the final value, which stays.
-          if (entry.boundingClientRect.top < window.innerHeight) settle('done');
-          else {
-            phase.current = 'armed';
-            setValue(0);
-          }
-        }
-      },
-      { rootMargin: `0px 0px ${BAND_PX}px 0px` },
-    );
-    // Seen: on screen.
-    const seen = new IntersectionObserver(([entry]) => {
-      if (!entry) return;
-      if (entry.isIntersecting) {
-        if (phase.current === 'armed') count();
-        else if (phase.current === 'rest') settle('done');
-      } else if (phase.current === 'counting') settle('done');
+    const watch = watchEntry(el, {
+      arm: () => setValue(0),
+      enter: count,
+      show: final,
+      rest: final,
     });
-    close.observe(el);
-    seen.observe(el);
+    // One that leaves the screen while it counts is done counting.
+    const away = () => {
+      if (!counting) return;
+      const box = el.getBoundingClientRect();
+      if (box.bottom < 0 || box.top > window.innerHeight) final();
+    };
+    window.addEventListener('scroll', away, { passive: true });
     return () => {
       cancelAnimationFrame(frame);
-      close.disconnect();
-      seen.disconnect();
+      watch.stop();
+      window.removeEventListener('scroll', away);
     };
-  }, [speed, target]);
+  }, [speed, target, pad, suffix]);
 
   const finalText = format(target, pad, suffix);
   return (
@@ -111,8 +92,9 @@ export function AnimatedCounter({
           className="counter__digits"
           style={{ minWidth: `${finalText.length}ch` }}
           data-testid="counter-value"
+          ref={digits}
         >
-          {format(value, pad, suffix)}
+          {finalText}
         </span>
         <span className="visually-hidden counter__final">{finalText}</span>
       </p>

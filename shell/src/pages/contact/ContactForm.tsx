@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type MouseEvent } from 'react';
 import { useForm } from 'react-hook-form';
+import { company, phoneHref } from '@site/ui';
 import {
   CONTACT_FIELDS,
   CONTACT_MESSAGES,
@@ -9,6 +10,7 @@ import {
   type ContactMessage,
 } from '@site/contracts/contact';
 import { contactContent, retryWording } from '../../content/contact';
+import { privacyContent } from '../../content/privacy';
 import { shellRoutes } from '../../content/shell-routes';
 import {
   SENT_ANCHOR,
@@ -33,7 +35,10 @@ const SITE_SCHEMA = contactSchemas(CONTACT_FIELDS).form as unknown as ReturnType
 >['form'];
 
 type Outcome =
-  { kind: 'none' } | { kind: 'sent' } | { kind: 'error'; text: string; fieldsToFix?: boolean };
+  | { kind: 'none' }
+  | { kind: 'sent' }
+  /** `elsewhere`: the form cannot take the message now, so the notice gives other ways to write. */
+  | { kind: 'error'; text: string; fieldsToFix?: boolean; elsewhere?: boolean };
 
 /** How long a send waits for the form's start token before it goes without. */
 const TOKEN_WAIT_MS = 3000;
@@ -47,12 +52,32 @@ function initialOutcome(state: ContactFormState): Outcome {
     case 'refused':
       return { kind: 'error', text: c.refused };
     case 'rate-limited':
-      return { kind: 'error', text: c.rateLimited(retryWording(notice.retryAfterSeconds)) };
+      return {
+        kind: 'error',
+        text: c.rateLimited(retryWording(notice.retryAfterSeconds)),
+        elsewhere: true,
+      };
     case 'failed':
-      return { kind: 'error', text: notice.server ? c.failedServer : c.failed };
+      return { kind: 'error', text: notice.server ? c.failedServer : c.failed, elsewhere: true };
     default:
       return { kind: 'none' };
   }
+}
+
+/** The company's address (and phone), for a message the form cannot take now. */
+function OtherWays() {
+  return (
+    <p data-testid="other-ways">
+      {c.otherWays} <a href={`mailto:${company.email}`}>{company.email}</a>
+      {company.phone.display ? (
+        <>
+          {' '}
+          {c.orCall} <a href={phoneHref()}>{company.phone.display}</a>
+        </>
+      ) : null}
+      .
+    </p>
+  );
 }
 
 const newKey = () =>
@@ -194,11 +219,16 @@ export function ContactForm({
         setOutcome({ kind: 'error', text: c.rejected, fieldsToFix: true });
         if (first) setFocus(first);
       } else if (result.kind === 'rate-limited') {
-        setOutcome({ kind: 'error', text: c.rateLimited(retryWording(result.retryAfterSeconds)) });
+        setOutcome({
+          kind: 'error',
+          text: c.rateLimited(retryWording(result.retryAfterSeconds)),
+          elsewhere: true,
+        });
       } else {
         setOutcome({
           kind: 'error',
           text: result.status && result.status >= 500 ? c.failedServer : c.failed,
+          elsewhere: true,
         });
       }
     } finally {
@@ -292,7 +322,10 @@ export function ContactForm({
         role="alert"
       >
         {outcome.kind === 'error' && (
-          <p className="form-notice form-notice--error">{outcome.text}</p>
+          <div className="form-notice form-notice--error">
+            <p>{outcome.text}</p>
+            {outcome.elsewhere && <OtherWays />}
+          </div>
         )}
       </div>
 
@@ -353,6 +386,10 @@ export function ContactForm({
         <button type="submit" className="button button--primary" disabled={isSubmitting}>
           {isSubmitting ? c.sending : c.send}
         </button>
+        <p className="contact-form__privacy">
+          {privacyContent.formNote}
+          <a href={shellRoutes.privacy.path}>{privacyContent.formLink}</a>
+        </p>
       </div>
     </form>
   );

@@ -1,0 +1,28 @@
+import request from 'supertest';
+import { RETENTION_DEFAULTS } from '@site/contracts/contact/retention';
+import { loadConfig } from '../config';
+import { startPerTest } from './helpers';
+
+/** The site's privacy notice states what GET /api/privacy answers: the figures the outbox runs with. */
+describe('GET /api/privacy', () => {
+  const run = startPerTest();
+
+  test('by default: the figures the notice is written with', async () => {
+    const res = await request(run.harness().app).get('/api/privacy');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(RETENTION_DEFAULTS);
+    const config = loadConfig({});
+    expect(res.body).toEqual({
+      retentionDays: config.retentionDays,
+      spamRetentionDays: config.spamRetentionDays,
+      queueLifetimeSeconds: config.queueLifetimeSeconds,
+      rateLimitWindowSeconds: config.rateLimitWindowSeconds,
+    });
+  });
+
+  test('a changed setting is what the notice is told', async () => {
+    const app = run.harness({ RETENTION_DAYS: '45', SPAM_RETENTION_DAYS: '3' }).app;
+    const res = await request(app).get('/api/privacy');
+    expect(res.body).toMatchObject({ retentionDays: 45, spamRetentionDays: 3 });
+  });
+});
