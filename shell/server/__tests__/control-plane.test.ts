@@ -49,9 +49,10 @@ describe('the control plane in PostgreSQL', () => {
         '003_canary.sql',
         '004_deploy_tokens.sql',
         '005_canary_counts.sql',
+        '006_last_good_pages.sql',
       ]);
       expect(await migrate(pools[0]!)).toEqual([]);
-      expect(await count(url, 'SELECT count(*) AS n FROM shell_migrations')).toBe(5);
+      expect(await count(url, 'SELECT count(*) AS n FROM shell_migrations')).toBe(6);
       expect(await count(url, 'SELECT count(*) AS n FROM live_manifest')).toBe(1);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));

@@ -231,6 +231,11 @@ export class RenderPools {
     if (entry.pool.processes.length > 0) this.retiring.add(entry.pool);
   }
 
+  /** The group pools that take renders (not the retired ones finishing theirs). */
+  get openGroupPools(): RenderPool[] {
+    return [...this.groups.values()].map((g) => g.pool);
+  }
+
   /** Every group pool with processes or in use (retired ones finishing too), for the metrics and tests. */
   get groupPools(): RenderPool[] {
     for (const pool of this.retiring) if (pool.processes.length === 0) this.retiring.delete(pool);

@@ -72,8 +72,9 @@ describe('what a page names of a large group', () => {
     expect([...linked].sort()).toEqual(
       ['/grown', ...Array.from({ length: LEADING_PAGES }, (_, i) => `/grown/page-${i + 1}`)].sort(),
     );
-    // Each of the navbar's menu and the footer leads to the overview for the rest, by count.
-    expect(html.match(/>All 1,000 Grown services</g)).toHaveLength(2);
+    // The navbar's desktop menu, its phone panel and the footer each lead to the overview for the
+    // rest, by count.
+    expect(html.match(/>All 1,000 Grown services</g)).toHaveLength(3);
     // A group of 13 pages past its overview names 10 of them, and the way to all 13.
     expect((await get(small, '/about')).body).toContain('>All 13 Grown services<');
   });
