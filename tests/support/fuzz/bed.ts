@@ -239,6 +239,11 @@ export class FuzzBed {
       ],
       etags: [],
     };
+    // Every page once before the run: the generated requests try how the server reads requests,
+    // and a group's first page (its render processes starting) is the start-up tests' concern.
+    await currentEtags(this.site, [
+      ...new Set(manifest.remotes.flatMap((r) => r.routes.map((route) => route.path))),
+    ]);
     this.site.etags = await currentEtags(this.site, [
       '/',
       '/about',
