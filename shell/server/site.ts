@@ -153,8 +153,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     app,
     async listen(port, host) {
       await app.ready();
-      // The first page composes before the first visitor asks for it.
-      await page('/').catch(() => undefined);
+      await warm(app.live(), page, options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs);
       return listenOn(app, port, host);
     },
     page,
@@ -163,4 +162,27 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     metrics: app.metrics,
     close: () => app.close(),
   };
+}
+
+/**
+ * Before the server takes its first visitor: the home page and one page of each live group compose,
+ * all at once, so every group's render processes are up. A replica that started among busy ones
+ * would otherwise meet its first visitors with every render process still starting, slow enough
+ * for a balancer to give up on it. A group whose host is down does not hold the start up for long:
+ * the wait is bounded, and its page then composes when first asked for.
+ */
+async function warm(
+  live: Promise<LiveManifest> | LiveManifest,
+  page: (urlPath: string) => Promise<unknown>,
+  limitMs: number,
+): Promise<void> {
+  const { manifest } = await live;
+  const paths = ['/', ...manifest.remotes.flatMap((r) => r.routes.slice(0, 1).map((x) => x.path))];
+  const pages = Promise.allSettled(paths.map((p) => page(p)));
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise((resolve) => {
+    timer = setTimeout(resolve, limitMs);
+  });
+  await Promise.race([pages, limit]);
+  clearTimeout(timer);
 }
