@@ -65,17 +65,21 @@ test.describe('module federation', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Software Development');
     await page.getByRole('contentinfo').getByRole('link', { name: 'Big Data' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Big Data');
-    await page.waitForLoadState('networkidle');
+    // Taken over: every script the page runs has been fetched. (Not "network idle": a document
+    // fetched ahead by the speculation rules can leave a request open that the page never uses.)
+    await ready(page);
     await Promise.all(reading);
     // react-dom's client carries this error-decoder URL; one script of each document may contain
-    // it (the move into another group is a page load: two documents), and only the shell's.
+    // it (the move into another group is a page load: two documents, the second of which may take
+    // it from the memory cache unseen), and only the shell's.
     const withReactDom = scripts.filter(
       (s) => s.body.includes('react.dev/errors/') && s.body.includes('createRoot'),
     );
-    expect(withReactDom.map((s) => new URL(s.url).origin)).toEqual([
-      'http://localhost:3000',
-      'http://localhost:3000',
-    ]);
+    expect(withReactDom.length).toBeGreaterThanOrEqual(1);
+    expect(withReactDom.length).toBeLessThanOrEqual(2);
+    expect(new Set(withReactDom.map((s) => new URL(s.url).origin))).toEqual(
+      new Set(['http://localhost:3000']),
+    );
     expect(new Set(withReactDom.map((s) => s.url)).size).toBe(1);
   });
 

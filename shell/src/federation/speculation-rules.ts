@@ -7,8 +7,9 @@
  *
  * - every link to another owner's page (`data-page-load`): fetched when the visitor shows intent
  *   (hover for a moment, or the press that starts a tap: "moderate");
- * - such a link in the viewport once the page has loaded and gone idle (`data-page-load="warm"`):
- *   fetched at once, as a phone has no hover to give notice.
+ * - such a link the visitor is shown in the viewport once the page has loaded and gone idle, the
+ *   first few of them (`data-page-load="warm"`): fetched at once, as a phone has no hover to give
+ *   notice.
  *
  * Only the HTML is fetched: prefetching runs no code, and the page's own files come with the page
  * load (the shell's are in the cache already).

@@ -24,17 +24,33 @@ function warmFor(anchor: Element): Warm | undefined {
 }
 
 /**
+ * How many other owners' pages a document fetches ahead because their links came into view: the
+ * first few the visitor is shown, not every link a long page scrolls past (each is a page of HTML
+ * a phone pays for). Any other link is still fetched on intent (hover, or the press of a tap).
+ */
+const DOCUMENTS_AHEAD = 6;
+
+/**
+ * Whether the visitor can see `element`: in the viewport is not enough, as a closed menu's links
+ * are laid out there, hidden or transparent.
+ */
+const shown = (element: Element): boolean =>
+  typeof element.checkVisibility !== 'function' ||
+  element.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+
+/**
  * Warms the pages a visitor can reach from what is on screen. A link to a page of this document's
  * group that comes into the viewport gets the page's chunk fetched, once, so a tap on a phone
  * (which has no hover to start a preload early) finds the code already there. A link to another
- * owner's page is marked for the speculation rules: on intent, and at once when it is in view, the
- * browser fetches that page's HTML (never its code: that runs only in its own document). Links
+ * owner's page is marked for the speculation rules: on intent, and at once when it is shown in view
+ * (the first few such links), the browser fetches that page's HTML (never its code: that runs only in its own document). Links
  * that appear later (a navigation, a menu opening) are picked up as they come. Returns a function
  * that stops watching. Called by `useLinkPreload` after `load` and idle.
  */
 export function warmLinksInView(root: ParentNode = document): () => void {
   if (typeof IntersectionObserver === 'undefined') return () => {};
   const warmed = new Set<string>();
+  let documentsAhead = 0;
   const watched = new WeakSet<Element>();
   // Links that come into view during a navigation are warmed once the browser is idle again, so
   // warming never competes with the page being shown.
@@ -47,7 +63,10 @@ export function warmLinksInView(root: ParentNode = document): () => void {
       if (!entry.isIntersecting) continue;
       observer.unobserve(entry.target);
       const warm = warmFor(entry.target);
-      if (warm?.kind === 'document') entry.target.setAttribute(PAGE_LOAD_ATTRIBUTE, 'warm');
+      if (warm?.kind === 'document' && documentsAhead < DOCUMENTS_AHEAD && shown(entry.target)) {
+        documentsAhead += 1;
+        entry.target.setAttribute(PAGE_LOAD_ATTRIBUTE, 'warm');
+      }
       if (warm?.kind !== 'code' || warmed.has(warm.path)) continue;
       warmed.add(warm.path);
       idle(() => preloadPath(warm.path));
