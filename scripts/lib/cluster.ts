@@ -92,6 +92,13 @@ export const BALANCER_TIMEOUTS = {
   readMs: 2000,
   maxFails: 3,
   failTimeoutS: 10,
+  /**
+   * When no replica answered a page within `readMs` (they are all starting, or all busy composing
+   * the same cold page, the others refusing connections), a GET or HEAD is asked once more, with
+   * this much patience: a visitor waits for the page rather than getting the balancer's error.
+   * Never a POST: it may have reached a replica already.
+   */
+  patientMs: 20_000,
   /** A change (deploy, rollback, release) runs its checks: it may take this long, and is never retried. */
   changeMs: 120_000,
 } as const;
@@ -151,6 +158,17 @@ export function writeBalancerConfig({
       proxy_connect_timeout ${t.connectMs}ms;
       proxy_send_timeout ${t.sendMs}ms;
       proxy_read_timeout ${readMs}ms;`;
+  const pageCache = cache
+    ? `
+      proxy_cache pages;
+      proxy_cache_key $scheme$host$request_uri|$http_accept_encoding;
+      proxy_cache_valid 200 ${c.validS}s;
+      proxy_ignore_headers Cache-Control Expires;
+      proxy_no_cache $site_not_shared ${ownView};
+      proxy_cache_bypass ${ownView};
+      proxy_cache_lock on;
+      add_header X-Cache-Status $upstream_cache_status always;`
+    : '';
   const config = `worker_processes ${workers ?? 'auto'};
 pid ${path.join(dir, 'nginx.pid')};
 error_log ${path.join(dir, 'logs', 'error.log')} warn;
@@ -186,19 +204,12 @@ ${proxied('deploy', 'error timeout http_502 http_504')}
 ${proxied('deploy', 'off', t.changeMs)}
     }
     location / {
-${proxied('site', 'error timeout http_502 http_504')}${
-    cache
-      ? `
-      proxy_cache pages;
-      proxy_cache_key $scheme$host$request_uri|$http_accept_encoding;
-      proxy_cache_valid 200 ${c.validS}s;
-      proxy_ignore_headers Cache-Control Expires;
-      proxy_no_cache $site_not_shared ${ownView};
-      proxy_cache_bypass ${ownView};
-      proxy_cache_lock on;
-      add_header X-Cache-Status $upstream_cache_status always;`
-      : ''
-  }
+${proxied('site', 'error timeout http_502 http_504')}${pageCache}
+      error_page 502 504 = @site_patient;
+    }
+    location @site_patient {
+      if ($request_method !~ ^(GET|HEAD)$) { return 502; }
+${proxied('site', 'error timeout http_502 http_504', t.patientMs)}${pageCache}
     }
   }
 }
