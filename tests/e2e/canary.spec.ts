@@ -1,8 +1,8 @@
-import { get as httpGet } from 'node:http';
 import path from 'node:path';
 import { expect, type Browser, type BrowserContext } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { watchConsole } from '../support/console';
+import { navigate } from '../support/navigate';
 import { ready } from '../support/ready';
 import { test } from '../support/deployment';
 import { buildPublicHealthNext } from '../support/team-build';
@@ -23,29 +23,6 @@ const STABLE = 'Tools we build and configure';
 const CANARY = 'Tools we build, configure and support';
 const BROWSER_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
-/** What a browser says when it loads a page into a tab (Fetch Metadata): only that is a view. */
-const NAVIGATION = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
-
-/**
- * A page as a browser loads it into a tab. With node:http, since Node's fetch writes Fetch
- * Metadata of its own (`Sec-Fetch-Mode: cors`) over the caller's.
- */
-function navigate(url: string, headers: Record<string, string>): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    httpGet(url, { headers: { ...headers, ...NAVIGATION } }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('error', reject);
-      answer.on('end', () => {
-        const kept = new Headers();
-        for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2) {
-          kept.append(answer.rawHeaders[i]!, answer.rawHeaders[i + 1]!);
-        }
-        resolve(new Response(Buffer.concat(chunks), { status: answer.statusCode, headers: kept }));
-      });
-    }).on('error', reject);
-  });
-}
 const CRAWLER_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
 const deployApi = async (route: string) =>

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
+import { navigate } from '../support/navigate';
 import { ready } from '../support/ready';
 import { type TestDeployment, test } from '../support/deployment';
 import {
@@ -16,18 +17,29 @@ import { groupToken, teamCommand } from '../support/team-commands';
  * One owner's pages per document: a data-team build that spies and rewrites while its code is
  * resident is deployed as the team deploys (its own token, `npm run deploy -w mfe-data`), and a
  * visitor in Chromium goes on from one of its pages. Each test runs a site of its own (ports
- * 3240-3247) with remote hosts of its own for the versions it deploys.
+ * 3240-3248) with remote hosts of its own for the versions it deploys.
  */
 const TOKEN = 'test-deploy-token-0123456789';
 const LOCAL_REMOTES = SITE_REMOTES.map((r) => `http://localhost:${r.port}`);
 const DATA_PAGE = '/services/data-analytics/data-science';
 const HEALTH_ORIGIN = `http://localhost:${SITE_REMOTES.find((r) => r.name === 'public_health')!.port}`;
 
-/** Starts a site on `port` and deploys the hostile data build from a host on `port + 1`. */
-async function siteWithHostileData(deployment: TestDeployment, port: number): Promise<string> {
+/**
+ * Starts a site on `port` and deploys the hostile data build from a host on `port + 1`; a group
+ * host of the test's own at `port + 2` may be allowed too.
+ */
+async function siteWithHostileData(
+  deployment: TestDeployment,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<string> {
   const hostile = `http://localhost:${port + 1}`;
   const site = await deployment.startSite(port, {
-    deploy: { token: TOKEN, allowedOrigins: [...LOCAL_REMOTES, hostile] },
+    deploy: {
+      token: TOKEN,
+      allowedOrigins: [...LOCAL_REMOTES, hostile, `http://localhost:${port + 2}`],
+    },
+    env,
   });
   await deployment.writeManifest({});
   const work = await buildHostileData(`hostile-data-${port}`);
@@ -152,6 +164,102 @@ test.describe("a group's code stays in its own document", () => {
     // Public health runs in its own document, on the shell's own UI package.
     expect(health.some((url) => url.endsWith('/remoteEntry.js'))).toBe(true);
     await expect(page.locator('main')).not.toContainText('Hijacked');
+  });
+});
+
+test.describe("another group's canary", () => {
+  /** The sum of a metric's samples whose labels include `labels`. */
+  function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+    let total = 0;
+    for (const line of text.split('\n')) {
+      const m = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+      if (!m || m[1] !== name) continue;
+      const have = Object.fromEntries(
+        [...(m[2] ?? '').matchAll(/([a-z_]+)="([^"]*)"/g)].map((l) => [l[1], l[2]]),
+      );
+      if (Object.entries(labels).every(([k, v]) => have[k] === v)) total += Number(m[3]);
+    }
+    return total;
+  }
+
+  test("the data code's failure reports in public health's name, after fetching its page, are refused: its healthy canary keeps running", async ({
+    page,
+    deployment,
+  }) => {
+    test.setTimeout(240_000);
+    const METRICS = 'one-owner-metrics-token-0123456789';
+    const port = 3246;
+    // The canary is judged every second, on as few as 5 views, over the last minute.
+    const site = await siteWithHostileData(deployment, port, {
+      METRICS_TOKEN: METRICS,
+      CANARY_MIN_VIEWS: '5',
+      CANARY_JUDGE_SECONDS: '1',
+      CANARY_WINDOW_SECONDS: '60',
+    });
+    const metrics = async () =>
+      (await fetch(`${site}/_metrics`, { headers: { Authorization: `Bearer ${METRICS}` } })).text();
+    const history = async () =>
+      (
+        (await (
+          await fetch(`${site}/_deploy/history?remote=public_health`, {
+            headers: { Authorization: `Bearer ${TOKEN}` },
+          })
+        ).json()) as { history: { action: string; version: string }[] }
+      ).history;
+
+    // Public health's next version as a canary for half the visits, from a host of its own.
+    const host = `http://localhost:${port + 2}`;
+    const work = await buildPublicHealthNext(`canary-attacked-${port}`);
+    await deployment.startRemote(path.join(work, 'dist'), port + 2);
+    const started = teamCommand(
+      work,
+      {
+        DEPLOY_API: site,
+        DEPLOY_TOKEN: groupToken(site, TOKEN, 'public_health'),
+        DEPLOY_BY: 'public-health-ci',
+        REMOTE_PUBLIC_HEALTH_URL: host,
+      },
+      '--canary',
+      '50',
+    );
+    expect(started.status, started.stdout + started.stderr).toBe(0);
+    // Healthy views of it: visitors loading its page into a tab, each in a cohort of its own. The
+    // visitor below is in a cohort that gets the canary, as half of all visitors are.
+    const browserUa =
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+    let canaryCohort: string | undefined;
+    for (let i = 0; i < 40; i++) {
+      const answer = await navigate(`${site}/public-health/MandE-tools`, {
+        'user-agent': browserUa,
+      });
+      expect(answer.status).toBe(200);
+      const cohort = answer.headers.getSetCookie()[0]?.split(';')[0]?.split('=')[1];
+      if ((await answer.text()).includes('Tools we build, configure and support'))
+        canaryCohort ??= cohort;
+    }
+    if (!canaryCohort) throw new Error('no visit got the canary');
+    await page
+      .context()
+      .addCookies([
+        { name: 'site_cohort', value: canaryCohort, url: site, httpOnly: true, sameSite: 'Lax' },
+      ]);
+
+    // A visitor opens a data page: the data code fetches a public health page and reports failures
+    // in its name, for every version the manifest lists.
+    const refusedBefore = sample(await metrics(), 'site_beacons_refused_total');
+    await openDataPage(page, site);
+    await expect(page.locator('html')).toHaveAttribute('data-hostile-reports', /^[1-9]\d*$/);
+    const sent = Number(await page.locator('html').getAttribute('data-hostile-reports'));
+    // Every report reached the site and was refused (or held back by the rate limit).
+    await expect
+      .poll(async () => sample(await metrics(), 'site_beacons_refused_total') - refusedBefore)
+      .toBeGreaterThanOrEqual(sent);
+    // Judged every second: a few judgments later, the canary still runs.
+    await page.waitForTimeout(4000);
+    expect(sample(await metrics(), 'site_beacon_errors_total', { group: 'public_health' })).toBe(0);
+    const actions = (await history()).map((entry) => entry.action);
+    expect(actions.at(-1)).toBe('canary');
+    expect(actions).not.toContain('rollback');
   });
 });
 

