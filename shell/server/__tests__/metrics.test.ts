@@ -202,6 +202,12 @@ describe('GET /_metrics', () => {
 
 describe('after known traffic', () => {
   test('requests by kind and status, compositions and render failures by group and version, the page cache', async () => {
+    // The pages composed before the first request (the home page, each group's first) are done:
+    // on a busy machine the start may have stopped waiting for them.
+    for (const urlPath of ['/', '/probe/hello', '/other/page']) {
+      const settled = await fetch(`${siteUrl}${urlPath}`);
+      await settled.arrayBuffer();
+    }
     const before = await scrape();
     const get = async (urlPath: string, status: number) => {
       const response = await fetch(`${siteUrl}${urlPath}`);
