@@ -7,6 +7,7 @@ import { ready } from '../support/ready';
 import { ROOT, test } from '../support/deployment';
 import { FOREIGN_PORT, buildPublicHealthHostile } from '../support/hostile-policy-build';
 import { groupToken, teamCommand } from '../support/team-commands';
+import { sample } from '../support/metric-sample';
 
 /**
  * A hostile group in a visitor's Chrome: the public-health team deploys, with its own token and
@@ -25,20 +26,6 @@ const ORIGIN = 'http://localhost:3467';
 const PAGE = '/public-health/MandE-tools';
 const BROWSER_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
-
-/** The sum of a metric's samples whose labels include `labels`. */
-function sample(text: string, name: string, labels: Record<string, string>): number {
-  let total = 0;
-  for (const line of text.split('\n')) {
-    const m = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const have = Object.fromEntries(
-      [...(m[2] ?? '').matchAll(/([a-z_]+)="([^"]*)"/g)].map((l) => [l[1], l[2]]),
-    );
-    if (Object.entries(labels).every(([k, v]) => have[k] === v)) total += Number(m[3]);
-  }
-  return total;
-}
 
 test("a group's code on its own pages reaches no other origin, runs no inline code, sends no message, and what it stored does nothing after its rollback", async ({
   deployment,

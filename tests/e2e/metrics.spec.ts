@@ -3,6 +3,7 @@ import { expect } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { ROOT, test } from '../support/deployment';
 import { ready } from '../support/ready';
+import { sample } from '../support/metric-sample';
 
 /**
  * What a team watches, seen from a real browser: an error thrown on one of its pages is reported
@@ -17,20 +18,6 @@ const DOWN = SITE_REMOTES.find((r) => r.name === 'enterprise_education')!;
 
 interface Manifest {
   remotes: { name: string; version: string; routes: { path: string }[] }[];
-}
-
-/** The sum of a metric's samples whose labels include `labels`. */
-function sample(text: string, name: string, labels: Record<string, string>): number {
-  let total = 0;
-  for (const line of text.split('\n')) {
-    const m = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const have = Object.fromEntries(
-      [...(m[2] ?? '').matchAll(/([a-z_]+)="([^"]*)"/g)].map((l) => [l[1], l[2]]),
-    );
-    if (Object.entries(labels).every(([k, v]) => have[k] === v)) total += Number(m[3]);
-  }
-  return total;
 }
 
 test('a page error on a group page is reported and counted as refused without a view token; a group that cannot load is counted by the site', async ({

@@ -12,6 +12,7 @@ import {
 } from '../support/hostile-build';
 import { buildPublicHealthNext } from '../support/team-build';
 import { groupToken, teamCommand } from '../support/team-commands';
+import { sample } from '../support/metric-sample';
 
 /**
  * One owner's pages per document: a data-team build that spies and rewrites while its code is
@@ -168,20 +169,6 @@ test.describe("a group's code stays in its own document", () => {
 });
 
 test.describe("another group's canary", () => {
-  /** The sum of a metric's samples whose labels include `labels`. */
-  function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-    let total = 0;
-    for (const line of text.split('\n')) {
-      const m = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-      if (!m || m[1] !== name) continue;
-      const have = Object.fromEntries(
-        [...(m[2] ?? '').matchAll(/([a-z_]+)="([^"]*)"/g)].map((l) => [l[1], l[2]]),
-      );
-      if (Object.entries(labels).every(([k, v]) => have[k] === v)) total += Number(m[3]);
-    }
-    return total;
-  }
-
   test("the data code's failure reports in public health's name, after fetching its page, are refused: its healthy canary keeps running", async ({
     page,
     deployment,
