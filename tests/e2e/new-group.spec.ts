@@ -11,7 +11,7 @@ import { ROOT } from '../support/deployment';
  * (installed from npm's cache), `npm run new-group` writes the group; its own tests pass, it
  * builds, and the team's deploy command puts its sample page on a site server started from the
  * clone. Nothing but the generator's files changes in the clone. Everything it starts listens on
- * ports 3470-3489: the site on 3470, the group's static host on 3471.
+ * ports 3470-3479: the site on 3470, the group's static host on 3471.
  */
 const SITE_PORT = 3470;
 const HOST_PORT = 3471;
@@ -127,7 +127,7 @@ test('npm run new-group: a clone gets a group whose tests pass and whose page go
       DEPLOY_DIR: deployDir,
       DEPLOY_TOKEN: TOKEN,
       DEPLOY_ALLOWED_ORIGINS: HOST,
-      MAIL_SERVICE_URL: 'http://127.0.0.1:3489',
+      MAIL_SERVICE_URL: 'http://127.0.0.1:3479',
       RENDER_WORKERS: '1',
       LOG_LEVEL: 'warn',
     },

@@ -14,10 +14,10 @@ import { scratchClone } from '../support/scratch-clone';
  * worker holding the port and the site answers again; a site server stopped (SIGSTOP) is named by
  * the watch and again when it answers; `npm run status` sees every part ready.
  *
- * Ports: nginx 3480, the groups 3060-3063 (the clone's site table is moved there), and the cluster
+ * Ports: nginx 3530, the groups 3060-3063 (the clone's site table is moved there), and the cluster
  * run's own: site servers 3011-3013, mail-services 3021-3022, PostgreSQL 3040.
  */
-const PORT = 3480;
+const PORT = 3530;
 const SITE = `http://localhost:${PORT}`;
 const GROUP_PORTS = [3060, 3061, 3062, 3063];
 
