@@ -51,6 +51,19 @@ describe('the policy of a page', () => {
     expect(policy['report-uri']).toEqual(['/_csp']);
   });
 
+  test("a path under a group's prefix that it does not have (the 404 page) is that group's document, as the browser takes it", async () => {
+    const answer = await get('/probe/no-such-page');
+    expect(answer.statusCode).toBe(404);
+    const policy = directives(answer);
+    expect(policy['script-src']).toEqual([
+      "'self'",
+      fixture.origin,
+      ...inlineHashes(answer.body),
+      SPECULATION_HASH,
+    ]);
+    expect(policy['connect-src']).toEqual(["'self'", fixture.origin]);
+  });
+
   test('the contact page runs and reaches nothing but the site, and no page may frame it', async () => {
     const answer = await get('/contact');
     const policy = directives(answer);
