@@ -72,3 +72,12 @@ export function pathProblem(value: string, prefix = false): string | undefined {
  */
 export const prefixOf = (prefixes: readonly string[], path: string): string | undefined =>
   prefixes.find((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+
+/**
+ * The group of `groups` whose prefixes hold `path`: the owner of every path below them, its pages
+ * and the 404 page of a path it does not have alike (the browser and the site server agree on it).
+ */
+export const groupAt = <Group extends { prefixes: readonly string[] }>(
+  groups: Iterable<Group>,
+  path: string,
+): Group | undefined => [...groups].find((g) => prefixOf(g.prefixes, path) !== undefined);

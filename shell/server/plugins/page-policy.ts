@@ -12,7 +12,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyError, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
-import { prefixOf } from '@site/contracts';
+import { groupAt } from '@site/contracts';
 import { CONTACT_PATH } from '../http/contact-form';
 import { clientKey } from '../http/beacon';
 import { REPORT_PATH, policyFor, type PageOwner } from '../http/page-policy';
@@ -71,17 +71,10 @@ function violationsOf(body: unknown): Violation[] | null {
     }));
 }
 
-/**
- * The group whose prefixes hold `pagePath`: the owner of every path below them, its pages and the
- * 404 page of a path it does not have alike, as the browser's boundary (boundary.ts) takes it.
- */
-const groupAt = (view: LiveManifest, pagePath: string) =>
-  view.manifest.remotes.find((r) => prefixOf(r.prefixes, pagePath) !== undefined);
-
 /** The page a path is in a manifest: a group's, the contact page, or another shell page. */
 export function ownerOf(view: LiveManifest, pagePath: string): PageOwner {
   if (pagePath === CONTACT_PATH) return { kind: 'contact' };
-  const owner = groupAt(view, pagePath);
+  const owner = groupAt(view.manifest.remotes, pagePath);
   if (owner) return { kind: 'group', origin: new URL(owner.entry).origin };
   return { kind: 'shell' };
 }
@@ -95,7 +88,7 @@ function groupOf(view: LiveManifest, documentUrl: string, site: readonly string[
     return UNKNOWN;
   }
   if (!site.includes(url.origin)) return UNKNOWN;
-  return groupAt(view, url.pathname)?.name ?? SHELL_GROUP;
+  return groupAt(view.manifest.remotes, url.pathname)?.name ?? SHELL_GROUP;
 }
 
 export default fp(

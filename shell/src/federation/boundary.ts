@@ -1,4 +1,4 @@
-import { prefixOf, type DeploymentManifest } from '@site/contracts';
+import { groupAt, type DeploymentManifest } from '@site/contracts';
 import { shellRoutes } from '../content/shell-routes';
 import { LazyPage, type MatchRoute, type SiteRoute } from '../page-ref';
 
@@ -34,9 +34,7 @@ function cleanPath(path: string): string {
 export function ownerOf(manifest: DeploymentManifest, path: string): Owner {
   const clean = cleanPath(path);
   if (clean === shellRoutes.contact.path) return 'contact';
-  const group = [...manifest.remotes, ...(manifest.unavailable ?? [])].find(
-    (remote) => prefixOf(remote.prefixes, clean) !== undefined,
-  );
+  const group = groupAt([...manifest.remotes, ...(manifest.unavailable ?? [])], clean);
   return group ? `group:${group.name}` : 'shell';
 }
 

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import {
+  groupAt,
   namesEveryPage,
-  prefixOf,
   type DeploymentManifest,
   type RemoteDeployment,
   type RemotePagesModule,
@@ -50,8 +50,7 @@ function ensureRegistered(): Promise<void> {
 
 /** The remote whose prefixes `path` lies under, if any. */
 export const remoteForPath = (path: string): RemoteDeployment | undefined =>
-  ownerByPath.get(path) ??
-  [...remotesByName.values()].find((r) => prefixOf(r.prefixes, path) !== undefined);
+  ownerByPath.get(path) ?? groupAt(remotesByName.values(), path);
 
 /** Whether `path` is one of the remote's pages, as far as this page knows them. */
 const knownPage = (remote: RemoteDeployment, path: string): boolean =>

@@ -1,6 +1,6 @@
 import {
+  groupAt,
   ROUTE_TABLE_PATH,
-  prefixOf,
   readGroupRoutes,
   type DeploymentManifest,
   type RemoteDeployment,
@@ -72,7 +72,7 @@ export function withPageRoute(manifest: DeploymentManifest): DeploymentManifest 
   }
   const path = (route as { path?: unknown } | null)?.path;
   if (typeof path !== 'string') return manifest;
-  const owner = manifest.remotes.find((r) => prefixOf(r.prefixes, path) !== undefined);
+  const owner = groupAt(manifest.remotes, path);
   if (!owner || owner.routes.some((r) => r.path === path)) return manifest;
   const [read] = readGroupRoutes({ ...owner, remote: owner.name, routes: [route] }, owner) ?? [];
   if (!read) return manifest;

@@ -43,9 +43,10 @@ const shown = (element: Element): boolean =>
  * group that comes into the viewport gets the page's chunk fetched, once, so a tap on a phone
  * (which has no hover to start a preload early) finds the code already there. A link to another
  * owner's page is marked for the speculation rules: on intent, and at once when it is shown in view
- * (the first few such links), the browser fetches that page's HTML (never its code: that runs only in its own document). Links
- * that appear later (a navigation, a menu opening) are picked up as they come. Returns a function
- * that stops watching. Called by `useLinkPreload` after `load` and idle.
+ * (the first few such links), the browser fetches that page's HTML (never its code: that runs only
+ * in its own document). Links that appear later (a navigation, a menu opening) are picked up as
+ * they come. Returns a function that stops watching. Called by `useLinkPreload` after `load` and
+ * idle.
  */
 export function warmLinksInView(root: ParentNode = document): () => void {
   if (typeof IntersectionObserver === 'undefined') return () => {};
