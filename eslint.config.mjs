@@ -134,13 +134,7 @@ export default tseslint.config(
   }),
   ...boundary(['shared/ui/jest.config.cjs'], 'shared'),
   ...boundary(['shared/build/**'], 'shared'),
-  // A remote reaches the router through @site/ui, so the browser holds one copy (federation.cjs).
-  ...GROUPS.flatMap((group) =>
-    boundary([`${group}/**`], group, {
-      extra: ['react-router', 'react-router-dom'],
-      runtime: true,
-    }),
-  ),
+  ...GROUPS.flatMap((group) => boundary([`${group}/**`], group, { runtime: true })),
   ...boundary(['shell/**'], 'shell', { runtime: true }),
   {
     // Layers inside the shell run one way: pages, the router and the entry points use components,

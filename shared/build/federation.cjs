@@ -9,11 +9,8 @@
  * Nothing is `eager`: the async boundary in each remote's entry lets the runtime negotiate
  * versions before any shared module runs.
  *
- * React Router is a singleton too, but through the UI package rather than as a shared module of
- * its own: remotes reach the router only via `@site/ui` (an eslint rule forbids importing
- * `react-router` in a remote), so the one copy in the browser is the shell's. A shared module is
- * never tree-shaken, and sharing react-router whole cost 61 KB gzip on every first load; reached
- * this way it ships tree-shaken inside the shell at about half that.
+ * The router is part of the UI package (shared/ui/src/router.tsx), so it is a singleton with it:
+ * the shell's location and the remotes' links are one router.
  */
 const uiPkg = require('@site/ui/package.json');
 

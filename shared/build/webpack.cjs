@@ -132,19 +132,7 @@ function base({ dir, production, uniqueName }) {
     mode: production ? 'production' : 'development',
     devtool: production ? false : 'eval-cheap-module-source-map',
     entry: { main: './src/index.ts' },
-    resolve: {
-      extensions: ['.tsx', '.ts', '.js'],
-      // React Router's package points every bundler at its development build (warnings and all);
-      // production builds take its production build instead.
-      alias: production
-        ? {
-            'react-router$': path.join(
-              path.dirname(require.resolve('react-router/package.json')),
-              'dist/production/index.mjs',
-            ),
-          }
-        : {},
-    },
+    resolve: { extensions: ['.tsx', '.ts', '.js'] },
     module: { rules: rules(production) },
     output: { uniqueName, clean: true },
     performance: { hints: false },

@@ -1,5 +1,5 @@
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
+import { BrowserRouter } from '@site/ui';
 import { StrictMode, startTransition } from 'react';
 import { ManifestError } from '@site/contracts';
 import { RemoteUnavailableError } from './federation/errors';

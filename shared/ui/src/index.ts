@@ -47,14 +47,20 @@ export {
 } from './components/ServicePage';
 export { SkillBar, SkillBars, type SkillBarProps } from './components/SkillBar';
 export { StatGrid } from './components/StatGrid';
-// The router API for remote pages: one copy of React Router, the shell's (see federation.cjs).
+// The router for every page: one copy in the browser, the shell's (see federation.cjs).
 export {
+  BrowserRouter,
   Link,
+  MemoryRouter,
   NavLink,
+  StaticRouter,
   useLocation,
   useNavigate,
-  useParams,
-  useSearchParams,
+  useNavigationType,
+  type Location,
   type LinkProps,
-} from 'react-router';
+  type Navigate,
+  type NavigationType,
+  type NavLinkProps,
+} from './router';
 export { watchEntry, type EntryHandlers } from './hooks/watched-entry';

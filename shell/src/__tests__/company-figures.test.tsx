@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { act, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '@site/ui';
 import { company } from '@site/ui';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { TechnologyLogos } from '../components/TechnologyLogos';

@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '@site/ui';
 import type { DeploymentManifest, RemoteDeployment } from '@site/contracts';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { Footer } from '../components/Footer';

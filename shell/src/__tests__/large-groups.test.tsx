@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
-import { MemoryRouter, StaticRouter } from 'react-router';
+import { MemoryRouter, StaticRouter } from '@site/ui';
 import {
   LEADING_PAGES,
   leadingRemote,

@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '@site/ui';
 import { Footer } from '../components/Footer';
 import { Navbar } from '../components/Navbar';
 import type { NavGroup } from '../navigation';

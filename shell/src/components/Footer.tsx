@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '@site/ui';
 import { Logo, company, formatAddress, phoneHref } from '@site/ui';
 import { SHELL_PAGES } from '@site/contracts/site';
 import type { NavGroup } from '../navigation';

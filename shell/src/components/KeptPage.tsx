@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore, useTransition } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '@site/ui';
 import type { PageRef, ServerPage } from '../page-ref';
 import { PartsUnavailable } from './RemoteUnavailable';
 

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '@site/ui';
 import { type DeploymentManifest } from '@site/contracts';
 import { markAdopted, pageLoading, type MatchRoute, type ServerPage } from '../page-ref';
 import { useAnimateOnScroll } from '../hooks/use-animate-on-scroll';

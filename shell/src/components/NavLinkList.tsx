@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '@site/ui';
 import { morePages, type NavGroup } from '../navigation';
 
 /**

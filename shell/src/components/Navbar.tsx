@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
-import { Link, NavLink, useLocation } from 'react-router';
+import { Link, NavLink, useLocation } from '@site/ui';
 import { Logo, company } from '@site/ui';
 import { SHELL_PAGES } from '@site/contracts/site';
 import { inGroups, morePages, type NavGroup } from '../navigation';

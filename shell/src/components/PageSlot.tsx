@@ -1,5 +1,5 @@
 import { Component, use, useState, useTransition, type ReactNode } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '@site/ui';
 import { reportPageError } from '../federation/beacon';
 import type { LazyPage, PageRef } from '../page-ref';
 import { RemoteUnavailable } from './RemoteUnavailable';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link } from 'react-router';
+import { Link } from '@site/ui';
 import { RemoteUnavailableError } from '../federation/errors';
 
 /**

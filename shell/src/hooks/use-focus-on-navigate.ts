@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '@site/ui';
 
 /**
  * After a route change, moves focus to the new page's main heading so screen reader users hear

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
-import { useLocation, useNavigationType, type Location } from 'react-router';
+import { useLocation, useNavigationType, type Location } from '@site/ui';
 
 /** Where the positions are kept: in the history entry's own state, beside React Router's. */
 const STATE_KEY = 'siteScroll';

@@ -9,7 +9,7 @@ import * as JsxRuntime from 'react/jsx-runtime';
 import * as ReactDOM from 'react-dom';
 import { StrictMode, type ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
-import { StaticRouter } from 'react-router';
+import { StaticRouter } from '@site/ui';
 import * as Ui from '@site/ui';
 import type { DeploymentManifest, RemoteDeployment, RemotePagesModule } from '@site/contracts';
 import { Layout, type LayoutPart } from '../components/Layout';

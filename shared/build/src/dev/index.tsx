@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect, useMemo } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter, Link, Route, Routes, useLocation } from 'react-router';
+import { BrowserRouter, Link, useLocation } from '@site/ui';
 import type { PageLoader, RouteTable } from '@site/contracts';
 
 function Frame({ table, pages }: { table: RouteTable; pages: Record<string, PageLoader> }) {
@@ -13,6 +13,7 @@ function Frame({ table, pages }: { table: RouteTable; pages: Record<string, Page
     () => Object.fromEntries(Object.entries(pages).map(([path, load]) => [path, lazy(load)])),
     [pages],
   );
+  const Page = route ? lazyPages[route.path] : undefined;
   return (
     <>
       <nav
@@ -28,13 +29,7 @@ function Frame({ table, pages }: { table: RouteTable; pages: Record<string, Page
       </nav>
       <main>
         <Suspense fallback={<p>Loading…</p>}>
-          <Routes>
-            {table.routes.map((r) => {
-              const Page = lazyPages[r.path];
-              return <Route key={r.path} path={r.path} element={Page ? <Page /> : null} />;
-            })}
-            <Route path="*" element={<p style={{ padding: '2rem' }}>Choose a page above.</p>} />
-          </Routes>
+          {Page ? <Page /> : <p style={{ padding: '2rem' }}>Choose a page above.</p>}
         </Suspense>
       </main>
     </>

@@ -4,7 +4,7 @@
  * enough real text, a call to action leading to /contact, and links that lead somewhere real.
  */
 import { render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '@site/ui';
 import {
   DESCRIPTION_MAX,
   DESCRIPTION_MIN,

@@ -1,5 +1,5 @@
 import { render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../router';
 import type { RouteTable } from '@site/contracts';
 import { Breadcrumb } from '../components/Breadcrumb';
 import { ServicePage, servicePages } from '../components/ServicePage';

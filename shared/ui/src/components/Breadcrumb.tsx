@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../router';
 import { SHELL_PAGES } from '@site/contracts/site';
 
 /** A step of the way to the current page. */

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../router';
 import type { LinkCardItem } from '../content-types';
 
 /** Cards that lead to related pages; the whole card is one link. */
