@@ -24,7 +24,8 @@
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { parseArgs as parseCommandLine } from 'node:util';
-import { sha256Integrity } from '@site/contracts/integrity';
+import { browserFiles } from '@site/contracts';
+import { sha256Integrity, sha384Integrity } from '@site/contracts/integrity';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { newestVersion as newest } from '@site/serving';
 
@@ -142,17 +143,35 @@ export async function buildManifest({
       version,
       prefixes: table.prefixes,
       routes: table.routes,
-      // The site server runs a version's Node build only if it is the file pinned here.
+      // The site server runs a version's Node build only if it is the file pinned here, and pages
+      // load the browser's files only as built (as the deploy API pins them).
       ...(development
         ? {}
         : {
             serverIntegrity: sha256Integrity(
               await fs.readFile(path.join(versionDir, 'server', 'pages.js')),
             ),
+            files: await pinBuiltFiles(versionDir),
           }),
     });
   }
   return { schemaVersion: 1, generatedAt: new Date().toISOString(), remotes };
+}
+
+/** The SHA-384 of every file a version's pages load in the browser, read from its build folder. */
+async function pinBuiltFiles(versionDir: string): Promise<Record<string, string>> {
+  const federation: unknown = JSON.parse(
+    await fs.readFile(path.join(versionDir, 'mf-manifest.json'), 'utf8'),
+  );
+  const files = browserFiles('remoteEntry.js', federation, undefined);
+  return Object.fromEntries(
+    await Promise.all(
+      files.map(async (file) => [
+        file,
+        sha384Integrity(await fs.readFile(path.join(versionDir, file))),
+      ]),
+    ),
+  );
 }
 
 export async function writeManifest(file: string, manifest: unknown): Promise<void> {

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -61,6 +62,12 @@ function builtGroups(): string[] {
       }),
     );
     writeFileSync(path.join(version, 'server', 'pages.js'), `module.exports = '${name}';\n`);
+    writeFileSync(path.join(version, 'remoteEntry.js'), `var ${name} = 1;\n`);
+    writeFileSync(path.join(version, 'pages.1a2b.js'), `/* ${name}'s pages */\n`);
+    writeFileSync(
+      path.join(version, 'mf-manifest.json'),
+      JSON.stringify({ exposes: [{ assets: { js: { sync: ['pages.1a2b.js'], async: [] } } }] }),
+    );
     args.push('--dist', `${name}=${path.join(dir, 'dist', name)}`);
   }
   return args;
@@ -122,7 +129,13 @@ test('a checkout with no live manifest gets one written from the builds', () => 
 
   expect(status).toBe(0);
   const written = JSON.parse(readFileSync(path.join(deployDir, 'remotes.json'), 'utf8')) as {
-    remotes: { name: string; version: string; entry: string; serverIntegrity?: string }[];
+    remotes: {
+      name: string;
+      version: string;
+      entry: string;
+      serverIntegrity?: string;
+      files?: Record<string, string>;
+    }[];
   };
   expect(written.remotes.map((r) => [r.name, r.version])).toEqual(
     SITE_REMOTES.map((r) => [r.name, '1.0.0']),
@@ -130,6 +143,16 @@ test('a checkout with no live manifest gets one written from the builds', () => 
   for (const remote of written.remotes) {
     expect(remote.entry).toMatch(/\/1\.0\.0\/remoteEntry\.js$/);
     expect(remote.serverIntegrity).toMatch(/^sha256-/);
+    // Pages load the browser's files only as built, as after a deploy through the API.
+    const folder = path.join(dir, 'dist', remote.name, '1.0.0');
+    const sha384 = (file: string) =>
+      `sha384-${createHash('sha384')
+        .update(readFileSync(path.join(folder, file)))
+        .digest('base64')}`;
+    expect(remote.files).toEqual({
+      'remoteEntry.js': sha384('remoteEntry.js'),
+      'pages.1a2b.js': sha384('pages.1a2b.js'),
+    });
   }
   expect(out).toMatch(/deployment manifest: .*remotes\.json \(/);
 });
