@@ -4,9 +4,9 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { expect } from '@playwright/test';
+import { alteredVersion } from '../support/altered-version';
 import { watchConsole } from '../support/console';
 import { ready } from '../support/ready';
-import { releaseRoutes } from '../support/routes';
 import { ROOT, test } from '../support/deployment';
 import { buildPublicHealthNext, fingerprint } from '../support/team-build';
 
@@ -274,17 +274,24 @@ test.describe('a site that survives a broken remote', () => {
 
   test('a page that crashes while rendering is contained to its area; the rest of the site works', async ({
     page,
+    deployment,
   }) => {
-    // The Data Science page's title becomes an object, which React cannot render: a render crash
-    // inside the remote's page, after its code has loaded.
-    await page.route(/^http:\/\/localhost:3002\/.*\.js$/, async (route) => {
-      const response = await route.fetch();
-      const body = (await response.text()).split('"title":"Data Science"').join('"title":{}');
-      await route.fulfill({ response, body });
+    // The data team deploys a version whose Data Science page renders on the server but crashes in
+    // the browser: its title becomes an object in the browser's code only, which React cannot
+    // render. Deployed as built (its files pinned as they are), on a host of its own.
+    const { dist, changed } = alteredVersion('data', '1.0.1', (code) =>
+      code.split('"title":"Data Science"').join('"title":{}'),
+    );
+    expect(changed).toBeGreaterThan(0);
+    await deployment.startRemote(dist, 3184);
+    const site = await deployment.startSite(3183);
+    await deployment.writeManifest({
+      dists: { data: dist },
+      urls: { data: 'http://localhost:3184' },
     });
     const uncaught: string[] = [];
     page.on('pageerror', (e) => uncaught.push(e.message));
-    await page.goto('/services/data-analytics/data-science');
+    await page.goto(`${site}/services/data-analytics/data-science`);
     const heading = page.getByRole('heading', { level: 1 });
     await expect(heading).toHaveText('This page ran into a problem');
     await expect(page.locator('#main').getByRole('link', { name: 'Contact us' })).toBeVisible();
@@ -296,7 +303,6 @@ test.describe('a site that survives a broken remote', () => {
     await expect(heading).toHaveText('Data Engineering');
     await footer.getByRole('link', { name: 'e-Learning' }).click();
     await expect(heading).toHaveText(/e-Learning/);
-    await releaseRoutes(page);
   });
 });
 

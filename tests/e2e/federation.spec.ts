@@ -1,6 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { alteredVersion } from '../support/altered-version';
+import { test, type TestDeployment } from '../support/deployment';
 import { ready } from '../support/ready';
-import { releaseRoutes } from '../support/routes';
 import { saveData } from '../support/save-data';
 import { remotes } from '../support/site';
 
@@ -84,28 +85,33 @@ test.describe('module federation', () => {
   });
 
   /**
-   * Serves the data remote's entry as if the remote had been built against another version of a
-   * shared package: every range it declares that `pattern` matches becomes `range`. The entry
-   * holds each range as webpack encodes it (`^19.3.1` is `[1,19,3,1]`). Returns the scripts the
-   * page downloads.
+   * The data group deployed as if built against another version of a shared package: every range
+   * its entry declares that `pattern` matches becomes `range` (the entry holds each range as webpack
+   * encodes it: `^19.3.1` is `[1,19,3,1]`). Its own site (`sitePort`) and host (`sitePort + 1`)
+   * serve it, its files pinned as built. Returns the site and the scripts the page downloads.
    */
-  async function remoteBuiltFor(page: Page, range: string, pattern = /\[1,19,\d+,\d+\]/g) {
+  async function deployedBuiltFor(
+    page: Page,
+    deployment: TestDeployment,
+    sitePort: number,
+    range: string,
+    pattern = /\[1,19,\d+,\d+\]/g,
+  ) {
     const encoded = `[1,${range.replace(/^\^/, '').split('.').join(',')}]`;
+    const { dist, changed } = alteredVersion('data', '1.0.1', (code, file) =>
+      file === 'remoteEntry.js' ? code.replace(pattern, encoded) : code,
+    );
+    expect(changed).toBeGreaterThan(0);
+    const host = `http://localhost:${sitePort + 1}`;
+    await deployment.startRemote(dist, sitePort + 1);
+    const site = await deployment.startSite(sitePort);
+    await deployment.writeManifest({ dists: { data: dist }, urls: { data: host } });
     const scripts: { url: string; body: string }[] = [];
     page.on('response', async (res) => {
       if (res.request().resourceType() === 'script')
         scripts.push({ url: res.url(), body: await res.text().catch(() => '') });
     });
-    let replaced = 0;
-    await page.route('http://localhost:3002/**/remoteEntry.js', async (route) => {
-      const response = await route.fetch();
-      const body = (await response.text()).replace(pattern, () => {
-        replaced += 1;
-        return encoded;
-      });
-      await route.fulfill({ response, body });
-    });
-    return { scripts, replaced: () => replaced };
+    return { site, scripts };
   }
 
   const reactDomCopies = (scripts: { url: string; body: string }[]) =>
@@ -113,38 +119,45 @@ test.describe('module federation', () => {
 
   test('a remote built against another minor of React runs on the shell’s copy, silently', async ({
     page,
+    deployment,
   }) => {
     const warnings: string[] = [];
     page.on('console', (m) => ['warning', 'error'].includes(m.type()) && warnings.push(m.text()));
-    const { scripts, replaced } = await remoteBuiltFor(page, '^19.0.0');
-    await page.goto('/services/data-analytics/big-data');
+    const { site, scripts } = await deployedBuiltFor(page, deployment, 3187, '^19.0.0');
+    await page.goto(`${site}/services/data-analytics/big-data`);
     // The heading is in the server's HTML; the scripts arrive when the client takes over.
     await ready(page);
     await page.waitForLoadState('networkidle');
-    expect(replaced()).toBeGreaterThan(0);
+    // The group's code ran: its page is live (a page whose code did not arrive keeps a notice).
+    await expect(page.getByRole('status').filter({ hasText: 'interactive parts' })).toHaveCount(0);
+    expect(scripts.some((s) => s.url.startsWith('http://localhost:3188/1.0.1/'))).toBe(true);
     await expect.poll(() => reactDomCopies(scripts).length).toBe(1);
-    expect(warnings.filter((w) => /satisfy|shared/i.test(w))).toEqual([]);
-    await releaseRoutes(page);
+    expect(warnings.filter((w) => /satisfy|shared|integrity/i.test(w))).toEqual([]);
   });
 
   test('a remote that needs an incompatible shared package is reported, not given a second copy', async ({
     page,
+    deployment,
   }) => {
     // The remote's pages are data drawn by the UI package's renderer, so the singleton it
     // consumes at run time is @site/ui (the deploy API refuses such a version before it goes
     // live; this is what the browser does if one is served anyway).
     const warnings: string[] = [];
     page.on('console', (m) => ['warning', 'error'].includes(m.type()) && warnings.push(m.text()));
-    const { scripts, replaced } = await remoteBuiltFor(page, '^2.0.0', /\[1,1,0,0\]/g);
-    await page.goto('/services/data-analytics/big-data');
+    const { site, scripts } = await deployedBuiltFor(
+      page,
+      deployment,
+      3197,
+      '^2.0.0',
+      /\[1,1,0,0\]/g,
+    );
+    await page.goto(`${site}/services/data-analytics/big-data`);
     await ready(page);
     await page.waitForLoadState('networkidle');
-    expect(replaced()).toBeGreaterThan(0);
     await expect
       .poll(() => reactDomCopies(scripts).map((s) => new URL(s.url).origin))
-      .toEqual(['http://localhost:3000']);
+      .toEqual(['http://localhost:3197']);
     expect(warnings.join('\n')).toMatch(/shared singleton module @site\/ui \(required \^2\.0\.0\)/);
-    await releaseRoutes(page);
   });
 
   test('hovering a link to another page of the group preloads that page before the click; a link into another group loads none of its code', async ({
