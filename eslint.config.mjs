@@ -26,7 +26,7 @@ const otherWorkspaces = (own) =>
     .flatMap((w) => [w, `${w}/*`, `**/${w}/**`, `../${w}`, `../../${w}`]);
 
 const MESSAGE =
-  'Workspaces and scripts meet only through the packages under shared/ and the federated contract (STYLE.md).';
+  'Workspaces and scripts meet only through the packages under shared/ and the federated contract (README.md, Architecture).';
 
 /** Our packages under `shared/`, by folder, as their names and relative paths reach them. */
 const sharedPackage = (name) => [`@site/${name}`, `@site/${name}/*`, `**/shared/${name}/**`];
@@ -41,7 +41,7 @@ const BUILD_TIME = [
   '**/src/dev/**',
 ];
 const BUILD_MESSAGE =
-  '@site/build is the build and test toolchain: no app loads it at run time (STYLE.md).';
+  '@site/build is the build and test toolchain: no app loads it at run time (README.md, Architecture).';
 
 /**
  * The import rule of a workspace or package: none of the other workspaces, nor `extra`, nor what
@@ -173,13 +173,13 @@ export default tseslint.config(
     },
   },
   // The mail-service takes only the contact schema and its retention figures, TRUST_PROXY's forms,
-  // the company facts and the limits and listen address every server shares, and the PostgreSQL
+  // the company facts, the limits, listen address and request log every server shares, the PostgreSQL
   // helpers from our packages (and, in its tests, the embedded PostgreSQL), and nothing of the
   // browser's.
   ...boundary(['mail-service/**'], 'mail-service', {
     extra: ['react', 'react-*', 'react/*'],
     regex:
-      '^@site/(?!contracts/contact(/limits|/retention)?$|contracts/trust-proxy$|ui/company$|serving/(connections|listen)$|postgres$|build/testing/postgres$)',
+      '^@site/(?!contracts/contact(/limits|/retention)?$|contracts/trust-proxy$|ui/company$|serving/(connections|listen|request-log)$|postgres$|build/testing/postgres$)',
     runtime: true,
   }),
   // The run scripts (build, start, deploy, bench) and the apps meet only through the packages

@@ -255,6 +255,7 @@ describe('the supervisor of the local run', () => {
         `for (const line of [
           { level: 30, time: ${time}, service: 'mail-service', port: 3005, msg: 'listening on http://localhost:3005' },
           { level: 40, time: ${time}, service: 'mail-service', err: 'ECONNREFUSED', msg: 'delivery failed; will retry' },
+          { level: 30, time: ${time}, service: 'mail-service', method: 'POST', path: '/api/sendmail', status: 202, ms: 12.4, msg: 'request' },
         ]) console.log(JSON.stringify(line));
         console.log('a plain line');
         setInterval(() => {}, 1000);`,
@@ -268,6 +269,7 @@ describe('the supervisor of the local run', () => {
     expect(shown).toEqual([
       '[mail-service] [HH:MM:SS] INFO: listening on http://localhost:3005',
       '[mail-service] [HH:MM:SS] WARN: delivery failed; will retry {"err":"ECONNREFUSED"}',
+      '[mail-service] [HH:MM:SS] INFO: POST /api/sendmail 202 12.4 ms',
       '[mail-service] a plain line',
     ]);
   });

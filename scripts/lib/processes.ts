@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
 import { prettyFactory } from 'pino-pretty';
+import { requestLine } from '@site/serving/request-log';
 
 export interface ProcessSpec {
   /** Shown before each line of its output. */
@@ -116,11 +117,22 @@ function pinoLines(colorize: boolean): (line: string) => string {
   };
   const brief = prettyFactory({ ...common, hideObject: true });
   const full = prettyFactory(common);
+  // A request's line (either service's) as `GET /contact 200 3.1 ms`.
+  const request = prettyFactory({
+    ...common,
+    hideObject: true,
+    messageFormat: (record) => requestLine(record) ?? '',
+  });
   return (line) => {
     if (!line.startsWith('{')) return line;
     try {
-      const record = JSON.parse(line) as { level?: unknown };
-      const pretty = typeof record.level === 'number' && record.level >= 40 ? full : brief;
+      const record = JSON.parse(line) as Record<string, unknown>;
+      const pretty =
+        typeof record.level === 'number' && record.level >= 40
+          ? full
+          : requestLine(record) === undefined
+            ? brief
+            : request;
       return pretty(record).trimEnd();
     } catch {
       return line;

@@ -1,3 +1,5 @@
+import { requestLine } from '@site/serving/request-log';
+
 /**
  * What the site server's parts log with: Fastify's logger (pino), or a child of it that names the
  * part (`{ part: 'render' }`). A part takes the three levels it uses, so a test can hand it a
@@ -16,8 +18,8 @@ export function lineLogger(write: (line: string) => void): Logger {
 
 /**
  * Fastify's logger options for `createSite`: JSON lines on stderr, or each message handed to
- * `write` (what the tests read). Requests are not logged one by one (the metrics count them);
- * what a request logs carries its id.
+ * `write` (what the tests read; a request's line as `GET /about 200 1.2 ms`). What a request logs
+ * carries its id.
  */
 export function loggerOptions(write?: (line: string) => void, level = 'info') {
   if (!write) return { level, stream: process.stderr };
@@ -26,7 +28,8 @@ export function loggerOptions(write?: (line: string) => void, level = 'info') {
     stream: {
       write(line: string) {
         try {
-          write(String((JSON.parse(line) as { msg?: unknown }).msg ?? line));
+          const record = JSON.parse(line) as Record<string, unknown>;
+          write(requestLine(record) ?? String(record.msg ?? line));
         } catch {
           write(line);
         }

@@ -21,6 +21,7 @@ import { apiProxy } from './http/api-proxy';
 import { DEFAULT_BEACON_RATE_LIMIT, beaconRoutes } from './http/beacon';
 import { contactFormRoutes } from './http/contact-form';
 import { integrityRoutes } from './http/integrity';
+import { requestLog } from './plugins/request-log';
 import { loggerOptions } from './logger';
 import type { SiteMetrics } from './metrics';
 import type { SentPage } from './page-cache';
@@ -65,7 +66,7 @@ const grantsFrom = (given: SiteOptions['grants']) =>
 export async function createSite(options: SiteOptions): Promise<Site> {
   const app = Fastify({
     logger: loggerOptions(options.log),
-    // Requests are counted by the metrics, not logged one by one.
+    // Fastify's own two lines per request are off: one line each, as the mail-service writes it.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: trustProxy(options.trustProxy),
     // Long enough for any path Node's header limit lets through; the page lookup is exact.
@@ -86,6 +87,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
   const deployToken = options.deploy?.token;
 
   handleErrors(app);
+  await app.register(requestLog);
   await app.register(shellBuild, { shellDist: options.shellDist, siteUrl: options.siteUrl });
   await app.register(controlPlane, {
     deployDir: options.deployDir,

@@ -75,7 +75,9 @@ async function start(cwd: string, args: string[], env: Record<string, string>, r
   }
 }
 
-test('npm run new-group: a clone gets a group whose tests pass and whose page goes live with the team’s deploy', async () => {
+test('npm run new-group: a clone gets a group whose tests pass and whose page goes live with the team’s deploy', async ({
+  page,
+}) => {
   // 2.3 minutes here on two busy cores, most of it the clone's install (nearly three minutes when
   // npm's cache is cold), then the shell's build (36 s) and the group's (8 s).
   test.setTimeout(480_000);
@@ -166,4 +168,20 @@ test('npm run new-group: a clone gets a group whose tests pass and whose page go
   // The services page lists it, leading to its overview.
   const services = await (await fetch(`${SITE}/services`)).text();
   expect(services).toMatch(new RegExp(`<a href="${PREFIX}"[^>]*>Garden Care</a>`));
+
+  // Every menu lists its page from the first deploy: the desktop services menu under its heading,
+  // and the phone's menu when the group is opened.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(SITE);
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('button', { name: 'Services' }).click();
+  const entry = nav.getByRole('link', { name: 'Garden Care overview' });
+  await expect(entry).toBeVisible();
+  await expect(entry).toHaveAttribute('href', PREFIX);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(SITE);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await nav.getByRole('button', { name: 'Services' }).click();
+  await nav.getByRole('button', { name: 'Garden Care' }).click();
+  await expect(nav.getByRole('link', { name: 'Garden Care overview' })).toBeVisible();
 });

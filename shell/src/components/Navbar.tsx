@@ -293,7 +293,9 @@ export function Navbar({ groups }: { groups: NavGroup[] }) {
                             </p>
                             <ul id={listId} aria-labelledby={buttonId}>
                               {group.overview && (
-                                <li className="mega__phone">
+                                // On a desktop the heading leads to the overview; a group with
+                                // no other page listed (a new one) shows it as its entry too.
+                                <li className={group.links.length > 0 ? 'mega__phone' : undefined}>
                                   <NavLink to={group.overview.to} end className="mega__link">
                                     {phoneOverview(group)}
                                   </NavLink>

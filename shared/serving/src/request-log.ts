@@ -1,0 +1,42 @@
+/**
+ * One log line per request, the same for every server of ours (the site server and the
+ * mail-service): method, path (never the query, which may carry what a visitor typed), status and
+ * time in milliseconds, under the message "request". Nothing of a body or a header is logged. `npm
+ * start` shows it as `GET /contact 200 3.1 ms` (scripts/lib/processes.ts).
+ */
+
+export interface RequestEntry {
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+}
+
+/** What a logger needs to take a request line (pino's). */
+interface RequestLogger {
+  info(entry: RequestEntry, message: string): void;
+  debug(entry: RequestEntry, message: string): void;
+}
+
+export const REQUEST_MESSAGE = 'request';
+
+/** The path of a request target, without its query or fragment. */
+export const pathOf = (target: string): string => target.replace(/[?#].*$/s, '');
+
+/**
+ * Logs a request; one a probe polls (health, readiness, metrics) at debug level, so that a log at
+ * info shows what people and clients asked.
+ */
+export function logRequest(logger: RequestLogger, entry: RequestEntry, polled = false): void {
+  const line = { ...entry, ms: Math.round(entry.ms * 10) / 10 };
+  if (polled) logger.debug(line, REQUEST_MESSAGE);
+  else logger.info(line, REQUEST_MESSAGE);
+}
+
+/** A request line as a person reads it: `GET /contact 200 3.1 ms`; undefined for any other record. */
+export function requestLine(record: Record<string, unknown>): string | undefined {
+  const { msg, method, path, status, ms } = record;
+  if (msg !== REQUEST_MESSAGE || typeof method !== 'string' || typeof path !== 'string')
+    return undefined;
+  return `${method} ${path} ${String(status)} ${String(ms)} ms`;
+}

@@ -1,0 +1,44 @@
+/**
+ * @jest-environment node
+ */
+import { startFixture, type SiteFixture } from './http/site-fixture';
+
+/**
+ * The site server writes one line per request in the mail-service's format (method, path, status,
+ * time): pages, API calls and deploys at info, what a page loads and what probes poll at debug.
+ */
+let site: SiteFixture;
+const lines: string[] = [];
+
+beforeAll(async () => {
+  site = await startFixture({ site: { log: (line) => lines.push(line) } });
+}, 180_000);
+
+afterAll(async () => {
+  await site?.close();
+});
+
+test('a page, a refusal and a missing page each log method, path without its query, status and time', async () => {
+  lines.length = 0;
+  await site.inject('/about?email=someone%40example.com');
+  await site.inject('/no-such-page');
+  await site.inject({ method: 'POST', url: '/about', payload: 'name=Thandi' });
+  // A preview link's token is a credential: the line names the link only.
+  await site.inject('/_preview/secret-preview-token-0123456789');
+  const requests = lines.filter((l) => /^(GET|POST|HEAD) /.test(l));
+  expect(requests).toEqual([
+    expect.stringMatching(/^GET \/about 200 \d+(\.\d)? ms$/),
+    expect.stringMatching(/^GET \/no-such-page 404 \d+(\.\d)? ms$/),
+    expect.stringMatching(/^POST \/about 405 \d+(\.\d)? ms$/),
+    expect.stringMatching(/^GET \/_preview\/\(link\) \d{3} \d+(\.\d)? ms$/),
+  ]);
+  expect(lines.join('\n')).not.toMatch(/someone|Thandi|secret-preview-token/);
+});
+
+test('files and probes are not logged at info', async () => {
+  lines.length = 0;
+  await site.inject('/favicon.svg');
+  await site.inject('/_health');
+  await site.inject('/_ready');
+  expect(lines.filter((l) => /^(GET|POST|HEAD) /.test(l))).toEqual([]);
+});
