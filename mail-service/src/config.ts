@@ -351,7 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
  */
 function folderProblem(dir: string): string | undefined {
   try {
-    // Kept to its owner alone, as the outbox and the mailbox keep theirs (private-dir.ts).
+    // Kept to its owner alone, as the outbox and the mailbox keep theirs (@site/serving's privateDir).
     mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

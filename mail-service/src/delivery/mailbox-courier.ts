@@ -7,7 +7,7 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import type { Courier, MailRef } from './courier';
-import { privateDir } from '../private-dir';
+import { privateDir } from '@site/serving/private-dir';
 
 /** File name of a delivered message: sortable by time, and the same on every attempt. */
 const emlName = (message: MailRef) =>

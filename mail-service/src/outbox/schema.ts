@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { ContactMessage } from '@site/contracts/contact';
 import type { Store } from './sql';
 import { openSqlite, pragmaValue, setPragma, sqliteSql, type SqliteDb } from './sqlite';
-import { privateDir } from '../private-dir';
+import { privateDir } from '@site/serving/private-dir';
 
 export type MessageStatus = 'queued' | 'delivered' | 'failed' | 'spam';
 export const MESSAGE_STATUSES: readonly MessageStatus[] = ['queued', 'delivered', 'failed', 'spam'];

@@ -2,7 +2,8 @@
  * @jest-environment node
  */
 import { lineLogger } from '../logger';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ControlPlaneUnavailableError, StaleManifestError, live } from '../control-plane';
 import { FileControlPlane } from '../control-plane/files';
@@ -94,5 +95,32 @@ describe('the control plane in files (one site server)', () => {
       /the group tokens in .*group-tokens\.json are not valid .*; nothing was changed/,
     );
     expect(readFileSync(path.join(dir, 'group-tokens.json'), 'utf8')).toBe('{"tokens": [');
+  });
+
+  test("the deploy folder is its owner's alone: the render processes' user reads nothing in it", async () => {
+    const dir = deployDirWith(manifestJson('1.0.0'));
+    // As a checkout leaves it: readable by everyone.
+    chmodSync(dir, 0o755);
+    const store = new FileControlPlane(
+      dir,
+      lineLogger(() => undefined),
+    );
+    try {
+      const before = await store.start();
+      await store.publish(manifestJson('1.1.0'), before.version, deployOf(before, '1.1.0'));
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      if (process.getuid?.() === 0) {
+        // The render processes' user (nobody, 65534), as the site server starts them.
+        const read = spawnSync(
+          process.execPath,
+          ['-e', `require('fs').readFileSync(${JSON.stringify(path.join(dir, 'history.jsonl'))})`],
+          { uid: 65534, gid: 65534, encoding: 'utf8' },
+        );
+        expect(read.status).not.toBe(0);
+        expect(read.stderr).toContain('EACCES');
+      }
+    } finally {
+      await store.close();
+    }
   });
 });

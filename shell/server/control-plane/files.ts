@@ -1,4 +1,5 @@
 import { promises as fs, watch, type FSWatcher } from 'node:fs';
+import { privateDir } from '@site/serving/private-dir';
 import path from 'node:path';
 import { History, type HistoryEntry } from '../deploy/history';
 import type { Logger } from '../logger';
@@ -57,7 +58,8 @@ export class FileControlPlane implements ControlPlane {
   }
 
   async start(): Promise<LiveManifest> {
-    await fs.mkdir(path.dirname(this.file), { recursive: true });
+    // Who deployed what, the tokens and the counts are the operator's: not the render processes'.
+    privateDir(this.deployDir);
     try {
       this.watcher = watch(path.dirname(this.file), (_, name) => {
         if (name === null || name === path.basename(this.file)) this.stale = true;
