@@ -10,7 +10,8 @@ import { watch } from 'node:fs';
 import path from 'node:path';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { runTogether } from './lib/processes';
-import { buildManifest, writeManifest } from './manifest';
+import { oneSiteAtATime } from './lib/one-site';
+import { buildManifest, liveManifestFile, writeManifest } from './manifest';
 
 const root = path.join(__dirname, '..');
 const manifestFile = path.join(root, 'deploy', 'dev', 'remotes.json');
@@ -20,6 +21,8 @@ async function writeDevManifest(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // One site at a time, whichever command started it (npm start records itself in the same folder).
+  await oneSiteAtATime(path.dirname(liveManifestFile()), 'http://localhost:3000/', 'npm run dev');
   await writeDevManifest();
   for (const { folder } of SITE_REMOTES) {
     watch(path.join(root, folder, 'src', 'routes.json'), () => {

@@ -38,6 +38,7 @@ import { MAIL_SERVICE_PORT, groupPorts } from './lib/local-ports';
 import { EX_CONFIG, runTogether, type ProcessSpec } from './lib/processes';
 import { clusterNotes, clusterSpecs, watchCluster } from './lib/cluster-run';
 import { liveManifestFile } from './manifest';
+import { oneSiteAtATime } from './lib/one-site';
 
 // First of all, so that everything below and every process started sees the same settings.
 if (loadDotEnv()) console.log(`settings: ${DOT_ENV} (the environment's own values win)`);
@@ -92,42 +93,48 @@ function deployFolder(manifest: string): void {
 const manifestFile = liveManifestFile();
 deployFolder(manifestFile);
 
-for (const { folder } of SITE_REMOTES) {
-  if (
-    rebuild ||
-    // A version folder is whole once its build record is written (after both of its builds).
-    !existsSync(path.join(root, folder, 'dist', version(folder), 'build.json'))
-  ) {
-    console.log(`building ${folder}…`);
-    run(`the build of ${folder}`, 'npm', ['run', 'build', '-w', folder]);
+/**
+ * Builds whatever is not built yet and writes the live manifest when there is none (or when
+ * asked): after the check that no site runs from this folder already.
+ */
+function prepare(): void {
+  for (const { folder } of SITE_REMOTES) {
+    if (
+      rebuild ||
+      // A version folder is whole once its build record is written (after both of its builds).
+      !existsSync(path.join(root, folder, 'dist', version(folder), 'build.json'))
+    ) {
+      console.log(`building ${folder}…`);
+      run(`the build of ${folder}`, 'npm', ['run', 'build', '-w', folder]);
+    }
   }
-}
-const shellBuilt = ['server/render.js', 'public/index.html'].every((file) =>
-  existsSync(path.join(root, 'shell', 'dist', file)),
-);
-if (rebuild || !shellBuilt) {
-  console.log('building shell…');
-  run('the build of shell', 'npm', ['run', 'build', '-w', 'shell']);
-}
+  const shellBuilt = ['server/render.js', 'public/index.html'].every((file) =>
+    existsSync(path.join(root, 'shell', 'dist', file)),
+  );
+  if (rebuild || !shellBuilt) {
+    console.log('building shell…');
+    run('the build of shell', 'npm', ['run', 'build', '-w', 'shell']);
+  }
 
-// The live manifest belongs to the site: deploys change it through the deploy API, and a restart
-// keeps it. It is written from the local builds only when there is none yet, or when asked.
-if (rebuild || process.argv.includes('--fresh-manifest') || !existsSync(manifestFile)) {
-  run('writing the manifest', process.execPath, [
-    ...tsx,
-    path.join(__dirname, 'manifest.ts'),
-    '--replace',
-  ]);
-} else {
-  console.log(`deployment manifest: ${path.relative(root, manifestFile)} as last deployed`);
-  const { remotes = [] } = JSON.parse(readFileSync(manifestFile, 'utf8')) as {
-    remotes?: { name?: string; serverIntegrity?: string }[];
-  };
-  const unpinned = remotes.filter((r) => !r.serverIntegrity).map((r) => r.name);
-  if (unpinned.length) {
-    console.warn(
-      `deployment manifest: ${unpinned.join(', ')} not pinned by SHA-256, so the site will not run their pages' server code (their pages answer 503): deploy them again, or start with --fresh-manifest to write the manifest from the local builds`,
-    );
+  // The live manifest belongs to the site: deploys change it through the deploy API, and a restart
+  // keeps it. It is written from the local builds only when there is none yet, or when asked.
+  if (rebuild || process.argv.includes('--fresh-manifest') || !existsSync(manifestFile)) {
+    run('writing the manifest', process.execPath, [
+      ...tsx,
+      path.join(__dirname, 'manifest.ts'),
+      '--replace',
+    ]);
+  } else {
+    console.log(`deployment manifest: ${path.relative(root, manifestFile)} as last deployed`);
+    const { remotes = [] } = JSON.parse(readFileSync(manifestFile, 'utf8')) as {
+      remotes?: { name?: string; serverIntegrity?: string }[];
+    };
+    const unpinned = remotes.filter((r) => !r.serverIntegrity).map((r) => r.name);
+    if (unpinned.length) {
+      console.warn(
+        `deployment manifest: ${unpinned.join(', ')} not pinned by SHA-256, so the site will not run their pages' server code (their pages answer 503): deploy them again, or start with --fresh-manifest to write the manifest from the local builds`,
+      );
+    }
   }
 }
 
@@ -307,7 +314,14 @@ async function answering(url: string): Promise<void> {
   }
 }
 
+const host = process.env.HOST?.trim();
+const local = host && host !== '::' && host !== '0.0.0.0' ? host : 'localhost';
+const url = `http://${local.includes(':') ? `[${local}]` : local}:${port}/`;
+
 async function main(): Promise<void> {
+  // Before anything is built or started: a second start while one runs says so and stops.
+  await oneSiteAtATime(path.dirname(manifestFile), url, 'npm start');
+  prepare();
   const specs = replicas
     ? await clusterSpecs({ root, port, replicas, siteSpec, mailSpec })
     : [
@@ -318,9 +332,6 @@ async function main(): Promise<void> {
         mailSpec('mail-service', { MAIL_SERVICE_PORT: mailPort }),
       ];
   runTogether([...specs, remotesSpec]);
-  const host = process.env.HOST?.trim();
-  const local = host && host !== '::' && host !== '0.0.0.0' ? host : 'localhost';
-  const url = `http://${local.includes(':') ? `[${local}]` : local}:${port}/`;
   const slow = setTimeout(
     () => console.log(`\nThe site has not answered at ${url} yet: the lines above say why.\n`),
     90_000,

@@ -159,6 +159,22 @@ test('npm start in a fresh clone: the address once the site answers, one static 
   expect(lines).toContain(`The site is at ${SITE}/ (Ctrl-C stops everything)`);
   expect((await fetch(`${SITE}/`)).status).toBe(200);
 
+  // A second npm start while this one runs names it and stops, touching nothing.
+  const supervisor = processGroup(pgid).find((p) => /scripts\/start\.ts/.test(p.command));
+  expect(supervisor).toBeDefined();
+  const second = spawnSync('npm', ['start'], {
+    cwd: clone,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  expect(second.status).toBe(1);
+  expect(second.stderr).toContain(
+    `A site is already running at ${SITE}/ (npm start, process ${supervisor!.pid}).`,
+  );
+  expect(`${second.stdout}${second.stderr}`).not.toMatch(/The site is at|building |in use/);
+  expect((await fetch(`${SITE}/`)).status).toBe(200);
+
   // Readable lines: the mail-service's JSON is shown as time, level and message.
   await line(/^\[mail-service\] .*listening on/);
   expect(lines.filter((l) => l.startsWith('[mail-service] {'))).toEqual([]);
