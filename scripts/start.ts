@@ -98,23 +98,48 @@ deployFolder(manifestFile);
  * asked): after the check that no site runs from this folder already.
  */
 function prepare(): void {
-  for (const { folder } of SITE_REMOTES) {
-    if (
-      rebuild ||
-      // A version folder is whole once its build record is written (after both of its builds).
-      !existsSync(path.join(root, folder, 'dist', version(folder), 'build.json'))
-    ) {
-      console.log(`building ${folder}…`);
-      run(`the build of ${folder}`, 'npm', ['run', 'build', '-w', folder]);
-    }
+  // Each group's version folder is whole once its build record is written (after both of its
+  // builds); the shell once its Node and browser builds are there.
+  const apps = [
+    ...SITE_REMOTES.map(({ folder }) => ({
+      folder,
+      built: existsSync(path.join(root, folder, 'dist', version(folder), 'build.json')),
+    })),
+    {
+      folder: 'shell',
+      built: ['server/render.js', 'public/index.html'].every((file) =>
+        existsSync(path.join(root, 'shell', 'dist', file)),
+      ),
+    },
+  ];
+  const toBuild = apps.filter((app) => rebuild || !app.built).map((app) => app.folder);
+  const reused = apps.filter((app) => !toBuild.includes(app.folder)).map((app) => app.folder);
+  if (toBuild.length === apps.length && !rebuild) {
+    console.log(
+      `First start: building all ${apps.length} apps (${toBuild.join(', ')}), each for the browser and the server. ` +
+        'That takes about 1 to 3 minutes (longer on a busy machine); later starts reuse the builds.',
+    );
+  } else if (toBuild.length > 0) {
+    console.log(
+      `building ${toBuild.join(', ')}${reused.length ? `; reusing the builds of ${reused.join(', ')}` : ''}`,
+    );
+  } else {
+    console.log(
+      `reusing the builds of ${reused.join(', ')} (npm start -- --rebuild builds them again)`,
+    );
   }
-  const shellBuilt = ['server/render.js', 'public/index.html'].every((file) =>
-    existsSync(path.join(root, 'shell', 'dist', file)),
-  );
-  if (rebuild || !shellBuilt) {
-    console.log('building shell…');
-    run('the build of shell', 'npm', ['run', 'build', '-w', 'shell']);
-  }
+  const started = Date.now();
+  toBuild.forEach((folder, i) => {
+    const at = Date.now();
+    console.log(`[build ${i + 1}/${toBuild.length}] ${folder}…`);
+    run(`the build of ${folder}`, 'npm', ['run', 'build', '-w', folder]);
+    console.log(
+      `[build ${i + 1}/${toBuild.length}] ${folder} built in ${((Date.now() - at) / 1000).toFixed(1)} s` +
+        (i + 1 < toBuild.length
+          ? ''
+          : ` (all ${toBuild.length} in ${((Date.now() - started) / 1000).toFixed(0)} s)`),
+    );
+  });
 
   // The live manifest belongs to the site: deploys change it through the deploy API, and a restart
   // keeps it. It is written from the local builds only when there is none yet, or when asked.

@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     beaconRateLimit: settings.beaconRateLimit,
     canary: settings.canary,
     replicaName: settings.replicaName,
+    logLevel: settings.logLevel,
     lastGood: settings.lastGood,
     ...(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : {}),
     ...(settings.deploy ? { deploy: settings.deploy } : {}),

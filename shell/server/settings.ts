@@ -30,6 +30,8 @@ import {
 
 const ROOT = path.join(__dirname, '..', '..');
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
 export interface SiteSettings {
   port: number;
   /** Undefined: every interface. */
@@ -79,6 +81,8 @@ export interface SiteSettings {
   connections: ConnectionLimits;
   /** Undefined without REPLICA_NAME: answers do not say which replica gave them. */
   replicaName?: string | undefined;
+  /** The least level logged (a request's line is info; files and probes debug). */
+  logLevel: (typeof LOG_LEVELS)[number];
   /** How long, how many and how large the last good group pages that stand in for a failed render. */
   lastGood: LastGoodSettings;
 }
@@ -208,6 +212,10 @@ const schema = z.object({
   LAST_GOOD_PAGE_BYTES: wholeNumber('a number of bytes', 1024, 67_108_864).default(
     DEFAULTS.lastGood.maxPageBytes,
   ),
+  // The mail-service reads it too: one level for the whole site.
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` })
+    .default('info'),
   // Sent in a response header: letters, digits, dots, dashes and underscores only.
   REPLICA_NAME: z
     .string()
@@ -314,6 +322,7 @@ export function parseSiteSettings(env: NodeJS.ProcessEnv): SiteSettings {
       maxConnections: CONNECTION_LIMITS.maxConnections,
     },
     replicaName: s.REPLICA_NAME,
+    logLevel: s.LOG_LEVEL,
     lastGood: {
       maxAgeMs: s.LAST_GOOD_SECONDS * 1000,
       maxPages: s.LAST_GOOD_PAGES,

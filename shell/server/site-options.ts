@@ -80,6 +80,8 @@ export interface SiteOptions {
   replicaName?: string | undefined;
   /** Each log line's message, instead of JSON lines on stderr (tests read them). */
   log?: (message: string) => void;
+  /** The least level logged (default info). */
+  logLevel?: string;
 }
 
 export const DEFAULTS = {

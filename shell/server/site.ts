@@ -65,7 +65,7 @@ const grantsFrom = (given: SiteOptions['grants']) =>
 
 export async function createSite(options: SiteOptions): Promise<Site> {
   const app = Fastify({
-    logger: loggerOptions(options.log),
+    logger: loggerOptions(options.log, options.logLevel),
     // Fastify's own two lines per request are off: one line each, as the mail-service writes it.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: trustProxy(options.trustProxy),

@@ -57,7 +57,17 @@ describe('the site server settings', () => {
         maxConnections: CONNECTION_LIMITS.maxConnections,
       },
       lastGood: { maxAgeMs: 86_400_000, maxPages: 5000, maxPageBytes: 524_288 },
+      logLevel: 'info',
     });
+  });
+
+  test("LOG_LEVEL is one of pino's levels, shared with the mail-service", () => {
+    expect(parseSiteSettings({ LOG_LEVEL: 'warn' }).logLevel).toBe('warn');
+    expect(problems({ LOG_LEVEL: 'loud' })).toEqual([
+      expect.stringMatching(
+        /^LOG_LEVEL: .*expected one of fatal, error, warn, info, debug, trace, silent/,
+      ),
+    ]);
   });
 
   test('the route table limits are bounded, and each is read into its place', () => {
