@@ -1,22 +1,50 @@
 /**
  * `npm test`: the whole suite, runnable right after `npm install`. A production build of
- * everything, then the unit, component and server tests of every workspace (some run the real
- * builds: the site server's render processes, the deploy checks), then the browser tests.
+ * everything, then the unit, component and server tests of every workspace and of the scripts
+ * (some run the real builds: the site server's render processes, the deploy checks), then the
+ * browser tests. Every suite runs whatever another one found: the run ends by naming each suite
+ * that failed. Only a failed build stops it, as nothing after it could run.
+ *
+ * `--unit` (`npm run test:unit`): the unit, component and server tests alone.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 const root = path.join(__dirname, '..');
+const unitOnly = process.argv.includes('--unit');
 
-function step(title: string, command: string, args: string[], cwd = root): void {
+function step(title: string, command: string, args: string[], cwd = root): boolean {
   console.log(`\n=== ${title}`);
   const result = spawnSync(command, args, { cwd, stdio: 'inherit', env: process.env });
-  if (result.status !== 0) {
-    console.error(`\n${title}: failed`);
-    process.exit(result.status ?? 1);
-  }
+  if (result.status !== 0) console.error(`\n${title}: failed`);
+  return result.status === 0;
 }
 
-step('production build', 'npm', ['run', 'build']);
-step('unit and component tests', 'npm', ['run', 'test:unit']);
-step('browser tests', 'npx', ['playwright', 'test'], path.join(root, 'tests'));
+/** The workspaces with tests of their own, as npm lists them. */
+function workspacesWithTests(): { name: string; location: string }[] {
+  const listed = spawnSync('npm', ['query', '.workspace'], { cwd: root, encoding: 'utf8' });
+  if (listed.status !== 0) throw new Error(`npm query .workspace: ${listed.stderr}`);
+  const workspaces = JSON.parse(listed.stdout) as {
+    name: string;
+    location: string;
+    scripts?: Record<string, string>;
+  }[];
+  return workspaces.filter((w) => w.scripts?.test);
+}
+
+if (!unitOnly && !step('production build', 'npm', ['run', 'build'])) process.exit(1);
+const failed: string[] = [];
+for (const { name, location } of workspacesWithTests()) {
+  if (!step(`unit tests: ${name}`, 'npm', ['run', 'test', '-w', location])) failed.push(name);
+}
+if (!step('unit tests: scripts', 'npx', ['jest', '-c', 'scripts/jest.config.cjs'])) {
+  failed.push('scripts');
+}
+if (!unitOnly && !step('browser tests', 'npx', ['playwright', 'test'], path.join(root, 'tests'))) {
+  failed.push('browser tests');
+}
+if (failed.length > 0) {
+  console.error(`\nfailed: ${failed.join(', ')}`);
+  process.exit(1);
+}
+console.log(`\n${unitOnly ? 'unit tests' : 'every suite'}: passed`);
