@@ -16,6 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  groupAt,
   leadingRemote,
   pinsByUrl,
   type DeploymentManifest,
@@ -32,6 +33,8 @@ import type { RenderFailure, SiteMetrics } from './metrics';
 import { RenderTimeoutError } from './render/pool';
 import { remoteIdentity, type RenderPools } from './render/pools';
 import type { PartReply, ShellServerBuild } from './render/protocol';
+
+const pinsOf = (group: RemoteDeployment | undefined | null) => (group ? pinsByUrl(group) : {});
 
 /** What a page is, before its bytes: its status, its markup, its owner and why it failed. */
 export interface Composition {
@@ -376,7 +379,8 @@ export class PageComposer {
         head,
         html: root,
         scripts,
-        pins: Object.assign({}, ...(owner ? [owner] : view.manifest.remotes).map(pinsByUrl)),
+        // A group's document (its 404 page too) its group's pins; a shell page runs no group's code.
+        pins: pinsOf(owner ?? groupAt(view.manifest.remotes, urlPath)),
         status: page.status,
         path: meta.path,
         remote: owner !== null,

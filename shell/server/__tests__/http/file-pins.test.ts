@@ -99,6 +99,10 @@ describe('a deploy pins the files its pages load', () => {
         ':' +
         JSON.stringify(files['remoteEntry.js']),
     );
+    // A shell page runs no group's code: it carries no group's pins.
+    for (const path of ['/', '/about', '/contact']) {
+      expect((await fixture.inject(path)).body).not.toContain(files['remoteEntry.js']);
+    }
   });
 
   test('a file the origin does not serve: 422 file_unreachable naming it, nothing changed', async () => {
