@@ -160,7 +160,10 @@ test('npm start in a fresh clone: the address once the site answers, one static 
   expect((await fetch(`${SITE}/`)).status).toBe(200);
 
   // A second npm start while this one runs names it and stops, touching nothing.
-  const supervisor = processGroup(pgid).find((p) => /scripts\/start\.ts/.test(p.command));
+  // The Node process that runs scripts/start.ts (npm starts it through a shell).
+  const supervisor = processGroup(pgid).find(
+    (p) => /scripts\/start\.ts/.test(p.command) && /node$/.test(p.command.split(' ')[0]!),
+  );
   expect(supervisor).toBeDefined();
   const second = spawnSync('npm', ['start'], {
     cwd: clone,

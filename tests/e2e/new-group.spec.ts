@@ -145,8 +145,8 @@ test('npm run new-group: a clone gets a group whose tests pass and whose page go
     {},
     `${HOST}/`,
   );
-  const page = `${SITE}${PREFIX}`;
-  expect((await fetch(page)).status).toBe(404);
+  const overview = `${SITE}${PREFIX}`;
+  expect((await fetch(overview)).status).toBe(404);
 
   const deployed = run(clone, 'npm', ['run', '--silent', 'deploy', '-w', FOLDER], {
     DEPLOY_API: SITE,
@@ -156,7 +156,7 @@ test('npm run new-group: a clone gets a group whose tests pass and whose page go
   });
   expect(deployed.stdout).toContain('deployed garden_care');
 
-  const response = await fetch(page);
+  const response = await fetch(overview);
   expect(response.status).toBe(200);
   const html = await response.text();
   expect(html).toContain('<h1');
