@@ -165,13 +165,18 @@ export function BrowserRouter({ children }: { children?: ReactNode }) {
   return <Provider value={value}>{children}</Provider>;
 }
 
+/**
+ * A location from a path as the server was asked for it, split as written (never resolved: a
+ * server render and the browser's first render must see the same path, `//x` included).
+ */
 function parse(path: string, key = 'default'): Location {
-  const at = resolve(path, { pathname: '/', search: '' }) ?? {
-    pathname: '/',
-    search: '',
-    hash: '',
-  };
-  return { ...at, state: null, key };
+  const hashAt = path.indexOf('#');
+  const hash = hashAt === -1 ? '' : path.slice(hashAt);
+  const rest = hashAt === -1 ? path : path.slice(0, hashAt);
+  const searchAt = rest.indexOf('?');
+  const search = searchAt === -1 ? '' : rest.slice(searchAt);
+  const pathname = (searchAt === -1 ? rest : rest.slice(0, searchAt)) || '/';
+  return { pathname, search, hash, state: null, key };
 }
 
 const unmoving: Navigate = () => {

@@ -202,6 +202,17 @@ describe('MemoryRouter and StaticRouter', () => {
     expect(html).toContain('href="/services/data?x=1#team"');
   });
 
+  it('a server render keeps an odd path as it was asked, as the browser will read it', () => {
+    for (const path of ['//evil.example/x', '/services/custom%2Ddev', '/x?a=1#b']) {
+      const html = renderToString(
+        <StaticRouter location={path}>
+          <Where />
+        </StaticRouter>,
+      );
+      expect(html.replaceAll('<!-- -->', '')).toContain(`POP ${path} first`);
+    }
+  });
+
   it('a hook outside any router says so', () => {
     const quiet = jest.spyOn(console, 'error').mockImplementation(() => {});
     expect(() => render(<Where />)).toThrow(/outside a router/);
