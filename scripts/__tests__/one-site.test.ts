@@ -50,18 +50,39 @@ test('with no site running it goes on, records itself while it runs, and removes
 });
 
 test('a site recorded by a running process is named, with its process id, and nothing is started', async () => {
+  // A process whose command line is a site's, as `npm start`'s is.
+  const site = spawn(process.execPath, [
+    '-e',
+    'setInterval(() => {}, 1000)',
+    path.join(root, 'scripts', 'start.ts'),
+  ]);
+  try {
+    writeFileSync(
+      path.join(dir, '.site.json'),
+      JSON.stringify({ pid: site.pid, url: 'http://localhost:3000/', command: 'npm start' }),
+    );
+    const { status, out } = await start(await freeUrl());
+    expect(status).toBe(1);
+    expect(out).toContain(
+      `A site is already running at http://localhost:3000/ (npm start, process ${site.pid}).`,
+    );
+    expect(out).not.toMatch(/^started /m);
+    // The running site's record is left as it was.
+    expect(existsSync(path.join(dir, '.site.json'))).toBe(true);
+  } finally {
+    site.kill();
+  }
+});
+
+test('a recorded process id that now belongs to another program does not stop a start', async () => {
+  // This test's own process runs, but it is not a site.
   writeFileSync(
     path.join(dir, '.site.json'),
     JSON.stringify({ pid: process.pid, url: 'http://localhost:3000/', command: 'npm start' }),
   );
   const { status, out } = await start(await freeUrl());
-  expect(status).toBe(1);
-  expect(out).toContain(
-    `A site is already running at http://localhost:3000/ (npm start, process ${process.pid}).`,
-  );
-  expect(out).not.toMatch(/^started /m);
-  // The running site's record is left as it was.
-  expect(existsSync(path.join(dir, '.site.json'))).toBe(true);
+  expect(status).toBe(0);
+  expect(out).toMatch(/^started /m);
 });
 
 test('the record of a site that is gone (killed) does not stop a start', async () => {

@@ -14,13 +14,24 @@ export interface RunningSite {
 
 const fileIn = (deployDir: string) => path.join(deployDir, '.site.json');
 
+/** The commands that record a site. */
+const SITE_COMMANDS = /scripts[/\\](start|dev)\.ts/;
+
+/**
+ * Whether `pid` runs, and is a site's command: after a crash and a restart of the machine the
+ * recorded id may belong to another program (where /proc can tell).
+ */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    return SITE_COMMANDS.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+  } catch {
+    return true;
   }
 }
 
