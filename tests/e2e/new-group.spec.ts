@@ -5,6 +5,7 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { ROOT } from '../support/deployment';
+import { ready } from '../support/ready';
 
 /**
  * A new page group in one command, as a team would make it: in a fresh clone of the repository
@@ -173,6 +174,7 @@ test('npm run new-group: a clone gets a group whose tests pass and whose page go
   // and the phone's menu when the group is opened.
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(SITE);
+  await ready(page);
   const nav = page.getByRole('navigation', { name: 'Main' });
   await nav.getByRole('button', { name: 'Services' }).click();
   const entry = nav.getByRole('link', { name: 'Garden Care overview' });
@@ -180,6 +182,7 @@ test('npm run new-group: a clone gets a group whose tests pass and whose page go
   await expect(entry).toHaveAttribute('href', PREFIX);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(SITE);
+  await ready(page);
   await page.getByRole('button', { name: 'Menu' }).click();
   await nav.getByRole('button', { name: 'Services' }).click();
   await nav.getByRole('button', { name: 'Garden Care' }).click();
