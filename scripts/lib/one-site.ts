@@ -6,7 +6,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export interface RunningSite {
+interface RunningSite {
   pid: number;
   url: string;
   command: string;
@@ -36,7 +36,7 @@ function alive(pid: number): boolean {
 }
 
 /** The site recorded in `deployDir`, if its process still runs. */
-export function recordedSite(deployDir: string): RunningSite | undefined {
+function recordedSite(deployDir: string): RunningSite | undefined {
   let site: Partial<RunningSite>;
   try {
     site = JSON.parse(readFileSync(fileIn(deployDir), 'utf8')) as Partial<RunningSite>;

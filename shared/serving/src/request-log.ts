@@ -18,7 +18,7 @@ interface RequestLogger {
   debug(entry: RequestEntry, message: string): void;
 }
 
-export const REQUEST_MESSAGE = 'request';
+const REQUEST_MESSAGE = 'request';
 
 /** The path of a request target, without its query or fragment. */
 export const pathOf = (target: string): string => target.replace(/[?#].*$/s, '');

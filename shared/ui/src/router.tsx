@@ -17,7 +17,6 @@ import {
   useContext,
   useLayoutEffect,
   useMemo,
-  useRef,
   useState,
   type AnchorHTMLAttributes,
   type MouseEvent,
@@ -88,10 +87,6 @@ const pathOf = (l: Pick<Location, 'pathname' | 'search' | 'hash'>) =>
 /** A key for a new history entry (as React Router makes them). */
 const newKey = () => Math.random().toString(36).slice(2, 10);
 
-function Provider({ value, children }: { value: RouterState; children?: ReactNode }) {
-  return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
-}
-
 interface HistoryState {
   usr?: unknown;
   key?: string;
@@ -118,16 +113,12 @@ export function BrowserRouter({ children }: { children?: ReactNode }) {
     location: browserLocation(),
     navigationType: 'POP' as NavigationType,
   }));
-  const index = useRef(0);
   useLayoutEffect(() => {
+    // Entries are numbered from the document's first, as React Router numbered them.
     const state = entryState();
-    if (typeof state.idx === 'number') index.current = state.idx;
-    else window.history.replaceState({ ...state, idx: 0 }, '');
-    const onPop = () => {
-      const idx = entryState().idx;
-      if (typeof idx === 'number') index.current = idx;
+    if (typeof state.idx !== 'number') window.history.replaceState({ ...state, idx: 0 }, '');
+    const onPop = () =>
       startTransition(() => setCurrent({ location: browserLocation(), navigationType: 'POP' }));
-    };
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
   }, []);
@@ -142,9 +133,9 @@ export function BrowserRouter({ children }: { children?: ReactNode }) {
       return;
     }
     const replace = options.replace === true;
-    if (!replace) index.current = (entryState().idx ?? index.current) + 1;
+    const at = entryState().idx ?? 0;
     const key = newKey();
-    const state: HistoryState = { usr: options.state ?? null, key, idx: index.current };
+    const state: HistoryState = { usr: options.state ?? null, key, idx: replace ? at : at + 1 };
     const url = pathOf(target);
     try {
       if (replace) window.history.replaceState(state, '', url);
@@ -162,7 +153,7 @@ export function BrowserRouter({ children }: { children?: ReactNode }) {
     );
   }, []);
   const value = useMemo(() => ({ ...current, navigate }), [current, navigate]);
-  return <Provider value={value}>{children}</Provider>;
+  return <RouterContext value={value}>{children}</RouterContext>;
 }
 
 /**
@@ -189,7 +180,7 @@ export function StaticRouter({ location, children }: { location: string; childre
     () => ({ location: parse(location), navigationType: 'POP' as const, navigate: unmoving }),
     [location],
   );
-  return <Provider value={value}>{children}</Provider>;
+  return <RouterContext value={value}>{children}</RouterContext>;
 }
 
 /** A history kept in memory, for tests and tools: `initialEntries` are paths, the first keyed "default". */
@@ -235,7 +226,7 @@ export function MemoryRouter({
     }),
     [history, navigate],
   );
-  return <Provider value={value}>{children}</Provider>;
+  return <RouterContext value={value}>{children}</RouterContext>;
 }
 
 export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {
