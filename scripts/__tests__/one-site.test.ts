@@ -98,6 +98,18 @@ test('the record of a site that is gone (killed) does not stop a start', async (
   expect(out).toContain('started');
 });
 
+test.each([
+  ['not JSON', '\u0000{"pid":'],
+  ['a pid that is not a number', JSON.stringify({ pid: String(process.pid), url: 'x' })],
+  ['an address that is not text', JSON.stringify({ pid: process.pid, url: ['\u2028'] })],
+  ['a megabyte of text', 'x'.repeat(1024 * 1024)],
+])('a record that is %s does not stop a start, and is replaced', async (_, text) => {
+  writeFileSync(path.join(dir, '.site.json'), text);
+  const { status, out } = await start(await freeUrl());
+  expect(status).toBe(0);
+  expect(out).toMatch(/^started \{"pid":\d+,/m);
+});
+
 test('a site answering on the port, started elsewhere, is named too', async () => {
   const server = http
     .createServer((req, res) => res.writeHead(req.url === '/_health' ? 200 : 404).end())

@@ -3,6 +3,7 @@
  * and how a request target the router cannot decode is refused.
  */
 import type { FastifyReply, FastifyServerOptions } from 'fastify';
+import { logSiteRequest } from './plugins/request-log';
 import type { SiteOptions } from './site-options';
 
 const BAD_TARGET = 'The request target is not valid percent-encoding';
@@ -22,6 +23,7 @@ export const refuseBadTarget: NonNullable<FastifyServerOptions['frameworkErrors'
   generic,
 ) => {
   const reply = (generic as unknown as FastifyReply).code(400).header('cache-control', 'no-store');
+  logSiteRequest(request.log, request, 400, reply.elapsedTime);
   return request.url.startsWith('/_deploy')
     ? reply.send({ error: 'bad_target', message: BAD_TARGET })
     : reply.type('text/plain; charset=utf-8').send(`${BAD_TARGET}.\n`);

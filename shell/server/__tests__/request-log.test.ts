@@ -35,6 +35,20 @@ test('a page, a refusal and a missing page each log method, path without its que
   expect(lines.join('\n')).not.toMatch(/someone|Thandi|secret-preview-token/);
 });
 
+test('a target holding U+2028, NUL, a lone surrogate or a megabyte is logged as sent, on one line', async () => {
+  lines.length = 0;
+  const odd = '/x%E2%80%A8%00%ED%A0%80';
+  await site.inject(odd);
+  const long = `/${'a'.repeat(1024 * 1024)}`;
+  const answer = await site.inject(long);
+  expect(answer.statusCode).toBeLessThan(500);
+  const requests = lines.filter((l) => /^GET /.test(l));
+  // A target the router cannot decode is refused, 400, and logged as any other.
+  expect(requests[0]).toMatch(new RegExp(`^GET ${odd} 400 \\d+(\\.\\d)? ms$`));
+  expect(requests.every((l) => !['\n', '\u2028', '\u0000'].some((c) => l.includes(c)))).toBe(true);
+  expect((await site.inject('/about')).statusCode).toBe(200);
+});
+
 test('files and probes are not logged at info', async () => {
   lines.length = 0;
   await site.inject('/favicon.svg');

@@ -17,18 +17,26 @@ const shown = (path: string) =>
     ? `${PREVIEW_PATH}/(link)`
     : path;
 
+/**
+ * Logs a request the site answered. Also called for a target the router refuses (fastify-options.ts),
+ * which Fastify answers without its hooks.
+ */
+export function logSiteRequest(
+  log: Parameters<typeof logRequest>[0],
+  request: { method: string; url: string },
+  status: number,
+  ms: number,
+): void {
+  const path = pathOf(request.url);
+  logRequest(
+    log,
+    { method: request.method, path: shown(path), status, ms },
+    POLLED.has(path) || FILES.test(path),
+  );
+}
+
 export const requestLog = fp(async (app) => {
-  app.addHook('onResponse', async (request, reply) => {
-    const path = pathOf(request.url);
-    logRequest(
-      request.log,
-      {
-        method: request.method,
-        path: shown(path),
-        status: reply.statusCode,
-        ms: reply.elapsedTime,
-      },
-      POLLED.has(path) || FILES.test(path),
-    );
-  });
+  app.addHook('onResponse', async (request, reply) =>
+    logSiteRequest(request.log, request, reply.statusCode, reply.elapsedTime),
+  );
 });
