@@ -34,7 +34,7 @@ import { SHELL_PORT, SITE_REMOTES } from '@site/contracts/site';
 import { LOCAL_TOKENS, localToken } from './lib/deploy-settings';
 import { DOT_ENV, loadDotEnv } from './lib/dot-env';
 import { readGroups } from './lib/group-hosts';
-import { MAIL_SERVICE_PORT, groupPorts } from './lib/local-ports';
+import { CLUSTER, MAIL_SERVICE_PORT, groupPorts } from './lib/local-ports';
 import { EX_CONFIG, runTogether, type ProcessSpec } from './lib/processes';
 import { clusterNotes, clusterSpecs, watchCluster } from './lib/cluster-run';
 import { liveManifestFile } from './manifest';
@@ -362,6 +362,14 @@ async function main(): Promise<void> {
     90_000,
   );
   await answering(url);
+  if (replicas) {
+    // The balancer answers once one replica does: the line below promises every one of them.
+    await Promise.all(
+      Array.from({ length: replicas }, (_, i) =>
+        answering(`http://localhost:${CLUSTER.sites + i}/_health`),
+      ),
+    );
+  }
   clearTimeout(slow);
   const site = url.slice(0, -1);
   const groups = new Set(readGroups(root).map((g) => g.name));
