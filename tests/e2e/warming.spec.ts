@@ -68,6 +68,30 @@ test('warming never starts before the load event', async ({ page }) => {
   expect(marks.warming!).toBeGreaterThanOrEqual(marks.load);
 });
 
+test('warming waits until the main thread has gone a second without a long task', async ({
+  page,
+}) => {
+  // A page still busy after load (a slow phone hydrating): a 300 ms task once the page is idle.
+  await page.addInitScript(() => {
+    addEventListener('load', () =>
+      requestIdleCallback(() => {
+        const until = performance.now() + 300;
+        while (performance.now() < until);
+        performance.mark('test:busy-until');
+      }),
+    );
+  });
+  await page.goto('/services/custom-dev');
+  await ready(page);
+  await expect(page.locator('script[type="speculationrules"]')).toHaveCount(1);
+  const marks = await page.evaluate(() => ({
+    busyUntil: performance.getEntriesByName('test:busy-until')[0]?.startTime ?? null,
+    warming: performance.getEntriesByName('site:warming')[0]?.startTime ?? null,
+  }));
+  expect(marks.busyUntil).not.toBeNull();
+  expect(marks.warming! - marks.busyUntil!).toBeGreaterThanOrEqual(1000);
+});
+
 test('with Save-Data on, nothing is warmed', async ({ page }) => {
   await saveData(page);
   const requests = recordRemoteRequests(page);

@@ -58,6 +58,35 @@ function waitForLoadAndIdle(): Promise<void> {
   );
 }
 
+/** How long the main thread must go without a long task before warming starts. */
+const QUIET_MS = 1000;
+
+/**
+ * Resolves once the main thread has gone `QUIET_MS` without a long task (over 50 ms), or at once
+ * where the browser does not report long tasks. On a slow phone the page is still hydrating well
+ * after `load` and the first idle moment; warming then would compete with the page becoming
+ * usable.
+ */
+export function afterQuietMainThread(quietMs = QUIET_MS): Promise<void> {
+  if (
+    typeof PerformanceObserver === 'undefined' ||
+    !PerformanceObserver.supportedEntryTypes?.includes('longtask')
+  )
+    return Promise.resolve();
+  return new Promise((resolve) => {
+    let timer = setTimeout(done, quietMs);
+    const observer = new PerformanceObserver(() => {
+      clearTimeout(timer);
+      timer = setTimeout(done, quietMs);
+    });
+    observer.observe({ type: 'longtask' });
+    function done() {
+      observer.disconnect();
+      resolve();
+    }
+  });
+}
+
 /**
  * Gets the next page ready before the visitor taps, two ways:
  *
@@ -89,14 +118,16 @@ export function useLinkPreload(): void {
     let stopped = false;
     let stopWarming = () => {};
     if (arrivedRendered)
-      void afterLoadAndIdle().then(async () => {
-        if (stopped || !networkAllowsWarming()) return;
-        performance.mark(WARMING_MARK);
-        const { warmLinksInView } = await import(
-          /* webpackChunkName: "warming" */ '../federation/warming'
-        );
-        if (!stopped) stopWarming = warmLinksInView();
-      });
+      void afterLoadAndIdle()
+        .then(() => afterQuietMainThread())
+        .then(async () => {
+          if (stopped || !networkAllowsWarming()) return;
+          performance.mark(WARMING_MARK);
+          const { warmLinksInView } = await import(
+            /* webpackChunkName: "warming" */ '../federation/warming'
+          );
+          if (!stopped) stopWarming = warmLinksInView();
+        });
     return () => {
       stopped = true;
       stopWarming();
