@@ -7,6 +7,7 @@
 import { expect, test, type Page, type Response } from '@playwright/test';
 import { simpleParser } from 'mailparser';
 import { TestDeployment } from '../support/deployment';
+import { expectOtherWays } from '../support/other-ways';
 import { ready } from '../support/ready';
 import { releaseRoutes } from '../support/routes';
 import { receivedMessages } from '../support/smtp';
@@ -224,6 +225,7 @@ test.describe('without JavaScript, on a site of its own', () => {
       await expect(page.getByRole('alert')).toContainText(
         'several messages have come from your connection in a short time',
       );
+      await expectOtherWays(page.getByRole('alert'));
       await expect(textbox(page, 'Message')).toHaveValue('One too many.');
     } finally {
       await deployment.close();
@@ -244,6 +246,7 @@ test.describe('without JavaScript, on a site of its own', () => {
       await expect(page.getByRole('alert')).toContainText(
         'Your message was not sent because our message service is not responding',
       );
+      await expectOtherWays(page.getByRole('alert'));
       await expect(textbox(page, 'Message')).toHaveValue('We have 2 TB of documents to move.');
       await expect(page.getByRole('heading', { name: SENT })).toHaveCount(0);
     } finally {

@@ -8,6 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { company } from '@site/ui/company';
 import { RETENTION_DEFAULTS } from '@site/contracts/contact/retention';
 import { TestDeployment } from '../support/deployment';
+import { expectOtherWays } from '../support/other-ways';
 import { ready } from '../support/ready';
 
 const PHONE = { width: 390, height: 844 };
@@ -198,14 +199,7 @@ test.describe('a message that cannot be sent', () => {
       await send('Second');
       const alert = page.getByRole('alert');
       await expect(alert).toContainText('several messages have come from your connection');
-      await expect(alert.getByRole('link', { name: company.email })).toHaveAttribute(
-        'href',
-        `mailto:${company.email}`,
-      );
-      await expect(alert.getByRole('link', { name: company.phone.display })).toHaveAttribute(
-        'href',
-        `tel:${company.phone.e164}`,
-      );
+      await expectOtherWays(alert);
       await alert.scrollIntoViewIfNeeded();
       await page.screenshot({ path: 'test-results/screens/rate-limited-390.png' });
     } finally {
