@@ -23,6 +23,7 @@ import {
   type RemoteDeployment,
 } from '@site/contracts';
 import { LRUCache } from 'lru-cache';
+import type { RetentionFigures } from '@site/contracts/contact/retention';
 import type { PageMeta } from '../src/content/shell-routes';
 import type { ContactFormState } from '../src/pages/contact/form-state';
 import { composePage, type ShellTemplate } from './compose';
@@ -66,6 +67,8 @@ export interface ComposerOptions {
   maxPartBytes: number;
   /** Each group page's last good markup, kept where a server that starts later reads it. */
   lastGood?: LastGoodPages;
+  /** The figures a shell page states (the privacy notice: the mail-service's retention figures). */
+  figures?: (pagePath: string) => RetentionFigures | undefined;
 }
 
 export const NOT_FOUND_PATH = '/404';
@@ -93,6 +96,10 @@ const onlyGroup = (manifest: DeploymentManifest, remote: RemoteDeployment): Depl
   generatedAt: manifest.generatedAt,
   remotes: manifest.remotes.filter((r) => r.name === remote.name),
 });
+
+/** What a page's figures add to its cache keys. */
+const figuresKey = (figures: RetentionFigures | undefined): string =>
+  figures ? `|${JSON.stringify(figures)}` : '';
 
 const reasonOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
@@ -182,7 +189,7 @@ export class PageComposer {
    */
   pageKey(view: LiveManifest, pagePath: string): string {
     const owner = view.manifest.remotes.find((r) => r.routes.some((x) => x.path === pagePath));
-    return `${this.options.template().id}|${this.navigation(view.manifest)}|${owner ? remoteIdentity(owner) : 'shell'}|${pagePath}`;
+    return `${this.options.template().id}|${this.navigation(view.manifest)}|${owner ? remoteIdentity(owner) : 'shell'}|${pagePath}${figuresKey(this.options.figures?.(pagePath))}`;
   }
 
   /** A part from the cache, or made once however many requests ask for it together. */
@@ -307,6 +314,7 @@ export class PageComposer {
     pagePath: string,
     contactForm?: ContactFormState,
   ): Promise<Part> {
+    const retention = this.options.figures?.(pagePath);
     const make = async () =>
       toPart(
         await this.options.pools().shell.render({
@@ -314,10 +322,11 @@ export class PageComposer {
           manifest: this.carried(view.manifest),
           path: pagePath,
           ...(contactForm ? { contactForm } : {}),
+          ...(retention ? { retention } : {}),
         }),
       );
     if (contactForm) return make();
-    const key = `page|${this.options.template().id}|shell|${this.navigation(view.manifest)}|${pagePath}`;
+    const key = `page|${this.options.template().id}|shell|${this.navigation(view.manifest)}|${pagePath}${figuresKey(retention)}`;
     return this.cachedPart(key, make);
   }
 

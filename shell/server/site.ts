@@ -116,6 +116,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     lastGood: { ...DEFAULTS.lastGood, ...options.lastGood },
     deployDir: options.deployDir,
     databaseUrl: options.databaseUrl,
+    mailService: options.apiTarget,
   } satisfies PageCacheSettings);
   await app.register(canary, {
     viewKey: viewKeyOf(options.deploy ? previewSecretOf(options.deploy) : undefined),

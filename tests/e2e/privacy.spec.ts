@@ -88,6 +88,8 @@ for (const [name, size] of [
 }
 
 test.describe('the privacy notice follows the mail-service', () => {
+  test.use({ viewport: PHONE });
+
   test('a changed retention setting changes the notice', async ({ page }) => {
     test.setTimeout(120_000);
     const deployment = new TestDeployment();
@@ -98,6 +100,10 @@ test.describe('the privacy notice follows the mail-service', () => {
         SPAM_RETENTION_DAYS: '3',
       });
       const site = await deployment.startSite(3460, { apiTarget: mail });
+      // As the site server renders it (what a visitor without JavaScript and a crawler read).
+      const served = await (await page.request.get(`${site}/privacy`)).text();
+      expect(served).toContain(`${RETENTION_DEFAULTS.retentionDays + 15} days after delivery`);
+      expect(served).toContain('Deleted 3 days');
       await page.goto(`${site}/privacy`);
       await ready(page);
       await expect(page.locator('[data-figure="retentionDays"]')).toContainText(

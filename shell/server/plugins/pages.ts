@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import type { RemoteDeployment } from '@site/contracts';
+import { SHELL_PAGES } from '@site/contracts/site';
 import type { ContactFormState } from '../../src/pages/contact/form-state';
 import { composePage } from '../compose';
 import { NOT_FOUND_PATH, PageComposer, type Composition } from '../composer';
@@ -19,6 +20,7 @@ import { LastGoodPages, type LastGoodSettings } from '../last-good';
 import { ComposedPage, PageCache, type KeptPage, type SentPage } from '../page-cache';
 import { HotPages, PageShape, piece, type Piece } from '../page-pieces';
 import { RemoteAssets } from '../remote-assets';
+import { RetentionFiguresSource } from '../retention-figures';
 
 export interface PageCacheSettings {
   maxEntries: number;
@@ -31,6 +33,8 @@ export interface PageCacheSettings {
   /** Where the live manifest is kept: the last good pages are kept beside it. */
   deployDir: string;
   databaseUrl?: string | undefined;
+  /** The mail-service, asked for the retention figures the privacy notice states. */
+  mailService: string;
 }
 
 export interface Pages {
@@ -97,7 +101,13 @@ export default fp<PageCacheSettings>(
       return card ? `${siteUrl}/${card}` : null;
     }
 
+    const retention = new RetentionFiguresSource({
+      mailService: settings.mailService,
+      log: app.log.child({ part: 'privacy' }),
+    });
+    const privacyPath = SHELL_PAGES.privacy;
     const composer = new PageComposer({
+      figures: (pagePath) => (pagePath === privacyPath ? retention.current() : undefined),
       pools: () => app.renderPools(),
       shell,
       template,
@@ -134,6 +144,8 @@ export default fp<PageCacheSettings>(
       async page(view, urlPath) {
         const isPage = known(view, urlPath);
         const pagePath = isPage ? urlPath : NOT_FOUND_PATH;
+        // The notice states the service's figures once it has been asked (or could not answer).
+        if (pagePath === privacyPath) await retention.asked();
         // Cached by what the page depends on, not by the whole manifest: a deploy of one group
         // leaves the other groups' pages where they are, with the new manifest put in.
         const kept = await cache.get(composer.pageKey(view, pagePath), async () => {

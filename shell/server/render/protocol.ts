@@ -7,6 +7,7 @@
 import type { DeploymentManifest } from '@site/contracts';
 import type { PageMeta } from '../../src/content/shell-routes';
 import type { ContactFormState } from '../../src/pages/contact/form-state';
+import type { RetentionFigures } from '@site/contracts/contact/retention';
 
 /** What the shell's Node build (`render.js`, from src/server/render.tsx) exports. */
 export type ShellServerBuild = typeof import('../../src/server/render');
@@ -32,6 +33,8 @@ export interface RenderJob {
   path: string;
   /** The contact form as a no-script post left it (the contact page only). */
   contactForm?: ContactFormState;
+  /** The mail-service's retention figures (the privacy notice only). */
+  retention?: RetentionFigures;
   /** Render the page's group as unavailable, for this reason (the shell's processes only). */
   unavailable?: string;
   /** With `unavailable`: the page threw, rather than its code could not be had. */

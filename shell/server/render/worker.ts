@@ -85,6 +85,7 @@ async function render(job: RenderJob): Promise<PartReply> {
     path: job.path,
     loadRemote,
     ...(job.contactForm ? { contactForm: job.contactForm } : {}),
+    ...(job.retention ? { retention: job.retention } : {}),
   };
   const result =
     job.unavailable === undefined

@@ -1,7 +1,7 @@
 import { HeroBanner, Prose, Section, company } from '@site/ui';
 import { privacyContent as c } from '../content/privacy';
 import { shellRoutes } from '../content/shell-routes';
-import { useRetentionFigures } from '../hooks/use-retention-figures';
+import { FIGURES_ATTRIBUTE, useRetentionFigures } from '../hooks/use-retention-figures';
 
 /**
  * The privacy notice: what the contact form collects and why, who receives it, how long each kind
@@ -29,7 +29,7 @@ export default function PrivacyPage() {
       <Section heading={c.retention.heading} id="retention" tone="muted" animate={false}>
         <div className="privacy">
           <p>{c.retention.intro}</p>
-          <dl className="facts retention">
+          <dl className="facts retention" {...{ [FIGURES_ATTRIBUTE]: JSON.stringify(figures) }}>
             {c.retention.rows(figures).map((row) => (
               <div key={row.figure}>
                 <dt>{row.record}</dt>

@@ -16,6 +16,8 @@ import { Layout, type LayoutPart } from '../components/Layout';
 import type { PageMeta } from '../content/shell-routes';
 import { RemoteUnavailableError } from '../federation/errors';
 import { ServerFormState, type ContactFormState } from '../pages/contact/form-state';
+import { ServerRetentionFigures } from '../hooks/use-retention-figures';
+import type { RetentionFigures } from '@site/contracts/contact/retention';
 import { prepare } from '../page-ref';
 import type { PageSource } from '../page-source';
 import { SHELL_PATHS } from '@site/contracts/site';
@@ -54,6 +56,8 @@ export interface RenderRequest {
   loadRemote: (remote: RemoteDeployment) => Promise<RemotePagesModule>;
   /** The contact form as the site server answers a post of it (the contact page only). */
   contactForm?: ContactFormState;
+  /** The mail-service's retention figures, for the privacy notice (its defaults when absent). */
+  retention?: RetentionFigures;
 }
 
 export interface RenderResult {
@@ -117,7 +121,9 @@ async function attempt(
     <StrictMode>
       <StaticRouter location={request.path}>
         <ServerFormState value={request.contactForm ?? null}>
-          <Layout manifest={request.manifest} routes={routes} part={part} />
+          <ServerRetentionFigures value={request.retention ?? null}>
+            <Layout manifest={request.manifest} routes={routes} part={part} />
+          </ServerRetentionFigures>
         </ServerFormState>
       </StaticRouter>
     </StrictMode>,
