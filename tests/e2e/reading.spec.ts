@@ -148,6 +148,43 @@ for (const [name, size] of SIZES) {
       await expectWholePageShown(page, `home-anchor-full-${size.width}`);
     });
 
+    test('after find in page, no section in view is blank', async ({ page }) => {
+      await open(page, '/');
+      // The browser's find (Ctrl+F) selects the text and scrolls it into view at once.
+      const last = await page.locator('main section h2').last().textContent();
+      expect(
+        await page.evaluate(
+          (text) => (window as unknown as { find(text: string): boolean }).find(text!),
+          last,
+        ),
+      ).toBe(true);
+      await expect
+        .poll(() =>
+          page
+            .locator('main section h2')
+            .last()
+            .evaluate((h) => h.getBoundingClientRect().top),
+        )
+        .toBeLessThan(size.height);
+      await expectNoBlankSection(page, `home-find-${size.width}`);
+    });
+
+    test('after a fast fling down the page, no section in view is blank', async ({ page }) => {
+      await open(page, '/');
+      // Half the page in four quick flicks, landing among the sections, not at the footer.
+      const half = await page.evaluate(() => Math.round(document.documentElement.scrollHeight / 2));
+      await page.mouse.move(size.width / 2, size.height / 2);
+      for (let i = 0; i < 4; i++) await page.mouse.wheel(0, half / 4);
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(half - 200);
+      await expectNoBlankSection(page, `home-fling-${size.width}`);
+    });
+
+    test('printed, every section shows', async ({ page }) => {
+      await open(page, '/');
+      await page.emulateMedia({ media: 'print' });
+      await expectWholePageShown(page, `home-print-${size.width}`);
+    });
+
     test('a capture of the whole page shows every section', async ({ page }) => {
       await open(page, '/about');
       await expectWholePageShown(page, `about-full-${size.width}`);
