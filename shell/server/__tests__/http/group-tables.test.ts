@@ -149,6 +149,13 @@ describe('a table’s size is bounded at deploy', () => {
     },
   );
 
+  test('a description of 300,000 characters: 422 naming the field, its length and the limit a search result shows', async () => {
+    const answer = await refused(await probeVersion(withField('description', 300_000)));
+    expect(answer.message).toContain(
+      'routes[0].description must be 50 to 160 characters (it has 300000)',
+    );
+  });
+
   test('more routes than the limit: 422 naming their number and the limit', async () => {
     const paths = Array.from({ length: limits.routes + 1 }, (_, i) => `/probe/page-${i}`);
     const answer = await refused(await probeVersion({ prefix: '/probe', paths }));
