@@ -198,6 +198,64 @@ test('npm start in a fresh clone: the address once the site answers, one static 
   test.info().annotations.push({ type: 'npm start', description: summary(running) });
   console.log(`npm start: ${summary(running)}, of which the static host ${summary(hosts)}`);
 
+  // The static host hangs, and the site server then dies and is started again: the site's own
+  // pages answer at once, and each group's page from its last good composition (kept where a
+  // server that starts later reads it), not with the notice.
+  const groupPages = ['/services/custom-dev', '/services/data-analytics', '/public-health'];
+  for (const page of groupPages) expect((await fetch(`${SITE}${page}`)).status).toBe(200);
+  const server = () =>
+    processGroup(pgid).find(
+      (p) => p.command.includes('shell/server/main.ts') && /node$/.test(p.command.split(' ')[0]!),
+    );
+  const before = server();
+  expect(before).toBeDefined();
+  process.kill(hosts[0]!.pid, 'SIGSTOP');
+  try {
+    process.kill(before!.pid, 'SIGKILL');
+    await line(/^\[site\] stopped \(SIGKILL\); restarting in /, 15_000);
+    await expect
+      .poll(
+        () =>
+          fetch(`${SITE}/_health`, { signal: AbortSignal.timeout(1000) }).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        { timeout: 60_000 },
+      )
+      .toBe(200);
+    expect(server()?.pid).not.toBe(before!.pid);
+    const timed = async (page: string) => {
+      const started = performance.now();
+      const answer = await fetch(`${SITE}${page}`, { signal: AbortSignal.timeout(60_000) });
+      return {
+        page,
+        status: answer.status,
+        html: await answer.text(),
+        ms: performance.now() - started,
+      };
+    };
+    const about = await timed('/about');
+    expect(about.status).toBe(200);
+    for (const page of groupPages) {
+      const answer = await timed(page);
+      console.log(
+        `host hung, server restarted: ${page} ${answer.status} in ${Math.round(answer.ms)} ms`,
+      );
+      expect(answer.status, page).toBe(200);
+      expect(answer.html).not.toContain('temporarily unavailable');
+      expect(answer.html).toMatch(/<h1[^>]*>[^<]+/);
+    }
+    // The host hung delays only its groups' pages: the site's own still answer at once.
+    const home = await timed('/');
+    console.log(
+      `host hung: / ${home.status} in ${Math.round(home.ms)} ms, /about in ${Math.round(about.ms)} ms`,
+    );
+    expect(home.status).toBe(200);
+    expect(home.ms).toBeLessThan(2000);
+  } finally {
+    process.kill(hosts[0]!.pid, 'SIGCONT');
+  }
+
   // A new group while the site runs: served, built, deployed, live.
   const made = run(clone, 'npm', [
     'run',
@@ -233,7 +291,7 @@ test('npm start in a fresh clone: the address once the site answers, one static 
       .filter((p) => p.command.includes('serve-remote.ts'))
       .map((p) => p.pid),
   ).toEqual(hosts.map((p) => p.pid));
-  expect(lines.filter((l) => / stopped \(/.test(l))).toEqual([]);
+  expect(lines.filter((l) => / stopped \(/.test(l) && !l.startsWith('[site]'))).toEqual([]);
 
   // Ctrl-C: SIGINT to the whole group, as a terminal sends it. Every process is gone in seconds.
   const pids = processGroup(pgid).map((p) => p.pid);
