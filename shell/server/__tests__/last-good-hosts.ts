@@ -27,8 +27,17 @@ http
 
 export interface GroupHost {
   origin: string;
-  /** Writes a version folder of `group` with `paths` and returns its entry in a manifest. */
-  version(group: string, version: string, prefix: string, paths: readonly string[]): unknown;
+  /**
+   * Writes a version folder of `group` with `paths` and returns its entry in a manifest. With
+   * `breaksAt` (a time in ms), its pages throw while rendering from that moment on.
+   */
+  version(
+    group: string,
+    version: string,
+    prefix: string,
+    paths: readonly string[],
+    breaksAt?: number,
+  ): unknown;
   /** SIGSTOP: connections are accepted and never answered. */
   stop(): void;
   /** SIGCONT. */
@@ -43,11 +52,15 @@ export const drawn = (group: string, version: string, urlPath: string) =>
 /** The heading of a group in the navbar: from the manifest, whatever its host does. */
 export const heading = (group: string) => `${group} services`;
 
-const pagesJs = (group: string, version: string, paths: readonly string[]) => `
+const pagesJs = (group: string, version: string, paths: readonly string[], breaksAt?: number) => `
 const React = require('react');
+const breaksAt = ${breaksAt ?? 'Infinity'};
 exports.pages = Object.fromEntries(${JSON.stringify(paths)}.map((p) => [
   p,
-  () => Promise.resolve({ default: () => React.createElement('p', null, 'Drawn by ${group} ${version} at ' + p) }),
+  () => Promise.resolve({ default: () => {
+    if (Date.now() >= breaksAt) throw new Error('a page that worked until now throws');
+    return React.createElement('p', null, 'Drawn by ${group} ${version} at ' + p);
+  } }),
 ]));
 `;
 
@@ -66,9 +79,9 @@ export async function startGroupHost(dir: string): Promise<GroupHost> {
   const origin = `http://127.0.0.1:${port}`;
   return {
     origin,
-    version(group, version, prefix, paths) {
+    version(group, version, prefix, paths, breaksAt) {
       const folder = path.join(dir, group, version);
-      const js = pagesJs(group, version, paths);
+      const js = pagesJs(group, version, paths, breaksAt);
       const table = {
         remote: group,
         prefixes: [prefix],

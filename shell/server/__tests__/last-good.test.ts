@@ -152,3 +152,41 @@ function outageTests(store: 'files' | 'PostgreSQL') {
 
 describe('with the control plane in files (one server)', () => outageTests('files'));
 describe('with the control plane in PostgreSQL (replicas)', () => outageTests('PostgreSQL'));
+
+describe('a group page that throws while rendering, after it was good', () => {
+  afterEach(async () => {
+    for (const site of sites.splice(0)) await site.close();
+    await probeHost.kill();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('is served from its last good composition, on a server started afterwards too', async () => {
+    databaseUrl = undefined;
+    work = mkdtempSync(path.join(os.tmpdir(), 'site-last-good-'));
+    deployDir = path.join(work, 'deploy');
+    mkdirSync(deployDir);
+    probeHost = await startGroupHost(path.join(work, 'probe-host'));
+    // Its pages render for the next few seconds, then throw (a bug that a date, or data, sets off).
+    const breaksAt = Date.now() + 6000;
+    writeFileSync(
+      path.join(deployDir, 'remotes.json'),
+      JSON.stringify(
+        testManifest([probeHost.version('probe', '1.0.0', '/probe', PROBE, breaksAt)]),
+      ),
+    );
+    const first = await startSite();
+    const good = await get(first, '/probe/hello');
+    expect(good.body).toContain(drawn('probe', '1.0.0', '/probe/hello'));
+    await first.close();
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, breaksAt - Date.now())));
+
+    const site = await startSite();
+    const page = await get(site, '/probe/hello');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(drawn('probe', '1.0.0', '/probe/hello'));
+    expect(await lastGoodServed(site, 'probe')).toBeGreaterThanOrEqual(1);
+    // A page it never drew well has only the notice.
+    const never = await get(site, '/probe/second');
+    expect(never.statusCode).toBe(503);
+  });
+});
