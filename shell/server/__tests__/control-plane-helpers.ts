@@ -4,7 +4,7 @@
  */
 import { lineLogger } from '../logger';
 import { fork } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -87,9 +87,16 @@ export function manifestJson(version = '1.0.0', origin = ORIGIN): Record<string,
   ]);
 }
 
+/** Deploy folders made by deployDirWith in this test file: removed once its tests are done. */
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 /** A deploy folder whose remotes.json is `json`, written as a team's hand would. */
 export function deployDirWith(json: Record<string, unknown>): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'control-plane-'));
+  made.push(dir);
   writeFileSync(path.join(dir, 'remotes.json'), `${JSON.stringify(json, null, 2)}\n`);
   return dir;
 }
