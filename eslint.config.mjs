@@ -26,7 +26,7 @@ const otherWorkspaces = (own) =>
     .flatMap((w) => [w, `${w}/*`, `**/${w}/**`, `../${w}`, `../../${w}`]);
 
 const MESSAGE =
-  'Workspaces and scripts meet only through the packages under shared/ and the federated contract (README.md, Architecture).';
+  'Workspaces and scripts meet only through the packages under shared/ and the federated contract (docs/architecture.md).';
 
 /** Our packages under `shared/`, by folder, as their names and relative paths reach them. */
 const sharedPackage = (name) => [`@site/${name}`, `@site/${name}/*`, `**/shared/${name}/**`];
@@ -41,7 +41,7 @@ const BUILD_TIME = [
   '**/src/dev/**',
 ];
 const BUILD_MESSAGE =
-  '@site/build is the build and test toolchain: no app loads it at run time (README.md, Architecture).';
+  '@site/build is the build and test toolchain: no app loads it at run time (docs/architecture.md).';
 
 /**
  * The import rule of a workspace or package: none of the other workspaces, nor `extra`, nor what

@@ -1,6 +1,6 @@
 /**
  * Starts the site server: `node --import tsx shell/server/main.ts`. Its settings are environment
- * variables, checked at start (`settings.ts` lists them and what each accepts; README and
+ * variables, checked at start (`settings.ts` lists them and what each accepts; docs/configuration.md and
  * `.env.example` too): a bad one stops the server, before it starts anything, with a message naming
  * it and exit code 78 (EX_CONFIG), which tells `npm start` not to start it again as it is.
  */

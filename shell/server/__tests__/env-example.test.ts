@@ -9,7 +9,7 @@ import { SITE_SETTING_NAMES, parseSiteSettings } from '../settings';
 /**
  * `.env.example` is the one list of settings an operator reads: it must name every variable the
  * deployables and the tooling read, no variable nothing reads, and copied to `.env` unchanged it
- * must change nothing. The README's configuration table names them all too.
+ * must change nothing. docs/configuration.md names them all too.
  */
 
 const root = path.join(__dirname, '..', '..', '..');
@@ -71,8 +71,7 @@ for (const m of exampleText.matchAll(new RegExp(`^(#\\s*)?(${LISTED})=(.*)$`, 'g
   listed.set(m[2]!, { value: m[3]!.trim(), set: m[1] === undefined });
 }
 
-const readmeText = readFileSync(path.join(root, 'README.md'), 'utf8');
-const configuration = /^## Configuration\n([\s\S]*?)(?=^## )/m.exec(readmeText)?.[1] ?? '';
+const configuration = readFileSync(path.join(root, 'docs', 'configuration.md'), 'utf8');
 
 describe('.env.example', () => {
   test('the scan finds what the code reads: the site settings schema and the deploy script', () => {
@@ -113,7 +112,7 @@ describe('.env.example', () => {
     }
   });
 
-  test("the README's configuration section names every variable", () => {
+  test('docs/configuration.md names every variable', () => {
     const named = new Set(
       [...configuration.matchAll(new RegExp(`\`(${LISTED})\``, 'g'))].map((m) => m[1]),
     );
