@@ -179,7 +179,7 @@ export default tseslint.config(
   ...boundary(['mail-service/**'], 'mail-service', {
     extra: ['react', 'react-*', 'react/*'],
     regex:
-      '^@site/(?!contracts/contact(/limits|/retention)?$|contracts/trust-proxy$|ui/company$|serving/(connections|listen|request-log|private-dir)$|postgres$|build/testing/postgres$)',
+      '^@site/(?!contracts/contact(/limits|/retention)?$|contracts/trust-proxy$|ui/company$|serving/(connections|listen|request-log|private-dir|signatures)$|postgres$|build/testing/postgres$)',
     runtime: true,
   }),
   // The run scripts (build, start, deploy, bench) and the apps meet only through the packages

@@ -3,7 +3,7 @@
  * first used (GET /api/form-token) and sent back with the message. Signed, so it works with cached
  * HTML and on any instance that shares the secret; a bot cannot make an older one.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { isSignature, sign } from '@site/serving/signatures';
 import type { ServerSecret } from './secret';
 
 /** The payload's top-level field that carries the token (the contact form sends it). */
@@ -17,8 +17,8 @@ export type FormTokenCheck =
   /** No token: a form without JavaScript, or a message posted server-to-server. */
   { kind: 'absent' } | { kind: 'invalid' } | { kind: 'expired' } | { kind: 'valid'; ageMs: number };
 
-const sign = (key: Buffer, stamp: string) =>
-  createHmac('sha256', key).update(`form-started\n${stamp}`).digest('base64url');
+/** What a token signs: the time the form started. */
+const message = (stamp: string) => `form-started\n${stamp}`;
 
 export class FormTokens {
   constructor(
@@ -29,7 +29,7 @@ export class FormTokens {
   /** A token holding the time now: `<ms since the epoch, base 36>.<HMAC-SHA256, base64url>`. */
   async issue(): Promise<string> {
     const stamp = this.now().toString(36);
-    return `${stamp}.${sign(await this.secret.key('form-token'), stamp)}`;
+    return `${stamp}.${sign(await this.secret.key('form-token'), message(stamp))}`;
   }
 
   /** How old a token is, if it is one of ours. */
@@ -38,8 +38,8 @@ export class FormTokens {
     const match = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
     if (!match) return { kind: 'invalid' };
     const [, stamp = '', mac = ''] = match;
-    const expected = Buffer.from(sign(await this.secret.key('form-token'), stamp));
-    if (!timingSafeEqual(expected, Buffer.from(mac))) return { kind: 'invalid' };
+    if (!isSignature(await this.secret.key('form-token'), message(stamp), mac))
+      return { kind: 'invalid' };
     // Instances' clocks differ by milliseconds (NTP): a token from a little ahead counts as new.
     const ageMs = Math.max(0, this.now() - parseInt(stamp, 36));
     return ageMs > FORM_TOKEN_MAX_AGE_MS ? { kind: 'expired' } : { kind: 'valid', ageMs };

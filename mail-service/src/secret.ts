@@ -3,7 +3,7 @@
  * outbox's store (the SQLite file, or the PostgreSQL every instance shares), so that a form token
  * issued by one instance is good at another and survives restarts. Each use gets a key of its own.
  */
-import { createHmac } from 'node:crypto';
+import { purposeKey } from '@site/serving/signatures';
 import type { Config } from './config';
 import type { OutboxStore } from './outbox/store';
 
@@ -29,9 +29,7 @@ export function serverSecret(
   };
   return {
     async key(use) {
-      return createHmac('sha256', await load())
-        .update(use)
-        .digest();
+      return purposeKey(await load(), use);
     },
   };
 }

@@ -10,7 +10,7 @@
  * is forged, altered or expired counts for nothing: the visitor sees the live site.
  */
 import { isGroupName } from '@site/contracts';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { isSignature, sign } from '@site/serving/signatures';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import type { RouteTable } from '@site/contracts';
 import { live, manifestText, type LiveManifest } from './control-plane';
@@ -59,15 +59,11 @@ export class PreviewSigner {
     private readonly now: () => number = Date.now,
   ) {}
 
-  private mac(payload: string): Buffer {
-    return createHmac('sha256', this.secret).update(`preview\n${payload}`).digest();
-  }
-
   sign(claims: Omit<PreviewClaims, 'exp'>, seconds: number): { token: string; expiresAt: Date } {
     const exp = Math.floor(this.now() / 1000) + seconds;
     const payload = Buffer.from(JSON.stringify({ ...claims, exp })).toString('base64url');
     return {
-      token: `${payload}.${this.mac(payload).toString('base64url')}`,
+      token: `${payload}.${sign(this.secret, `preview\n${payload}`)}`,
       expiresAt: new Date(exp * 1000),
     };
   }
@@ -78,9 +74,7 @@ export class PreviewSigner {
     const dot = token.indexOf('.');
     if (dot <= 0) return null;
     const payload = token.slice(0, dot);
-    const given = Buffer.from(token.slice(dot + 1), 'base64url');
-    const expected = this.mac(payload);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    if (!isSignature(this.secret, `preview\n${payload}`, token.slice(dot + 1))) return null;
     let claims: unknown;
     try {
       claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));

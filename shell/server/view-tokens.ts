@@ -13,7 +13,8 @@
  * The same key signs the contact page's token (http/contact-form.ts): given to the contact page's
  * document alone, required by `/api/sendmail` (http/api-proxy.ts).
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { isSignature, purposeKey, sign } from '@site/serving/signatures';
 import { parse as parseCookie } from 'cookie';
 
 export const VIEW_COOKIE = 'site_view';
@@ -34,9 +35,7 @@ export interface ViewClaims {
 
 /** The key for views and cohorts, from the preview secret, or a new one for a lone server. */
 export const viewKeyOf = (previewSecret: string | undefined): Buffer =>
-  previewSecret
-    ? createHmac('sha256', previewSecret).update('site views and cohorts').digest()
-    : randomBytes(32);
+  previewSecret ? purposeKey(previewSecret, 'site views and cohorts') : randomBytes(32);
 
 export class ViewSigner {
   constructor(
@@ -45,17 +44,11 @@ export class ViewSigner {
   ) {}
 
   private mac(kind: string, payload: string, bytes: number): string {
-    return createHmac('sha256', this.key)
-      .update(`${kind}\n${payload}`)
-      .digest()
-      .subarray(0, bytes)
-      .toString('base64url');
+    return sign(this.key, `${kind}\n${payload}`, bytes);
   }
 
   private check(kind: string, payload: string, mac: string, bytes: number): boolean {
-    const expected = Buffer.from(this.mac(kind, payload, bytes));
-    const given = Buffer.from(mac);
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return isSignature(this.key, `${kind}\n${payload}`, mac, bytes);
   }
 
   /** The cohort cookie's value: `<cohort>.<mac>`. */

@@ -5,7 +5,8 @@
  * delivered, or shown to sales here. One instance of a fleet sends it (the store's claim); a digest
  * that cannot be sent is tried again at the next check, and lists the same messages.
  */
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { isSignature, sign } from '@site/serving/signatures';
 import type { SendMailOptions } from 'nodemailer';
 import type { Logger } from 'pino';
 import { fromDomain, type Config } from '../config';
@@ -30,9 +31,7 @@ export const RELEASE_PATH = '/api/held';
 
 /** The signature in a held message's release link: only links from a digest release. */
 export async function releaseSignature(secret: ServerSecret, id: string): Promise<string> {
-  return createHmac('sha256', await secret.key('held-release'))
-    .update(id)
-    .digest('base64url');
+  return sign(await secret.key('held-release'), id);
 }
 
 export async function validReleaseSignature(
@@ -40,9 +39,7 @@ export async function validReleaseSignature(
   id: string,
   signature: string,
 ): Promise<boolean> {
-  const expected = Buffer.from(await releaseSignature(secret, id));
-  const given = Buffer.from(signature);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return isSignature(await secret.key('held-release'), id, signature);
 }
 
 export interface DigestDeps {

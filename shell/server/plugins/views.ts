@@ -7,7 +7,7 @@
  * `/_preview/<token>`: the token joins the browser's previews (one per group) and the browser goes
  * to the group's first page. A token that is not valid changes nothing.
  */
-import { createHmac } from 'node:crypto';
+import { purposeKey } from '@site/serving/signatures';
 import type { RemoteDeployment } from '@site/contracts';
 import { REVALIDATE } from '@site/serving';
 import encodeUrl from 'encodeurl';
@@ -62,8 +62,7 @@ export const previewSecretOf = (deploy: {
   token: string;
   previewSecret?: string | undefined;
 }): string =>
-  deploy.previewSecret ??
-  createHmac('sha256', deploy.token).update('site preview links').digest('hex');
+  deploy.previewSecret ?? purposeKey(deploy.token, 'site preview links').toString('hex');
 
 export default fp<ViewSettings>(
   async (app, settings) => {
