@@ -16,7 +16,7 @@ import {
 export interface RetentionSourceOptions {
   /** The mail-service (or the balancer in front of its replicas). */
   mailService: string;
-  log: FastifyBaseLogger;
+  log: Pick<FastifyBaseLogger, 'warn'>;
   /** How long figures are taken as current before the service is asked again. */
   maxAgeMs?: number;
   /** How long one question may take. */

@@ -3,7 +3,6 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pino from 'pino';
 import { RETENTION_DEFAULTS } from '@site/contracts/contact/retention';
 import { RetentionFiguresSource } from '../retention-figures';
 
@@ -18,7 +17,7 @@ async function service(answer: (res: http.ServerResponse) => void) {
   return { url, close: () => server.closeAllConnections() ?? server.close() };
 }
 
-const log = pino({ level: 'silent' });
+const log = { warn: () => undefined };
 const changed = { ...RETENTION_DEFAULTS, retentionDays: 45, spamRetentionDays: 3 };
 
 describe('the privacy notice’s figures', () => {
