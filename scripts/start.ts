@@ -39,18 +39,36 @@ import { EX_CONFIG, runTogether, type ProcessSpec } from './lib/processes';
 import { clusterNotes, clusterSpecs, watchCluster } from './lib/cluster-run';
 import { liveManifestFile } from './manifest';
 import { oneSiteAtATime } from './lib/one-site';
+import { readArgs, wholeNumber } from './lib/args';
 
 // First of all, so that everything below and every process started sees the same settings.
 if (loadDotEnv()) console.log(`settings: ${DOT_ENV} (the environment's own values win)`);
 
 const root = path.join(__dirname, '..');
-const rebuild = process.argv.includes('--rebuild');
-const replicasAt = process.argv.indexOf('--replicas');
-const replicas = replicasAt === -1 ? 0 : Number(process.argv[replicasAt + 1]);
-if (replicasAt !== -1 && !(Number.isInteger(replicas) && replicas >= 1 && replicas <= 9)) {
-  console.error('--replicas takes a number of site servers from 1 to 9');
-  process.exit(2);
-}
+const { rebuild, freshManifest, replicas } = (() => {
+  try {
+    const values = readArgs(
+      process.argv.slice(2),
+      {
+        rebuild: { type: 'boolean' },
+        'fresh-manifest': { type: 'boolean' },
+        replicas: { type: 'string' },
+      },
+      { replicas: '3' },
+    );
+    return {
+      rebuild: values.rebuild ?? false,
+      freshManifest: values['fresh-manifest'] ?? false,
+      // The number of site servers of the cluster run; 0: the local run's one.
+      replicas: wholeNumber('replicas', values.replicas, 1, 9) ?? 0,
+    };
+  } catch (error) {
+    console.error(
+      `npm start: ${error instanceof Error ? error.message : String(error)} (it takes --rebuild, --fresh-manifest and --replicas <1-9>)`,
+    );
+    process.exit(2);
+  }
+})();
 const tsx = ['--import', 'tsx'];
 
 const version = (folder: string): string =>
@@ -143,7 +161,7 @@ function prepare(): void {
 
   // The live manifest belongs to the site: deploys change it through the deploy API, and a restart
   // keeps it. It is written from the local builds only when there is none yet, or when asked.
-  if (rebuild || process.argv.includes('--fresh-manifest') || !existsSync(manifestFile)) {
+  if (rebuild || freshManifest || !existsSync(manifestFile)) {
     run('writing the manifest', process.execPath, [
       ...tsx,
       path.join(__dirname, 'manifest.ts'),

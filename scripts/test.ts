@@ -9,9 +9,19 @@
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { readArgs } from './lib/args';
 
 const root = path.join(__dirname, '..');
-const unitOnly = process.argv.includes('--unit');
+const unitOnly = (() => {
+  try {
+    return readArgs(process.argv.slice(2), { unit: { type: 'boolean' } }).unit ?? false;
+  } catch (error) {
+    console.error(
+      `npm test: ${error instanceof Error ? error.message : String(error)} (it takes --unit)`,
+    );
+    process.exit(2);
+  }
+})();
 
 function step(title: string, command: string, args: string[], cwd = root): boolean {
   console.log(`\n=== ${title}`);

@@ -35,6 +35,7 @@ import {
   wrk,
   type Sample,
 } from './processes';
+import { readCounts } from '../lib/args';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -378,15 +379,7 @@ export function printReplicas(f: ReplicasFigures): void {
 }
 
 if (require.main === module) {
-  const arg = (name: string, fallback: number) => {
-    const i = process.argv.indexOf(name);
-    return i === -1 ? fallback : Number(process.argv[i + 1]);
-  };
-  measureReplicas({
-    deploys: arg('--deploys', 20),
-    rounds: arg('--rounds', 4),
-    seconds: arg('--seconds', 5),
-  })
+  measureReplicas(readCounts(process.argv.slice(2), { deploys: 20, rounds: 4, seconds: 5 }))
     .then(printReplicas)
     .catch((error: unknown) => {
       console.error(error);

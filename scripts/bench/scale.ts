@@ -38,6 +38,7 @@ import { measureSize, type Manifest } from './scale-measure';
 import { printScale, writeScaleDoc, type ScaleFigures, type SizeFigures } from './scale-report';
 import { ensureProgram, nginxConfig } from './throughput';
 import { cleanup, log, onCleanup } from './util';
+import { readArgs, wholeNumber } from '../lib/args';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -155,16 +156,24 @@ export async function measureScale({
 }
 
 if (require.main === module) {
-  const arg = (name: string): string | undefined => {
-    const i = process.argv.indexOf(name);
-    return i === -1 ? undefined : process.argv[i + 1];
-  };
-  const sizes = arg('--sizes')?.split(',').map(Number);
-  measureScale({
-    ...(sizes ? { sizes } : {}),
-    rounds: Number(arg('--rounds') ?? 2),
-    seconds: Number(arg('--seconds') ?? 3),
-  })
+  let options: { sizes?: number[]; rounds: number; seconds: number };
+  try {
+    const values = readArgs(
+      process.argv.slice(2),
+      { sizes: { type: 'string' }, rounds: { type: 'string' }, seconds: { type: 'string' } },
+      { sizes: '34,340,1000', rounds: '2', seconds: '3' },
+    );
+    const sizes = values.sizes?.split(',').map((size) => wholeNumber('sizes', size, 1, 100_000)!);
+    options = {
+      ...(sizes ? { sizes } : {}),
+      rounds: wholeNumber('rounds', values.rounds, 1, 100) ?? 2,
+      seconds: wholeNumber('seconds', values.seconds, 1, 600) ?? 3,
+    };
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(2);
+  }
+  measureScale(options)
     .then(async (figures) => {
       printScale(figures);
       await writeScaleDoc(figures);

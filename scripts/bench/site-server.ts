@@ -14,6 +14,7 @@ import path from 'node:path';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { SHELL_PATHS, SITE_REMOTES } from '@site/contracts/site';
 import { createRemoteServer, type RemoteHost } from '@site/serving';
+import { readCounts } from '../lib/args';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -164,11 +165,7 @@ export function printSiteServer(f: SiteServerFigures): void {
 }
 
 if (require.main === module) {
-  const arg = (name: string, fallback: number) => {
-    const i = process.argv.indexOf(name);
-    return i === -1 ? fallback : Number(process.argv[i + 1]);
-  };
-  measureSiteServer({ rounds: arg('--rounds', 5), requests: arg('--requests', 40) }).then(
+  measureSiteServer(readCounts(process.argv.slice(2), { rounds: 5, requests: 40 })).then(
     printSiteServer,
     (error: unknown) => {
       console.error(error);

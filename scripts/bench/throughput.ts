@@ -35,6 +35,7 @@ import {
   wrk,
   type Sample,
 } from './processes';
+import { readCounts } from '../lib/args';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -351,11 +352,7 @@ export async function measureThroughput({
 }
 
 if (require.main === module) {
-  const arg = (name: string, fallback: number) => {
-    const i = process.argv.indexOf(name);
-    return i === -1 ? fallback : Number(process.argv[i + 1]);
-  };
-  measureThroughput({ rounds: arg('--rounds', 4), seconds: arg('--seconds', 5) })
+  measureThroughput(readCounts(process.argv.slice(2), { rounds: 4, seconds: 5 }))
     .then(printThroughput)
     .catch((error: unknown) => {
       console.error(error);

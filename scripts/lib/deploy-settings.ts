@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { readArgs } from './args';
 import { MAX_CANARY_PERCENT } from '@site/contracts/deploy-api';
 import {
   CANARY_JUDGMENT_DEFAULTS,
@@ -162,11 +162,9 @@ function canaryPercent(value: string): number {
 export function parseDeployArgs(argv: string[]): DeployArgs {
   let values;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
+    values = readArgs(
+      argv,
+      {
         help: { type: 'boolean', short: 'h' },
         rollback: { type: 'boolean' },
         rebuild: { type: 'boolean' },
@@ -184,41 +182,21 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
         steps: { type: 'string' },
         interval: { type: 'string' },
       },
-    }));
+      {
+        to: '1.2.0',
+        with: 'mfe-data',
+        release: 'r-3f2a9c1b7d4e',
+        canary: '10',
+        steps: '25,50,100',
+        window: '10m',
+        interval: '10m',
+        'max-error-rate': '0.02',
+        'min-views': '100',
+        reason: '"New page"',
+      },
+    );
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    const message = error instanceof Error ? error.message : String(error);
-    const option = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
-      throw new SettingsError(`unknown option ${option}`);
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-      if (/does not take an argument/.test(message)) {
-        throw new SettingsError(`${option} takes no value`);
-      }
-      const example =
-        option === '--to'
-          ? '1.2.0'
-          : option === '--with'
-            ? 'mfe-data'
-            : option === '--release'
-              ? 'r-3f2a9c1b7d4e'
-              : option === '--canary'
-                ? '10'
-                : option === '--steps'
-                  ? '25,50,100'
-                  : option === '--window' || option === '--interval'
-                    ? '10m'
-                    : option === '--max-error-rate'
-                      ? '0.02'
-                      : option === '--min-views'
-                        ? '100'
-                        : '"New page"';
-      throw new SettingsError(`${option} needs a value, e.g. ${option} ${example}`);
-    }
-    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
-      throw new SettingsError(`unexpected argument ${/'([^']*)'/.exec(message)?.[1] ?? ''}`);
-    }
-    throw new SettingsError(message);
+    throw new SettingsError(error instanceof Error ? error.message : String(error));
   }
   const args: DeployArgs = {
     help: values.help ?? false,

@@ -140,7 +140,9 @@ test('npm run new-group: a clone gets a group whose tests pass and whose page go
     clone,
     [
       path.join(clone, 'scripts', 'serve-remote.ts'),
+      '--dist',
       path.join(clone, FOLDER, 'dist'),
+      '--port',
       String(HOST_PORT),
     ],
     {},

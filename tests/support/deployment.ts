@@ -168,7 +168,7 @@ export class TestDeployment {
   /** Serves a remote's build folder on a port, as its own process (its static host). */
   async startRemote(dist: string, port: number): Promise<void> {
     await this.run(
-      [path.join(ROOT, 'scripts', 'serve-remote.ts'), dist, String(port)],
+      [path.join(ROOT, 'scripts', 'serve-remote.ts'), '--dist', dist, '--port', String(port)],
       {},
       `http://localhost:${port}/`,
     );
