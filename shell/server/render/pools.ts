@@ -14,7 +14,7 @@
  * is retired first; a preview whose pool was retired gets a new one when its link is next opened),
  * and all its pools together at most `groupMemoryMb` of processes (budget.ts).
  */
-import { chmod, copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { RemoteDeployment } from '@site/contracts';
@@ -61,6 +61,36 @@ export interface RenderPoolsOptions extends RenderLimits {
 const REPLY_OVERHEAD = 64 * 1024;
 const SWEEP_MS = 5000;
 
+/** The folders the shell's Node build is copied to: `site-render-<pid of the server>-<random>`. */
+const BUNDLE_DIR_PREFIX = 'site-render-';
+
+/** Whether process `pid` is running (signal 0 checks without sending anything). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the copies left by site servers that ended without closing (killed, or crashed): a
+ * server that is restarted again and again would otherwise leave one copy of the shell's Node
+ * build in the temporary folder each time. A folder of a server still running is left alone.
+ */
+export async function removeLeftBundleDirs(tmp: string): Promise<void> {
+  const names = await readdir(tmp).catch(() => [] as string[]);
+  await Promise.all(
+    names.map(async (name) => {
+      const pid = new RegExp(`^${BUNDLE_DIR_PREFIX}(\\d+)-`).exec(name)?.[1];
+      if (pid === undefined || running(Number(pid))) return;
+      await rm(path.join(tmp, name), { recursive: true, force: true }).catch(() => undefined);
+    }),
+  );
+}
+
 interface GroupPool {
   pool: RenderPool;
   remote: RemoteDeployment;
@@ -98,7 +128,8 @@ export class RenderPools {
    * readable by their user, which need not be able to read the checkout) and makes the pools.
    */
   static async create(options: RenderPoolsOptions): Promise<RenderPools> {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'site-render-'));
+    await removeLeftBundleDirs(os.tmpdir());
+    const dir = await mkdtemp(path.join(os.tmpdir(), `${BUNDLE_DIR_PREFIX}${process.pid}-`));
     await chmod(dir, 0o755);
     await copyFile(path.join(options.shellServerDir, 'render.js'), path.join(dir, 'render.js'));
     await chmod(path.join(dir, 'render.js'), 0o644);
