@@ -8,6 +8,7 @@ import {
   ATTACKER_MAIL,
   HOSTILE_MARK,
   HOSTILE_PATH,
+  POPUP_TARGET,
   buildHostileData,
 } from '../support/hostile-build';
 import { buildPublicHealthNext } from '../support/team-build';
@@ -18,7 +19,7 @@ import { sample } from '../support/metric-sample';
  * One owner's pages per document: a data-team build that spies and rewrites while its code is
  * resident is deployed as the team deploys (its own token, `npm run deploy -w mfe-data`), and a
  * visitor in Chromium goes on from one of its pages. Each test runs a site of its own (ports
- * 3240-3248) with remote hosts of its own for the versions it deploys.
+ * 3240-3251) with remote hosts of its own for the versions it deploys.
  */
 const TOKEN = 'test-deploy-token-0123456789';
 const LOCAL_REMOTES = SITE_REMOTES.map((r) => `http://localhost:${r.port}`);
@@ -135,6 +136,27 @@ test.describe("a group's code stays in its own document", () => {
     await customDev.click();
     await expectOwnersPage(page, site, target);
     expect(reported).toEqual([]);
+  });
+
+  test('another owner’s page the data code opens in a window of its own is out of its reach', async ({
+    page,
+    deployment,
+  }) => {
+    test.setTimeout(180_000);
+    const site = await siteWithHostileData(deployment, 3249);
+    await openDataPage(page, site);
+    const opened = page.context().waitForEvent('page');
+    await page.locator('button[data-hostile-open]').click();
+    const popup = await opened;
+    await expect(popup).toHaveURL(`${site}${POPUP_TARGET}`);
+    await expect(popup.getByRole('heading', { level: 1 })).toHaveText(
+      await headingOf(site, POPUP_TARGET),
+    );
+    await ready(popup);
+    // The data code found the window closed to it (another browsing context group), or was refused.
+    await expect(page.locator('html')).toHaveAttribute('data-hostile-popup', /^(severed|refused)$/);
+    await expect(popup.getByRole('heading', { level: 1 })).not.toHaveText('Hijacked');
+    await expect(popup.locator('html[data-hostile]')).toHaveCount(0);
   });
 
   test('a second group never loads in a data page’s document: the share scope it replaced reaches no one', async ({

@@ -13,6 +13,9 @@
  * - tries to roll back public health's canary: twenty times, fetches one of its pages (for any
  *   view token the site would hand that fetch), then reports an error in public health's name for
  *   every version the live manifest lists, with whatever cookies the browser then holds;
+ * - adds a button that, clicked, opens custom development's overview in a window of its own and
+ *   rewrites its heading if it can reach into it (`<html data-hostile-popup="…">` says how far it
+ *   got: reached, refused, severed);
  * - marks the document (`<html data-hostile="data">`), so a test sees where it ran.
  *
  * It stays quiet on the server (no `document` there), so the deploy's checks render its pages.
@@ -26,6 +29,8 @@ export const HOSTILE_VERSION = '1.0.1';
 export const HOSTILE_MARK = 'data';
 export const HOSTILE_PATH = '/_hostile/';
 export const ATTACKER_MAIL = 'mailto:attacker@example.com';
+/** The other owner's page the hostile code opens in a window of its own. */
+export const POPUP_TARGET = '/services/custom-dev';
 
 const HOSTILE_MODULE = `
 declare const __webpack_share_scopes__: Record<string, Record<string, Record<string, Record<string, unknown>>>> | undefined;
@@ -84,6 +89,34 @@ if (typeof document !== 'undefined') {
       document.documentElement.dataset.hostileReports = 'failed';
     }
   })();
+  // Another owner's page in a window of its own, opened on the visitor's click (a gesture, as a
+  // popup blocker wants) of a button the attacker adds: rewritten if this document can reach it.
+  const opener = document.createElement('button');
+  opener.type = 'button';
+  opener.textContent = 'Compare our services';
+  opener.dataset.hostileOpen = 'true';
+  document.body.append(opener);
+  opener.addEventListener('click', () => {
+    const popup = window.open(${JSON.stringify(POPUP_TARGET)}, '_blank');
+    const mark = (outcome: string) => (document.documentElement.dataset.hostilePopup = outcome);
+    if (!popup) return mark('blocked');
+    const started = Date.now();
+    const reach = () => {
+      try {
+        const heading = popup.document.querySelector('main h1');
+        if (heading && popup.location.pathname === ${JSON.stringify(POPUP_TARGET)}) {
+          heading.textContent = 'Hijacked';
+          return mark('reached');
+        }
+      } catch {
+        return mark('refused');
+      }
+      if (popup.closed) return mark('severed');
+      if (Date.now() - started > 10_000) return mark('no page');
+      setTimeout(reach, 50);
+    };
+    reach();
+  });
   // The shell's UI package as the share scope holds it, swapped for the attacker's.
   const scopes = typeof __webpack_share_scopes__ === 'undefined' ? undefined : __webpack_share_scopes__;
   const ui = scopes?.['default']?.['@site/ui'];

@@ -7,9 +7,14 @@
  * - a group's page: the site and that group's origin;
  * - a shell page (home, about, 404, ...): the site alone (entering a group is a page load, so a
  *   shell document never runs a group's code: shell/src/federation/boundary.ts);
- * - the contact page: the site alone, never framed, and in a browsing-context group of its own
- *   (COOP `same-origin`; every other page is `same-origin-allow-popups`), so a page that opens it
- *   cannot reach into its document.
+ * - the contact page: the site alone.
+ *
+ * No page is framed, and no page that opens another can reach into it: every page is in a
+ * browsing-context group of its own when it is opened, whoever opens it. The contact page has COOP
+ * `same-origin` (every browser severs a same-origin opener whose policy differs); every other page
+ * `noopener-allow-popups`, which severs even an opener of the same origin and policy (a group's
+ * page opening another owner's page with `window.open`). Browsers without that value (Firefox and
+ * Safari today) read it as `unsafe-none`: there a page opened by another site keeps its opener.
  *
  * The site's inline scripts (compose.ts's loader, and the fixed speculation rules the shell adds
  * to prefetch other owners' pages) are allowed by their hashes: composed pages are cached for every
@@ -62,7 +67,8 @@ export function policyFor(owner: PageOwner): Record<string, string> {
     `connect-src ${["'self'", ...sources].join(' ')}`,
     // Workers and service workers would outlive a page's group: none.
     "worker-src 'none'",
-    `frame-ancestors ${contact ? "'none'" : "'self'"}`,
+    // No page of the site frames another: a frame of another owner's page would be its to script.
+    "frame-ancestors 'none'",
     "base-uri 'self'",
     "object-src 'none'",
     "form-action 'self'",
@@ -70,8 +76,8 @@ export function policyFor(owner: PageOwner): Record<string, string> {
   ];
   return {
     'content-security-policy': directives.join('; '),
-    'x-frame-options': contact ? 'DENY' : 'SAMEORIGIN',
-    'cross-origin-opener-policy': contact ? 'same-origin' : 'same-origin-allow-popups',
+    'x-frame-options': 'DENY',
+    'cross-origin-opener-policy': contact ? 'same-origin' : 'noopener-allow-popups',
     'referrer-policy': 'strict-origin-when-cross-origin',
   };
 }

@@ -47,7 +47,7 @@ describe('the policy of a page', () => {
     expect(hashes).toHaveLength(1);
     expect(policy['script-src']).toEqual(["'self'", fixture.origin, ...hashes, SPECULATION_HASH]);
     expect(policy['connect-src']).toEqual(["'self'", fixture.origin]);
-    expect(policy['frame-ancestors']).toEqual(["'self'"]);
+    expect(policy['frame-ancestors']).toEqual(["'none'"]);
     expect(policy['report-uri']).toEqual(['/_csp']);
   });
 
@@ -105,7 +105,7 @@ describe('the policy of a page', () => {
       if (url !== '/contact') {
         expect([url, answer.headers['cross-origin-opener-policy']]).toEqual([
           url,
-          'same-origin-allow-popups',
+          'noopener-allow-popups',
         ]);
       }
     }
