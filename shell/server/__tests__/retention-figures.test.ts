@@ -56,10 +56,18 @@ describe('the privacy notice’s figures', () => {
     try {
       const source = new RetentionFiguresSource({ mailService: mail.url, log, maxAgeMs: 0 });
       await source.asked();
-      body = JSON.stringify({ retentionDays: -1, spamRetentionDays: '\u2028' });
-      source.current();
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(source.current()).toEqual(changed);
+      for (const broken of [
+        JSON.stringify({ retentionDays: -1, spamRetentionDays: '\u2028' }),
+        JSON.stringify({ ...changed, retentionDays: '45\u0000' }),
+        JSON.stringify({ ...changed, retentionDays: '\ud800' }),
+        `{"retentionDays": ${'9'.repeat(1_000_000)}}`,
+        'x'.repeat(1_000_000),
+      ]) {
+        body = broken;
+        source.current();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(source.current()).toEqual(changed);
+      }
     } finally {
       mail.close();
     }

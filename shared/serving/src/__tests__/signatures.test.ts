@@ -29,6 +29,9 @@ describe('signatures', () => {
     const odd = 'a\u2028b\u0000c\ud800d';
     expect(isSignature(key, odd, sign(key, odd))).toBe(true);
     expect(isSignature(key, odd, odd)).toBe(false);
+    const megabyte = 'x'.repeat(1_000_000);
+    expect(isSignature(key, megabyte, sign(key, megabyte))).toBe(true);
+    expect(isSignature(key, 'view\n42', megabyte)).toBe(false);
   });
 
   it('give each purpose a key of its own', () => {
