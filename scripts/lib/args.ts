@@ -5,6 +5,9 @@
  */
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 
+/** A value as a refusal shows it: a long one cut, so a message never carries its bulk. */
+const cut = (value: string): string => (value.length > 60 ? `${value.slice(0, 60)}…` : value);
+
 /** A command line the script cannot run with: print the message (and its usage), exit 2. */
 export class ArgsError extends Error {}
 
@@ -23,7 +26,8 @@ export function readArgs<const Options extends ParseArgsOptionsConfig>(
     const code = (error as { code?: string }).code;
     const message = error instanceof Error ? error.message : String(error);
     const option = /'(-{1,2}[^' ]+)/.exec(message)?.[1] ?? '';
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new ArgsError(`unknown option ${option}`);
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+      throw new ArgsError(`unknown option ${cut(option)}`);
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       if (/does not take an argument/.test(message))
         throw new ArgsError(`${option} takes no value`);
@@ -33,7 +37,7 @@ export function readArgs<const Options extends ParseArgsOptionsConfig>(
       );
     }
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
-      throw new ArgsError(`unexpected argument ${/'([^']*)'/.exec(message)?.[1] ?? ''}`);
+      throw new ArgsError(`unexpected argument ${cut(/'([^']*)'/.exec(message)?.[1] ?? '')}`);
     throw new ArgsError(message);
   }
 }
@@ -52,7 +56,7 @@ export function wholeNumber(
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < min || n > max)
     throw new ArgsError(
-      `--${name} takes a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`,
+      `--${name} takes a whole number from ${min} to ${max}, not ${JSON.stringify(cut(value))}`,
     );
   return n;
 }

@@ -63,6 +63,7 @@ const SWEEP_MS = 5000;
 
 /** The folders the shell's Node build is copied to: `site-render-<pid of the server>-<random>`. */
 const BUNDLE_DIR_PREFIX = 'site-render-';
+const BUNDLE_DIR = new RegExp(`^${BUNDLE_DIR_PREFIX}(\\d+)-`);
 
 /** Whether process `pid` is running (signal 0 checks without sending anything). */
 function running(pid: number): boolean {
@@ -84,7 +85,7 @@ export async function removeLeftBundleDirs(tmp: string): Promise<void> {
   const names = await readdir(tmp).catch(() => [] as string[]);
   await Promise.all(
     names.map(async (name) => {
-      const pid = new RegExp(`^${BUNDLE_DIR_PREFIX}(\\d+)-`).exec(name)?.[1];
+      const pid = BUNDLE_DIR.exec(name)?.[1];
       if (pid === undefined || running(Number(pid))) return;
       await rm(path.join(tmp, name), { recursive: true, force: true }).catch(() => undefined);
     }),
