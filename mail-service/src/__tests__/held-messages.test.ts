@@ -36,6 +36,10 @@ describe.each(STORE_KINDS)('held messages (%s outbox)', (kind) => {
     const id = (res.body as { messageId: string }).messageId;
     await waitFor(() => smtp.received.length === 1, { what: 'the delivery' });
     expect(smtp.received[0]!.mail.subject).toBe(`Website enquiry: ${subject}`);
+    // The relay has the message a moment before the outbox records its delivery.
+    await waitFor(async () => (await statusOf(h, id)).status === 'delivered', {
+      what: 'the delivery recorded',
+    });
     const stored = await statusOf(h, id);
     expect(stored.status).toBe('delivered');
     expect(stored.reasons).toEqual([
