@@ -34,6 +34,7 @@ import {
   type DeployArgs,
 } from './lib/deploy-settings';
 import { printStatus } from './lib/deploy-status';
+import { parseBucket, type BucketSettings } from './lib/bucket';
 import { OriginError } from './lib/fixed-versions';
 
 const root = path.join(__dirname, '..');
@@ -59,6 +60,19 @@ function settings(args: DeployArgs, workspace = process.cwd()) {
   const origin = httpUrl(originVar, process.env[originVar] ?? `http://localhost:${port ?? 3010}`);
   const api = httpUrl('DEPLOY_API', process.env.DEPLOY_API ?? 'http://localhost:3000');
   setTimeLimitMs(deployTimeoutMs(process.env.DEPLOY_TIMEOUT));
+  const upload = process.env.DEPLOY_UPLOAD || undefined;
+  let bucket: BucketSettings | undefined;
+  if (process.env.DEPLOY_BUCKET) {
+    if (upload) throw new SettingsError('set DEPLOY_BUCKET or DEPLOY_UPLOAD, not both');
+    const parsed = parseBucket(
+      process.env.DEPLOY_BUCKET,
+      process.env.DEPLOY_S3_ENDPOINT || undefined,
+    );
+    if ('problem' in parsed) throw new SettingsError(parsed.problem);
+    bucket = parsed;
+  } else if (process.env.DEPLOY_S3_ENDPOINT) {
+    throw new SettingsError('DEPLOY_S3_ENDPOINT is set without DEPLOY_BUCKET');
+  }
   return {
     args,
     workspace,
@@ -67,7 +81,8 @@ function settings(args: DeployArgs, workspace = process.cwd()) {
     origin,
     api,
     by: process.env.DEPLOY_BY || os.userInfo().username,
-    upload: process.env.DEPLOY_UPLOAD,
+    upload,
+    bucket,
   } as const;
 }
 

@@ -7,6 +7,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { sourcesDigest } from '@site/build/webpack/build-record';
+import { describeBucket, uploadFolder } from './bucket';
 import { fail } from './deploy-fail';
 import type { Settings } from '../deploy';
 import {
@@ -59,7 +60,19 @@ export async function prepare(s: Settings): Promise<string> {
   const refused = publishedReason(copy, built.record, about);
   if (refused) fail(refused);
 
-  if (s.upload) {
+  if (s.bucket) {
+    try {
+      const done = await uploadFolder(s.bucket, folder, version);
+      console.log(
+        `uploaded ${done.uploaded} files to ${describeBucket(s.bucket)}/${version}/` +
+          (done.kept ? ` (${done.kept} were there already)` : ''),
+      );
+    } catch (error) {
+      fail(
+        `the upload to ${describeBucket(s.bucket)} failed (${error instanceof Error ? error.message : String(error)}); nothing was published: deploy again to resume it`,
+      );
+    }
+  } else if (s.upload) {
     const uploaded = spawnSync(`${s.upload} ${JSON.stringify(folder)}`, {
       shell: true,
       stdio: 'inherit',
@@ -73,7 +86,7 @@ export async function prepare(s: Settings): Promise<string> {
   );
   if (!served) {
     fail(
-      `${entry} is not served: start the site with npm start (it serves each group's dist/), or set DEPLOY_UPLOAD to upload the folder to ${origin}`,
+      `${entry} is not served: start the site with npm start (it serves each group's dist/), or set DEPLOY_BUCKET (or DEPLOY_UPLOAD) to upload the folder to ${origin}`,
     );
   }
   // What goes live is what the origin serves: it must be this build, file for file.

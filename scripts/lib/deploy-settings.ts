@@ -57,7 +57,12 @@ now, or a version the origin already holds with other contents, is refused; bump
 
   REMOTE_<NAME>_URL where the group's version folders are served, an http(s) URL (default: its
                     local server, which npm start runs over the workspace's dist/)
-  DEPLOY_UPLOAD     a command that uploads the version folder (given as its last argument) to that
+  DEPLOY_BUCKET     s3://<bucket>[/<prefix>]: deploy uploads the version folder there itself (S3's
+                    API; content types, cache headers, compressed copies; a stopped upload resumes
+                    on the next deploy). Credentials and region: AWS_ACCESS_KEY_ID,
+                    AWS_SECRET_ACCESS_KEY, AWS_REGION (or any source the AWS SDK reads)
+  DEPLOY_S3_ENDPOINT  with DEPLOY_BUCKET: an S3-compatible store's http(s) URL (default: AWS)
+  DEPLOY_UPLOAD     instead of DEPLOY_BUCKET: a command that uploads the version folder (given as its last argument) to that
                     origin, e.g. a bucket sync; unset: the folder must already be served there
   DEPLOY_API        the site, an http(s) URL (default http://localhost:3000)
   DEPLOY_TOKEN      the group's deploy token, which can change only its own group (the site's
