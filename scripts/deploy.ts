@@ -279,8 +279,14 @@ async function main(): Promise<void> {
         by,
         preview: true,
       });
+      const why = {
+        added: 'the first page this version adds',
+        described: 'the first page whose title, description or menu label this version changes',
+        rendered: 'the first page this version renders differently',
+        first: "the group's first page: this version changes no page's server render",
+      }[shown.preview.pageWhy];
       console.log(
-        `preview of ${name} ${pkg.version} (every check passed; live for no one): ${shown.preview?.url}\nthe link works until ${shown.preview?.expiresAt}; npm run deploy -w ${pkg.name} -- --promote makes it live`,
+        `preview of ${name} ${pkg.version} (every check passed; live for no one): ${shown.preview.url}\nit opens ${shown.preview.page}, ${why}\nthe link works until ${shown.preview.expiresAt}; npm run deploy -w ${pkg.name} -- --promote makes it live`,
       );
       return;
     }

@@ -1,3 +1,4 @@
+import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
@@ -46,7 +47,7 @@ test('a previewed version is seen by the browser that opened its link, by no one
   // The team's preview: every check runs, nothing goes live, a link is printed.
   const previewed = teamCommand(work, env, '--preview');
   expect(previewed.status, previewed.stdout + previewed.stderr).toBe(0);
-  const link = new RegExp(`${SITE}/_preview/[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+`).exec(
+  const link = new RegExp(`${SITE}/_preview/[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+(\\?page=\\S+)?`).exec(
     previewed.stdout,
   )?.[0];
   expect(link, previewed.stdout).toBeDefined();
@@ -59,11 +60,19 @@ test('a previewed version is seen by the browser that opened its link, by no one
     const page = await previewer.newPage();
     const errors = watchConsole(page);
     await page.goto(link!);
-    // The link leads to the group's first page: its overview.
-    expect(new URL(page.url()).pathname).toBe('/public-health');
+    // The link leads to the page the version adds first, not to the group's first page.
+    expect(previewed.stdout).toContain(
+      'it opens /public-health/field-training, the first page this version adds',
+    );
+    expect(new URL(page.url()).pathname).toBe('/public-health/field-training');
     await ready(page);
     const bar = page.getByRole('status').filter({ hasText: 'Preview: public-health 1.1.0' });
     await expect(bar).toBeVisible();
+    // A page the group does not have, or another site, is never where a link leads.
+    for (const asked of ['//evil.example/', 'https://evil.example/', '/about']) {
+      await page.goto(`${link!.split('?')[0]}?${new URLSearchParams({ page: asked })}`);
+      expect(page.url()).toBe(`${SITE}/public-health`);
+    }
 
     // The server's HTML of the previewed page: the new text, for this browser alone.
     const answer = await page.goto(`${SITE}${PAGE}`);
@@ -157,6 +166,45 @@ test('a previewed version is seen by the browser that opened its link, by no one
     expect(history.history.at(-1)?.reason).toBe('promote 1.1.0');
     await otherPage.goto(`${SITE}${PAGE}`);
     await expect(heading(otherPage, NEXT_HEADING)).toBeVisible();
+
+    // Versions that add no page: the link opens the first page the version renders otherwise, and
+    // the group's first page when its server render is the same (the same files as another version).
+    const variant = (version: string, change: (text: string) => string) => {
+      const folder = path.join(work, 'dist', version);
+      cpSync(path.join(work, 'dist', '1.1.0'), folder, { recursive: true });
+      for (const file of readdirSync(folder, { recursive: true }) as string[]) {
+        if (!file.endsWith('.js')) continue;
+        const text = readFileSync(path.join(folder, file), 'utf8');
+        if (change(text) === text) continue;
+        writeFileSync(path.join(folder, file), change(text));
+        rmSync(path.join(folder, `${file}.br`), { force: true });
+        rmSync(path.join(folder, `${file}.gz`), { force: true });
+      }
+    };
+    variant('1.1.1', (text) => text);
+    variant('1.1.2', (text) => text.replaceAll(NEXT_HEADING, 'Tools we build, run and support'));
+    const previewOf = async (version: string) => {
+      const { version: base } = (await (
+        await fetch(`${SITE}/_deploy/manifest`, { headers: { Authorization: `Bearer ${TOKEN}` } })
+      ).json()) as { version: string };
+      const answer = await fetch(`${SITE}/_deploy/remotes/public_health`, {
+        method: 'PUT',
+        headers: {
+          Authorization: `Bearer ${env.DEPLOY_TOKEN}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({
+          base,
+          entry: `${ORIGIN}/${version}/remoteEntry.js`,
+          version,
+          preview: true,
+        }),
+      });
+      expect(answer.status).toBe(200);
+      return ((await answer.json()) as { preview: { page: string; pageWhy: string } }).preview;
+    };
+    expect(await previewOf('1.1.1')).toMatchObject({ page: '/public-health', pageWhy: 'first' });
+    expect(await previewOf('1.1.2')).toMatchObject({ page: PAGE, pageWhy: 'rendered' });
   } finally {
     await previewer.close();
     await other.close();

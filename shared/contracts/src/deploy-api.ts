@@ -218,7 +218,17 @@ export interface CanaryStatusAnswer {
 
 /** A deploy with `preview: true`: every check passed, live for no one. */
 export interface PreviewAnswer {
-  preview: { remote: string; version: string; url: string; expiresAt: string };
+  preview: {
+    remote: string;
+    version: string;
+    /** The signed link; it opens `page`. */
+    url: string;
+    /** The page the link opens: the first the version adds, describes anew or renders otherwise. */
+    page: string;
+    /** Why that page: added, described (title, description or menu label), rendered, or first. */
+    pageWhy: 'added' | 'described' | 'rendered' | 'first';
+    expiresAt: string;
+  };
 }
 
 /** A release of several groups (or its rollback): its id, the manifest it made live, its changes. */

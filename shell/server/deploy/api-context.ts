@@ -17,9 +17,13 @@ export interface DeployApiOptions {
   /** The groups' tokens, kept by the control plane. */
   tokens: TokenStore;
   deployer: Deployer;
-  /** Signs the link of a checked version that is not live (`preview: true`). */
+  /** Signs the link of a checked version that is not live (`preview: true`), landing on a page. */
   preview: {
-    link(remote: RemoteDeployment, seconds?: number): { url: string; expiresAt: Date };
+    link(
+      remote: RemoteDeployment,
+      seconds?: number,
+      page?: string,
+    ): { url: string; expiresAt: Date };
   };
   current(): Promise<LiveManifest>;
   /** Every running canary's figures and last decision. */

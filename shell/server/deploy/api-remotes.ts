@@ -56,8 +56,12 @@ export function remoteRoutes(
         return reply.header('cache-control', 'no-store').send(started);
       }
       if (request.body.preview) {
-        const checked = await options.deployer.preview(published, base, credential);
-        const link = options.preview.link(checked, request.body.previewSeconds);
+        const { remote: checked, page } = await options.deployer.preview(
+          published,
+          base,
+          credential,
+        );
+        const link = options.preview.link(checked, request.body.previewSeconds, page.path);
         options.log.info(
           `site: preview of ${checked.name} ${checked.version} signed for ${change.by} (${credential.label})`,
         );
@@ -66,6 +70,8 @@ export function remoteRoutes(
             remote: checked.name,
             version: checked.version,
             url: link.url,
+            page: page.path,
+            pageWhy: page.why,
             expiresAt: link.expiresAt.toISOString(),
           },
         });

@@ -16,8 +16,9 @@
  *                                                stable version's rate, the last decision and why
  *
  * With `preview: true` a deploy runs every check and goes live for no one: the answer is
- * `{ preview: { remote, version, url, expiresAt } }`, a signed link that shows this version of the
- * group to the browser that opens it (preview.ts).
+ * `{ preview: { remote, version, url, page, pageWhy, expiresAt } }`, a signed link that shows this
+ * version of the group to the browser that opens it (preview.ts), landing on the page the version
+ * changes (touched-page.ts).
  *   POST /_deploy/remotes/:name/rollback       { base, to?, reason?, by? }
  *   POST /_deploy/releases                     { base, entries: [{ name, entry, version,
  *                                                serverIntegrity? }, ...], reason?, by? }

@@ -25,6 +25,7 @@ import { authorize, newReleaseId, type Change, type Credential } from './change'
 import { rollbackTarget, type HistoryEntry } from './history';
 import { RefusedError, type PublishedEntry } from './patch';
 import { Publisher, type DeployerOptions } from './publisher';
+import { touchedPage, type TouchedPage } from './touched-page';
 
 export class Deployer {
   private readonly publisher: Publisher;
@@ -46,15 +47,17 @@ export class Deployer {
 
   /**
    * Every check of a deploy, without going live: the entry as it would be published (its pin
-   * included), for a preview link.
+   * included), for a preview link, and the page the link should open (touched-page.ts).
    */
   async preview(
     published: PublishedEntry,
     base: string,
     credential: Credential,
-  ): Promise<RemoteDeployment> {
+  ): Promise<{ remote: RemoteDeployment; page: TouchedPage }> {
     authorize(credential, [published.name]);
-    return (await this.publisher.checked([published], base)).changed[0]!;
+    const { before, changed } = await this.publisher.checked([published], base);
+    const remote = changed[0]!;
+    return { remote, page: await touchedPage(before.manifest, remote, this.options.renderPage) };
   }
 
   /** A canary of one group (canary-deployer.ts). */

@@ -17,6 +17,7 @@ import { authorize, lateRefusal, refuseLate, type Change } from './change';
 import { EntryChecks, type EntryCheckOptions } from './entry-checks';
 import { liveVersion, type HistoryEntry } from './history';
 import { RefusedError, patchManifest, type PublishedEntry } from './patch';
+import type { RenderPage } from './touched-page';
 
 export interface DeployerOptions extends EntryCheckOptions {
   /**
@@ -27,6 +28,8 @@ export interface DeployerOptions extends EntryCheckOptions {
   history: ControlPlane['history'];
   /** How long the checks of one change may take before it is refused (DEPLOY_CHECK_TIMEOUT_S). */
   checkTimeoutMs: number;
+  /** A page's render against a manifest, for the page a preview opens (touched-page.ts). */
+  renderPage: RenderPage;
 }
 
 /** Takes the canaries of `names` out of a manifest's JSON (the key goes when none is left). */

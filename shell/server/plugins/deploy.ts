@@ -10,6 +10,7 @@ import fp from 'fastify-plugin';
 import { randomBytes } from 'node:crypto';
 import { CanaryJudge } from '../canary';
 import type { Judgment } from '@site/contracts/canary-judgment';
+import type { DeploymentManifest } from '@site/contracts';
 import { deployApi } from '../deploy/api';
 import { Deployer } from '../deploy/deployer';
 import { reservedPaths } from '../deploy/reserved';
@@ -42,6 +43,19 @@ export default fp<DeploySettings>(
     const log = app.log.child({ part: 'deploy' });
     const { shell, publicDir } = app.shellBuild;
     const store = app.controlPlane;
+    /** A page's part rendered by its group's processes for `manifest`; a string: why it could not be. */
+    async function renderPart(manifest: DeploymentManifest, pagePath: string) {
+      const owner = manifest.remotes.find((r) => r.routes.some((route) => route.path === pagePath));
+      if (!owner) return `no group owns ${pagePath}`;
+      try {
+        return await app
+          .renderPools()
+          .group(owner)
+          .render({ part: 'page', manifest: { ...manifest, remotes: [owner] }, path: pagePath });
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    }
     const deployer = new Deployer({
       allowedOrigins: settings.allowedOrigins,
       current: () => store.get(),
@@ -60,23 +74,14 @@ export default fp<DeploySettings>(
       checkTimeoutMs: settings.checkTimeoutMs,
       // A version's pages are rendered by that version's own processes, as its visitors' will be.
       async renderCheck(manifest, pagePath) {
-        const owner = manifest.remotes.find((r) =>
-          r.routes.some((route) => route.path === pagePath),
-        );
-        if (!owner) return `no group owns ${pagePath}`;
-        try {
-          const reply = await app
-            .renderPools()
-            .group(owner)
-            .render({
-              part: 'page',
-              manifest: { ...manifest, remotes: [owner] },
-              path: pagePath,
-            });
-          return reply.failure;
-        } catch (error) {
-          return error instanceof Error ? error.message : String(error);
-        }
+        const reply = await renderPart(manifest, pagePath);
+        return typeof reply === 'string' ? reply : reply.failure;
+      },
+      async renderPage(manifest, pagePath) {
+        const reply = await renderPart(manifest, pagePath);
+        return typeof reply === 'string' || reply.failure !== null
+          ? null
+          : JSON.stringify([reply.status, reply.meta, reply.html]);
       },
     });
     app.decorate('deployer', deployer);

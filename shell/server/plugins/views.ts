@@ -33,8 +33,11 @@ export interface SiteView {
 }
 
 export interface Previews {
-  /** A signed link that shows `remote` to the browser that opens it; off without a secret. */
-  link(remote: RemoteDeployment, seconds?: number): { url: string; expiresAt: Date };
+  /**
+   * A signed link that shows `remote` to the browser that opens it, landing on `page` (one of the
+   * group's pages); off without a secret.
+   */
+  link(remote: RemoteDeployment, seconds?: number, page?: string): { url: string; expiresAt: Date };
 }
 
 declare module 'fastify' {
@@ -134,7 +137,7 @@ export default fp<ViewSettings>(
     });
 
     app.decorate('previews', {
-      link(remote, seconds) {
+      link(remote, seconds, page) {
         if (!signer) throw new Error('preview links need a secret (the deploy API is off)');
         const signed = signer.sign(
           {
@@ -146,38 +149,44 @@ export default fp<ViewSettings>(
           seconds ?? DEFAULT_PREVIEW_SECONDS,
         );
         return {
-          url: `${app.shellBuild.siteUrl}${PREVIEW_PATH}/${signed.token}`,
+          url: `${app.shellBuild.siteUrl}${PREVIEW_PATH}/${signed.token}${page ? `?${new URLSearchParams({ page })}` : ''}`,
           expiresAt: signed.expiresAt,
         };
       },
     } satisfies Previews);
 
-    app.get<{ Params: { token: string } }>(`${PREVIEW_PATH}/:token`, async (request, reply) => {
-      reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
-      const { token } = request.params;
-      const claims = token === 'end' ? null : (signer?.verify(token) ?? null);
-      const kept = (signer?.fromCookie(request.headers.cookie) ?? []).filter(
-        (t) => claims && t.claims.remote !== claims.remote,
-      );
-      const secure = request.protocol === 'https';
-      if (!claims) {
-        if (token === 'end') reply.header('set-cookie', previewCookie([], secure));
-        return reply.code(303).header('location', '/').send();
-      }
-      const tokens = [...kept, { token, claims }];
-      reply.header('set-cookie', previewCookie(tokens, secure));
-      let first = '/';
-      try {
-        const view = await manifests.get(
-          await app.live(),
-          tokens.map((t) => t.claims),
+    app.get<{ Params: { token: string }; Querystring: { page?: unknown } }>(
+      `${PREVIEW_PATH}/:token`,
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
+        const { token } = request.params;
+        const claims = token === 'end' ? null : (signer?.verify(token) ?? null);
+        const kept = (signer?.fromCookie(request.headers.cookie) ?? []).filter(
+          (t) => claims && t.claims.remote !== claims.remote,
         );
-        first = view.manifest.remotes.find((r) => r.name === claims.remote)?.routes[0]?.path ?? '/';
-      } catch {
-        // The page itself says what can be shown.
-      }
-      return reply.code(303).header('location', encodeUrl(first)).send();
-    });
+        const secure = request.protocol === 'https';
+        if (!claims) {
+          if (token === 'end') reply.header('set-cookie', previewCookie([], secure));
+          return reply.code(303).header('location', '/').send();
+        }
+        const tokens = [...kept, { token, claims }];
+        reply.header('set-cookie', previewCookie(tokens, secure));
+        let first = '/';
+        try {
+          const view = await manifests.get(
+            await app.live(),
+            tokens.map((t) => t.claims),
+          );
+          // The page the link names, if the previewed group has it; else the group's first page.
+          const routes = view.manifest.remotes.find((r) => r.name === claims.remote)?.routes ?? [];
+          const asked = request.query.page;
+          first = routes.find((r) => r.path === asked)?.path ?? routes[0]?.path ?? '/';
+        } catch {
+          // The page itself says what can be shown.
+        }
+        return reply.code(303).header('location', encodeUrl(first)).send();
+      },
+    );
   },
   { name: 'views', dependencies: ['shell-build', 'control-plane', 'canary'] },
 );
