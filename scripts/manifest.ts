@@ -137,25 +137,50 @@ export async function buildManifest({
       /\/+$/,
       '',
     );
-    remotes.push({
-      name,
-      entry: development ? `${base}/remoteEntry.js` : `${base}/${version}/remoteEntry.js`,
-      version,
-      prefixes: table.prefixes,
-      routes: table.routes,
-      // The site server runs a version's Node build only if it is the file pinned here, and pages
-      // load the browser's files only as built (as the deploy API pins them).
-      ...(development
-        ? {}
-        : {
-            serverIntegrity: sha256Integrity(
-              await fs.readFile(path.join(versionDir, 'server', 'pages.js')),
-            ),
-            files: await pinBuiltFiles(versionDir),
-          }),
-    });
+    remotes.push(
+      development
+        ? {
+            name,
+            entry: `${base}/remoteEntry.js`,
+            version,
+            prefixes: table.prefixes,
+            routes: table.routes,
+          }
+        : await builtEntry(versionDir, base, name, version, table),
+    );
   }
   return { schemaVersion: 1, generatedAt: new Date().toISOString(), remotes };
+}
+
+/**
+ * A built version folder's entry in a manifest, served from `base`: its route table, and the pins
+ * the site server checks (as the deploy API pins them): the SHA-256 of its Node build, which the
+ * site runs only if it is that file, and the SHA-384 of every file its pages load in the browser.
+ */
+export async function builtEntry(
+  versionDir: string,
+  base: string,
+  name: string,
+  version: string,
+  table?: { prefixes: string[]; routes: unknown[] },
+) {
+  const { prefixes, routes } =
+    table ??
+    (JSON.parse(await fs.readFile(path.join(versionDir, 'routes.json'), 'utf8')) as {
+      prefixes: string[];
+      routes: unknown[];
+    });
+  return {
+    name,
+    entry: `${base}/${version}/remoteEntry.js`,
+    version,
+    prefixes,
+    routes,
+    serverIntegrity: sha256Integrity(
+      await fs.readFile(path.join(versionDir, 'server', 'pages.js')),
+    ),
+    files: await pinBuiltFiles(versionDir),
+  };
 }
 
 /** The SHA-384 of every file a version's pages load in the browser, read from its build folder. */

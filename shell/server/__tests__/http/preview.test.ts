@@ -20,6 +20,7 @@ import {
 let fixture: SiteFixture;
 let link: string;
 let token: string;
+let page: string;
 
 beforeAll(async () => {
   fixture = await startFixture();
@@ -32,8 +33,8 @@ beforeAll(async () => {
     preview: true,
   });
   if (answer.status !== 200) throw new Error(`no preview: ${JSON.stringify(answer.body)}`);
-  link = (answer.body.preview as { url: string }).url;
-  token = link.slice(`${SITE_URL}/_preview/`.length);
+  ({ url: link, page } = answer.body.preview as { url: string; page: string });
+  token = new URL(link).pathname.slice('/_preview/'.length);
 }, 180_000);
 
 afterAll(() => fixture?.close());
@@ -51,8 +52,10 @@ test('the deploy API signs a link on the site for the version, valid for a day, 
   expect((await get('/other/page')).body).toContain(drawn('other', '1.0.0', '/other/page'));
 });
 
-test("opening the link sets the preview cookie (HttpOnly, SameSite=Lax) and leads to the group's first page", async () => {
-  const answer = await get(`/_preview/${token}`);
+test('opening the link sets the preview cookie (HttpOnly, SameSite=Lax) and leads to the page it names', async () => {
+  expect(page).toBe('/other/page');
+  expect(new URL(link).search).toBe('?page=%2Fother%2Fpage');
+  const answer = await get(link.slice(SITE_URL.length));
   expect(answer.statusCode).toBe(303);
   expect(answer.headers.location).toBe('/other/page');
   expect(answer.headers['cache-control']).toBe('no-store');
