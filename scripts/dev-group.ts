@@ -16,6 +16,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -97,7 +98,7 @@ async function liveManifest(site: URL): Promise<DeploymentManifest> {
     response = await fetch(new URL('/remotes.json', site), { signal: AbortSignal.timeout(10_000) });
   } catch (error) {
     const cause = (error as { cause?: { message?: string } }).cause?.message ?? String(error);
-    throw new Error(`${site.origin} could not be reached (${cause})`);
+    throw new Error(`${site.origin} could not be reached (${cause})`, { cause: error });
   }
   if (!response.ok) throw new Error(`${site.origin}/remotes.json answered HTTP ${response.status}`);
   return parseManifest(await response.json());
@@ -122,7 +123,9 @@ function reloadClient(host: string): string {
 
 /** The group's two builds (browser, Node) in development mode, writing to `stage`. */
 function watchConfigs(workspace: string, stage: string, host: string): Configuration[] {
-  const make = require(path.join(workspace, 'webpack.config.js')) as (
+  // The workspace's own webpack config (CommonJS), as webpack's command line would load it.
+  const load = createRequire(path.join(workspace, 'package.json'));
+  const make = load('./webpack.config.js') as (
     env: Record<string, unknown>,
     argv: { mode: string },
   ) => Configuration | Configuration[];
