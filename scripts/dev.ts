@@ -4,7 +4,8 @@
  * them (`deploy/dev/remotes.json`, written again whenever a route table changes), and the
  * mail-service runs in watch mode on 3005. Ctrl-C stops everything.
  *
- * One remote alone, without the shell: `npm run dev -w mfe-data`.
+ * One group inside the real site, with server render: `npm run dev -w mfe-data` (dev-group.ts).
+ * One group's pages alone, without the shell: `npm run dev:frame -w mfe-data`.
  */
 import { watch } from 'node:fs';
 import path from 'node:path';
