@@ -139,8 +139,9 @@ test(`${FLOOD} preview deploys: the group's render processes stay within its bud
   };
 
   // The oldest preview's pool was retired; its link still shows its version.
-  const token = links[0]!.slice(`${SITE_URL}/_preview/`.length);
-  const opened = await fixture.inject(`/_preview/${token}`);
+  const link = new URL(links[0]!);
+  const token = link.pathname.slice('/_preview/'.length);
+  const opened = await fixture.inject(`${link.pathname}${link.search}`);
   expect(opened.statusCode).toBe(303);
   const page = await fixture.inject({
     url: '/other/page',
