@@ -5,7 +5,7 @@
  *
  * Side by side in one run, on ports 3450 to 3455: the site server as its own process (one render
  * worker) with its four remotes, and nginx with one worker process serving the pages the site's
- * own export wrote (`shell/server/export.ts`, same manifest, same composition). Both send gzip:
+ * own export wrote (`shell/server/export/export.ts`, same manifest, same composition). Both send gzip:
  * the site server its cached gzip (level 9), nginx the export's pages gzipped at level 9 beforehand
  * (`gzip_static`), so both do no compression while measured. After a warm-up, wrk (1 thread, 50
  * connections) measures each page on each side for several rounds, alternating which side goes

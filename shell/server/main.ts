@@ -6,7 +6,7 @@
  */
 import { limitConnections } from '@site/serving';
 import { createSite } from './site';
-import { checkSiteMachine, listenProblem } from './machine-checks';
+import { checkSiteMachine, listenProblem } from './config/machine-checks';
 import { SettingsError, parseSiteSettings } from './settings';
 
 /** sysexits.h's EX_CONFIG: a restart cannot help, the settings must change. */

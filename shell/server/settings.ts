@@ -3,7 +3,7 @@
  * not parse stops the server with a message naming the variable and what it accepts, instead of
  * becoming `NaN` or an empty origin deep inside the server. Every time is bounded well within what
  * Node's timers hold (2^31-1 ms; a longer one fires at once). What only the machine can answer (the
- * folders exist, the host name resolves) is checked by `checkSiteMachine` (machine-checks.ts)
+ * folders exist, the host name resolves) is checked by `checkSiteMachine` (config/machine-checks.ts)
  * before anything starts.
  */
 import { availableParallelism } from 'node:os';
@@ -12,9 +12,9 @@ import { z } from 'zod';
 import { SHELL_PORT } from '@site/contracts/site';
 import { trustProxySetting, type TrustProxy } from '@site/contracts/trust-proxy';
 import { CONNECTION_LIMITS, type ConnectionLimits } from '@site/serving';
-import { DEFAULT_BEACON_RATE_LIMIT } from './http/beacon';
-import { CANARY_DEFAULTS } from './canary';
-import type { LastGoodSettings } from './last-good';
+import { DEFAULT_BEACON_RATE_LIMIT } from './canary/beacon';
+import { CANARY_DEFAULTS } from './canary/judge';
+import type { LastGoodSettings } from './pages/last-good';
 import type { Judgment } from '@site/contracts/canary-judgment';
 import type { RouteTableLimits } from './deploy/table-rules';
 import { DEFAULTS } from './site';
@@ -26,7 +26,7 @@ import {
   origin,
   originList,
   wholeNumber,
-} from './setting-forms';
+} from './config/setting-forms';
 
 const ROOT = path.join(__dirname, '..', '..');
 

@@ -1,6 +1,6 @@
 /**
- * The site server, the shell's deployable: one Fastify server made of plugins, each a concern of
- * its own (plugins/), in the order they depend on one another. It owns the live deployment
+ * The site server, the shell's deployable: one Fastify server made of plugins, each in the folder
+ * of its feature (the map: README.md beside this file), in the order they depend on one another. It owns the live deployment
  * manifest, composes every page from its parts (the shell's frame, the owning group's page), serves
  * the shell's files, the sitemap and robots.txt, forwards `/api/*` to the mail-service, takes the
  * no-script contact form, counts what it serves, and with a token answers the deploy API.
@@ -16,34 +16,34 @@ import {
   listenOn,
 } from '@site/serving';
 import type { LiveManifest } from './control-plane';
-import { refuseBadTarget, trustProxy } from './fastify-options';
-import { apiProxy } from './http/api-proxy';
-import { DEFAULT_BEACON_RATE_LIMIT, beaconRoutes } from './http/beacon';
-import { contactFormRoutes } from './http/contact-form';
-import { integrityRoutes } from './http/integrity';
-import { requestLog } from './plugins/request-log';
-import { loggerOptions } from './logger';
-import type { SiteMetrics } from './metrics';
-import type { SentPage } from './page-cache';
-import controlPlane from './plugins/control-plane';
-import deploy from './plugins/deploy';
-import { handleErrors } from './plugins/errors';
-import health from './plugins/health';
-import { metricsPlugin } from './plugins/metrics';
-import pages, { type PageCacheSettings } from './plugins/pages';
-import render, { type RenderSettings } from './plugins/render';
-import { seoRoutes } from './plugins/seo';
-import shellBuild from './plugins/shell-build';
-import { sitePages } from './plugins/site-pages';
-import views, { previewSecretOf } from './plugins/views';
-import { CANARY_DEFAULTS } from './canary';
-import canary from './plugins/canary';
-import pagePolicy from './plugins/page-policy';
-import { viewKeyOf } from './view-tokens';
+import { refuseBadTarget, trustProxy } from './http/fastify-options';
+import { apiProxy } from './contact/api-proxy';
+import { DEFAULT_BEACON_RATE_LIMIT, beaconRoutes } from './canary/beacon';
+import { contactFormRoutes } from './contact/no-script-form';
+import { integrityRoutes } from './pages/integrity-reports';
+import { requestLog } from './http/request-log-plugin';
+import { loggerOptions } from './http/logger';
+import type { SiteMetrics } from './metrics/metrics';
+import type { SentPage } from './pages/cache';
+import controlPlane from './control-plane/plugin';
+import deploy from './deploy/plugin';
+import { handleErrors } from './http/errors-plugin';
+import health from './metrics/health-plugin';
+import { metricsPlugin } from './metrics/plugin';
+import pages, { type PageCacheSettings } from './pages/plugin';
+import render, { type RenderSettings } from './render/plugin';
+import { seoRoutes } from './pages/seo-plugin';
+import shellBuild from './pages/shell-build-plugin';
+import { sitePages } from './pages/site-pages-plugin';
+import views, { previewSecretOf } from './previews/views-plugin';
+import { CANARY_DEFAULTS } from './canary/judge';
+import canary from './canary/plugin';
+import pagePolicy from './pages/policy-plugin';
+import { viewKeyOf } from './canary/view-tokens';
 import { grantsOf, readGrants } from './deploy/table-rules';
-import { DEFAULTS, type SiteOptions } from './site-options';
+import { DEFAULTS, type SiteOptions } from './config/site-options';
 
-export { DEFAULTS, type SiteOptions } from './site-options';
+export { DEFAULTS, type SiteOptions } from './config/site-options';
 
 export interface Site {
   app: FastifyInstance;

@@ -10,7 +10,7 @@
  * fewer than `minViews` views, or between the two, it is inconclusive and holds where it is.
  * Judged every few seconds, so the bound is wide on purpose: each look is another chance of a false
  * alarm (scripts/bench/canary-sim.ts measures both the time to a rollback and the false ones). The
- * site server judges with it (shell/server/canary.ts); the simulation runs the same rule.
+ * site server judges with it (shell/server/canary/judge.ts); the simulation runs the same rule.
  */
 import type { CanaryDecision, CanaryFigures } from './deploy-api';
 

@@ -105,7 +105,7 @@ export const PINNED_PATH = /^[\w-][\w.-]*(\/[\w-][\w.-]*)*\.(js|css)$/;
 
 /**
  * The global under which a page holds the pins of the files it may load, by URL: set by the page's
- * own first script (shell/server/compose.ts), read by the shell's federation runtime for a group's
+ * own first script (shell/server/pages/compose.ts), read by the shell's federation runtime for a group's
  * entry and by each group's chunk loader (shared/build/webpack/pinned-loading.cjs, which names it
  * too) for the chunks.
  */

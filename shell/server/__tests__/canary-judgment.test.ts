@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { canaryPlanProblem, parseDuration } from '@site/contracts/canary-plan';
-import { CanaryCounter } from '../canary-counts';
+import { CanaryCounter } from '../canary/counts';
 import { judge } from '@site/contracts/canary-judgment';
-import { clientKey } from '../http/beacon';
+import { clientKey } from '../canary/beacon';
 import { FileCountStore } from '../control-plane/counts-files';
 
 const settings = { maxErrorRate: 0.02, minViews: 100, windowSeconds: 600 };

@@ -3,8 +3,8 @@
  */
 import { testManifest, testRemote } from '@site/build/testing/manifest';
 import { live, manifestText } from '../control-plane';
-import { CanaryViews, cohortOf, placeVisitor } from '../canary';
-import { ViewSigner, viewKeyOf } from '../view-tokens';
+import { CanaryViews, cohortOf, placeVisitor } from '../canary/judge';
+import { ViewSigner, viewKeyOf } from '../canary/view-tokens';
 
 const signer = new ViewSigner(viewKeyOf('a secret every replica shares'));
 const other = new ViewSigner(viewKeyOf('another site'));

@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-import { lineLogger } from '../logger';
+import { lineLogger } from '../http/logger';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

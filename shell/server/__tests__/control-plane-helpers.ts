@@ -2,7 +2,7 @@
  * What the control-plane tests share: a database of its own per test on one PostgreSQL, a deploy
  * folder holding a manifest, and a change as the deployer makes it.
  */
-import { lineLogger } from '../logger';
+import { lineLogger } from '../http/logger';
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-import { lineLogger } from '../logger';
+import { lineLogger } from '../http/logger';
 import {
   ControlPlaneUnavailableError,
   StaleManifestError,

@@ -13,7 +13,7 @@ import type { RemoteDeployment } from '@site/contracts';
 import { FileLastGoodStore } from '../control-plane/last-good-files';
 import { PostgresLastGoodStore } from '../control-plane/last-good-postgres';
 import { migrate } from '../control-plane/migrate';
-import { LastGoodPages, type LastGoodStore } from '../last-good';
+import { LastGoodPages, type LastGoodStore } from '../pages/last-good';
 import pg from 'pg';
 import { freshDatabase, startPostgres, type TestPostgres } from './control-plane-helpers';
 

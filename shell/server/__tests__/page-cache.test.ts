@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import zlib from 'node:zlib';
-import { ComposedPage, PageCache } from '../page-cache';
+import { ComposedPage, PageCache } from '../pages/cache';
 
 /** A page of `kb` kilobytes, as varied as a real page's markup so that it compresses like one. */
 function html(path: string, kb: number): string {

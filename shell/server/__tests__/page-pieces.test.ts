@@ -12,7 +12,7 @@ import zlib from 'node:zlib';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRemote } from '@site/build/testing/manifest';
 import { listenOnFreePort, portRange } from '@site/build/testing/ports';
-import { HotPages, PageShape, crc32Combine, joinGzip, piece } from '../page-pieces';
+import { HotPages, PageShape, crc32Combine, joinGzip, piece } from '../pages/pieces';
 import { createSite, type Site } from '../site';
 
 describe('pieces of a page joined', () => {

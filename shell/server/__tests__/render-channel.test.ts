@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { DeploymentManifest, RemoteDeployment } from '@site/contracts';
 import { sha256Integrity } from '@site/contracts/integrity';
-import { lineLogger } from '../logger';
+import { lineLogger } from '../http/logger';
 import { frame, readFrames } from '../render/channel';
 import { chooseWall } from '../render/launcher';
 import { RenderPools } from '../render/pools';

@@ -23,7 +23,7 @@ import { parseManifest, type DeploymentManifest, type RemoteDeployment } from '@
 import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRemote } from '@site/build/testing/manifest';
 import { listenOnFreePort, portRange } from '@site/build/testing/ports';
-import { lineLogger } from '../logger';
+import { lineLogger } from '../http/logger';
 import { ALLOWED_BUILTINS } from '../render/builtins';
 import { chooseWall, describeWall } from '../render/launcher';
 import { permissionArgs } from '../render/permissions';

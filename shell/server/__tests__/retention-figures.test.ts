@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RETENTION_DEFAULTS } from '@site/contracts/contact/retention';
-import { RetentionFiguresSource } from '../retention-figures';
+import { RetentionFiguresSource } from '../contact/retention-figures';
 
 /** A mail-service stand-in on a free port, answering GET /api/privacy as `answer` says. */
 async function service(answer: (res: http.ServerResponse) => void) {

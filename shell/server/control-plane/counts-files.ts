@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Counts } from '@site/contracts/canary-judgment';
-import type { CanaryCountStore, CountRow, StoredDecision, TokenReport } from '../canary-counts';
+import type { CanaryCountStore, CountRow, StoredDecision, TokenReport } from '../canary/counts';
 
 interface Saved {
   counts: CountRow[];

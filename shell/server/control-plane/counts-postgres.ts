@@ -1,7 +1,7 @@
 import pg, { type Pool } from 'pg';
 import { transaction } from '@site/postgres';
 import type { Counts } from '@site/contracts/canary-judgment';
-import type { CanaryCountStore, CountRow, StoredDecision, TokenReport } from '../canary-counts';
+import type { CanaryCountStore, CountRow, StoredDecision, TokenReport } from '../canary/counts';
 
 /**
  * The canary counts of replicas, in PostgreSQL (migrations/005_canary_counts.sql): each flush adds

@@ -2,7 +2,7 @@ import { promises as fs, watch, type FSWatcher } from 'node:fs';
 import { privateDir } from '@site/serving/private-dir';
 import path from 'node:path';
 import { History, type HistoryEntry } from '../deploy/history';
-import type { Logger } from '../logger';
+import type { Logger } from '../http/logger';
 import {
   DeadlinePassedError,
   EMPTY,

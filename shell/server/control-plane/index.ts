@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { pageManifestJson, readManifest, type DeploymentManifest } from '@site/contracts';
 import type { HistoryEntry } from '../deploy/history';
-import { readCanaries, type Canary } from '../canary-entries';
+import { readCanaries, type Canary } from '../canary/entries';
 import type { TokenStore } from './tokens';
 
 export interface LiveManifest {
@@ -27,7 +27,7 @@ export interface LiveManifest {
   paths: Set<string>;
   /** Prefixes of groups whose entries could not be read: their paths answer 503. */
   unavailablePrefixes: string[];
-  /** Versions live for a share of visitors (canary.ts); none for most manifests. */
+  /** Versions live for a share of visitors (canary/judge.ts); none for most manifests. */
   canaries: Canary[];
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { LastGoodStore, PageOf, StoredPage } from '../last-good';
+import type { LastGoodStore, PageOf, StoredPage } from '../pages/last-good';
 
 /**
  * The last good pages of a single site server: one file per page in `<deployDir>/last-good/`, named

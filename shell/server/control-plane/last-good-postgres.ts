@@ -1,5 +1,5 @@
 import pg, { type Pool } from 'pg';
-import type { LastGoodStore, PageOf, StoredPage } from '../last-good';
+import type { LastGoodStore, PageOf, StoredPage } from '../pages/last-good';
 
 /**
  * The last good pages of replicas, in PostgreSQL (migrations/006_last_good_pages.sql): whichever

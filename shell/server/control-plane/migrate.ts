@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import { migrate as migrateWith } from '@site/postgres';
 
 /** The site server's schema changes: `NNN_name.sql`, applied in order (see @site/postgres). */
-const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
+const MIGRATIONS_DIR = path.join(__dirname, 'migrations');
 
 /**
  * Any fixed number: it names the lock under which this package's migrations run, so replicas that

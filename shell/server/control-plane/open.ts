@@ -2,8 +2,8 @@ import path from 'node:path';
 import { FileControlPlane } from './files';
 import type { ControlPlane } from './index';
 import { PostgresControlPlane } from './postgres';
-import type { LastGoodStore } from '../last-good';
-import type { Logger } from '../logger';
+import type { LastGoodStore } from '../pages/last-good';
+import type { Logger } from '../http/logger';
 import { FileLastGoodStore } from './last-good-files';
 import { PostgresLastGoodStore } from './last-good-postgres';
 

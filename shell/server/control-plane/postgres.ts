@@ -18,7 +18,7 @@ import {
 import { migrate } from './migrate';
 import { CHANNEL, commitChange, isUnreachable, type LiveRow } from './postgres-change';
 import { readHistory } from './postgres-history';
-import type { Logger } from '../logger';
+import type { Logger } from '../http/logger';
 import { PostgresTokenStore } from './tokens-postgres';
 
 export interface PostgresControlPlaneOptions {

@@ -7,7 +7,7 @@ import type { RemoteDeployment } from '@site/contracts';
 import type { CanaryStatusAnswer } from '@site/contracts/deploy-api';
 import type { LiveManifest } from '../control-plane';
 import type { TokenStore } from '../control-plane/tokens';
-import type { Logger } from '../logger';
+import type { Logger } from '../http/logger';
 import type { Credential } from './change';
 import type { Deployer } from './deployer';
 

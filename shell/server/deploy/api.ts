@@ -9,7 +9,7 @@
  *                                                preview?, previewSeconds? }
  *
  * With `canary: <percent>` (1-50) the version goes live beside the stable one for that share of
- * visits (canary.ts); a deploy of the same version promotes it, a rollback ends it, and the site
+ * visits (canary/judge.ts); a deploy of the same version promotes it, a rollback ends it, and the site
  * ends it by itself when it judges it failing. `plan` (@site/contracts/canary-plan) sets how it is
  * judged and the steps by which the site raises its share and promotes it.
  *   GET  /_deploy/canaries                     every running canary: share, views, errors, the
@@ -17,7 +17,7 @@
  *
  * With `preview: true` a deploy runs every check and goes live for no one: the answer is
  * `{ preview: { remote, version, url, page, pageWhy, expiresAt } }`, a signed link that shows this
- * version of the group to the browser that opens it (preview.ts), landing on the page the version
+ * version of the group to the browser that opens it (previews/preview.ts), landing on the page the version
  * changes (touched-page.ts).
  *   POST /_deploy/remotes/:name/rollback       { base, to?, reason?, by? }
  *   POST /_deploy/releases                     { base, entries: [{ name, entry, version,

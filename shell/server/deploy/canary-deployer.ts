@@ -1,13 +1,13 @@
 /**
  * The canaries' changes of the live manifest: a team's canary of one group or of a release, beside
  * the stable versions, and the site's own steps, promotions and rollbacks of them as it judges them
- * (canary.ts). Each is one compare-and-swap, built on the live manifest of its moment and made one
+ * (canary/judge.ts). Each is one compare-and-swap, built on the live manifest of its moment and made one
  * at a time (publisher.ts); a team's canary is checked first, beside other changes.
  */
 import type { Release } from '@site/contracts/deploy-api';
 import type { CanaryPlan } from '@site/contracts/canary-plan';
 import type { LiveManifest } from '../control-plane';
-import { CANARY_KEYS, type Canary } from '../canary-entries';
+import { CANARY_KEYS, type Canary } from '../canary/entries';
 import { SITE, authorize, newReleaseId, refuseLate, type Change, type Credential } from './change';
 import { liveVersion, type HistoryEntry, type LiveVersion } from './history';
 import { RefusedError, type PublishedEntry } from './patch';

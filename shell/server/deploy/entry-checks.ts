@@ -20,7 +20,7 @@ import {
   type RouteTable,
 } from '@site/contracts';
 import type { LiveManifest } from '../control-plane';
-import { RemoteFileError, fetchRemoteFile, fetchRemoteJson } from '../remote-files';
+import { RemoteFileError, fetchRemoteFile, fetchRemoteJson } from './remote-files';
 import { pinFiles } from './file-pins';
 import { RefusedError, patchManifest, type PublishedEntry } from './patch';
 import { refuseReserved } from './reserved';

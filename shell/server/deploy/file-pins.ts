@@ -13,7 +13,7 @@ import {
   type RemoteDeployment,
 } from '@site/contracts';
 import { sha384Integrity } from '@site/contracts/integrity';
-import { RemoteFileError, fetchRemoteFile, type RemoteFetchOptions } from '../remote-files';
+import { RemoteFileError, fetchRemoteFile, type RemoteFetchOptions } from './remote-files';
 import { RefusedError } from './patch';
 
 /** The most bytes one pinned file may have: a page's script past this is a build gone wrong. */

@@ -22,7 +22,7 @@ import { ProcessBudget } from './budget';
 import { RenderPool, type RenderPoolOptions } from './pool';
 import { checkServerPin } from './server-pin';
 import type { RenderWall } from './launcher';
-import type { Logger } from '../logger';
+import type { Logger } from '../http/logger';
 
 /** The remote's Node build, the one file of a version folder a render process runs. */
 export const SERVER_BUILD = 'server/pages.js';

@@ -13,7 +13,7 @@ import type { ProcessBudget } from './budget';
 import { readFrames } from './channel';
 import { permissionArgs } from './permissions';
 import type { WorkerData } from './protocol';
-import type { Logger } from '../logger';
+import type { Logger } from '../http/logger';
 import type { RenderWall } from './launcher';
 import type { PartReply, RenderJob } from './protocol';
 import { workerScript } from './worker-script';

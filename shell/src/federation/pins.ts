@@ -3,7 +3,7 @@ import { PINS_GLOBAL } from '@site/contracts';
 /**
  * Every file a group's pages load is pinned by SHA-384 at deploy (the manifest entry's `files`).
  * The page holds the pins of the files it may load under one global, set by its first script
- * (shell/server/compose.ts); a group's chunk loader reads them for its chunks
+ * (shell/server/pages/compose.ts); a group's chunk loader reads them for its chunks
  * (shared/build/webpack/pinned-loading.cjs) and this federation runtime plugin for the group's
  * entry. The browser then runs no file changed on a group's host since its deploy.
  */

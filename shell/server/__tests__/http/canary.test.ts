@@ -2,8 +2,8 @@
  * @jest-environment node
  */
 import { parse as parseCookie } from 'cookie';
-import { COHORT_COOKIE } from '../../canary';
-import { VIEW_COOKIE } from '../../view-tokens';
+import { COHORT_COOKIE } from '../../canary/judge';
+import { VIEW_COOKIE } from '../../canary/view-tokens';
 import { METRICS_TOKEN, drawn, startFixture, type SiteFixture } from './site-fixture';
 
 /**

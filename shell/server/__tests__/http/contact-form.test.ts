@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { CONTACT_FIELDS } from '@site/contracts/contact';
-import { FORM_COOKIE, SENT_LOCATION } from '../../http/contact-form';
+import { FORM_COOKIE, SENT_LOCATION } from '../../contact/no-script-form';
 import { FORM_STATE_ELEMENT } from '../../../src/pages/contact/form-state';
 import { SITE_URL, startFixture, type SiteFixture } from './site-fixture';
 

@@ -4,7 +4,7 @@
 import { PATH_MAX } from '@site/contracts';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { readGrants } from '../../deploy/table-rules';
-import { DEFAULTS } from '../../site-options';
+import { DEFAULTS } from '../../config/site-options';
 import { routeOf, startFixture, type GroupPages, type SiteFixture } from './site-fixture';
 
 /**

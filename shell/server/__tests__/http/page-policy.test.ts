@@ -3,7 +3,7 @@
  */
 import { createHash } from 'node:crypto';
 import { METRICS_TOKEN, SITE_URL, startFixture, type SiteFixture } from './site-fixture';
-import { SPECULATION_HASH } from '../../http/page-policy';
+import { SPECULATION_HASH } from '../../pages/policy';
 
 /**
  * The policy each page answer carries, as a browser enforces it: scripts from the site and the

@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import type { RemoteDeployment } from '@site/contracts';
-import { PREVIEW_COOKIE } from '../../preview';
-import { SITE_URL, drawn, startFixture, type SiteFixture } from './site-fixture';
+import { PREVIEW_COOKIE } from '../../previews/preview';
+import { drawn, startFixture, type SiteFixture } from './site-fixture';
 
 /**
  * A team that floods the site with preview deploys through the real deploy API holds a bounded

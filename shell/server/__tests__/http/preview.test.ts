@@ -1,8 +1,8 @@
 /**
  * @jest-environment node
  */
-import { PREVIEW_COOKIE, PreviewSigner } from '../../preview';
-import { previewSecretOf } from '../../plugins/views';
+import { PREVIEW_COOKIE, PreviewSigner } from '../../previews/preview';
+import { previewSecretOf } from '../../previews/views-plugin';
 import {
   DEPLOY_TOKEN,
   METRICS_TOKEN,

@@ -1,0 +1,192 @@
+/**
+ * Which manifest a request sees: a preview's (a browser holding a signed preview link), a canary
+ * cohort's (while canaries run, each visitor is placed in a cohort once), or the live one. Pages
+ * and `/remotes.json` ask `request.siteView()`; nothing else needs to know why.
+ *
+ * Preview links are signed by the deploy API (`app.previews.link`) and opened at
+ * `/_preview/<token>`: the token joins the browser's previews (one per group) and the browser goes
+ * to the group's first page. A token that is not valid changes nothing.
+ */
+import { purposeKey } from '@site/serving/signatures';
+import type { RemoteDeployment } from '@site/contracts';
+import { REVALIDATE } from '@site/serving';
+import encodeUrl from 'encodeurl';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { CanaryViews, placeVisitor } from '../canary/judge';
+import { countView } from '../canary/plugin';
+import type { LiveManifest } from '../control-plane';
+import {
+  DEFAULT_PREVIEW_SECONDS,
+  PREVIEW_PATH,
+  PreviewManifests,
+  PreviewSigner,
+  previewCookie,
+  type PreviewClaims,
+} from './preview';
+
+export interface SiteView {
+  /** The manifest this request's pages are composed from. */
+  live: LiveManifest;
+  /** What it previews, when it previews anything. */
+  preview?: PreviewClaims[];
+}
+
+export interface Previews {
+  /**
+   * A signed link that shows `remote` to the browser that opens it, landing on `page` (one of the
+   * group's pages); off without a secret.
+   */
+  link(remote: RemoteDeployment, seconds?: number, page?: string): { url: string; expiresAt: Date };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    previews: Previews;
+  }
+  interface FastifyRequest {
+    /** The manifest this request sees (made once per request). */
+    siteView(): Promise<SiteView>;
+    /** While canaries run: the visitor's cohort (null: a crawler, which sees the stable site). */
+    cohort: number | null | undefined;
+  }
+}
+
+export interface ViewSettings {
+  /** Signs preview links (every replica must share it); no previews without it. */
+  previewSecret?: string | undefined;
+  /** Origins a previewed entry may point at (the deploy API's). */
+  allowedOrigins: readonly string[];
+  fetchTimeoutMs: number;
+}
+
+/** The secret preview links are signed with: the one set, or one derived from the deploy token. */
+export const previewSecretOf = (deploy: {
+  token: string;
+  previewSecret?: string | undefined;
+}): string =>
+  deploy.previewSecret ?? purposeKey(deploy.token, 'site preview links').toString('hex');
+
+export default fp<ViewSettings>(
+  async (app, settings) => {
+    const log = app.log.child({ part: 'views' });
+    const signer = settings.previewSecret ? new PreviewSigner(settings.previewSecret) : undefined;
+    const manifests = new PreviewManifests({
+      allowedOrigins: new Set(settings.allowedOrigins.map((o) => new URL(o).origin)),
+      shellPaths: app.shellBuild.shell.shellPaths,
+      fetchTimeoutMs: settings.fetchTimeoutMs,
+    });
+    const canaryViews = new CanaryViews();
+    const views = new WeakMap<FastifyRequest, Promise<SiteView>>();
+
+    async function viewOf(request: FastifyRequest): Promise<SiteView> {
+      const live = await app.live();
+      const tokens = signer?.fromCookie(request.headers.cookie) ?? [];
+      if (tokens.length > 0) {
+        const claims = tokens.map((t) => t.claims);
+        try {
+          return { live: await manifests.get(live, claims), preview: claims };
+        } catch (error) {
+          log.warn(
+            `site: a preview could not be put together, the live site is served: ${String(error)}`,
+          );
+        }
+      }
+      return { live: canaryViews.view(live, request.cohort ?? null) };
+    }
+
+    app.decorateRequest('cohort', undefined);
+    app.decorateRequest('siteView', function (this: FastifyRequest) {
+      let view = views.get(this);
+      if (!view) {
+        view = viewOf(this);
+        views.set(this, view);
+      }
+      return view;
+    });
+
+    // While a canary runs: a visitor without a cohort gets one with its first answer (a crawler
+    // never does), and pages and the manifest are private to the visitor (they differ by cohort).
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return;
+      if ((await app.live()).canaries.length === 0) return;
+      // Files are the same for every cohort (and cached publicly): only pages and the manifest.
+      const pathname = request.url.split('?')[0]!;
+      if (pathname !== '/remotes.json' && /\.[A-Za-z0-9]+$/.test(pathname)) return;
+      const placed = placeVisitor(
+        request.headers.cookie,
+        request.headers['user-agent'],
+        request.protocol === 'https',
+        app.canary.signer,
+      );
+      request.cohort = placed.cohort;
+      if (placed.setCookie) reply.header('set-cookie', placed.setCookie);
+    });
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (request.cohort !== undefined && reply.getHeader('cache-control') === REVALIDATE) {
+        reply
+          .header('cache-control', 'private, no-cache')
+          .header('vary', 'Accept-Encoding, Cookie');
+      }
+      // Only a request that asked for its view has one (a page, the 404 page).
+      const view = views.get(request);
+      if (typeof request.cohort === 'number' && view) {
+        await countView(app, request, reply, await view);
+      }
+      return payload;
+    });
+
+    app.decorate('previews', {
+      link(remote, seconds, page) {
+        if (!signer) throw new Error('preview links need a secret (the deploy API is off)');
+        const signed = signer.sign(
+          {
+            remote: remote.name,
+            version: remote.version,
+            entry: remote.entry,
+            serverIntegrity: remote.serverIntegrity ?? '',
+          },
+          seconds ?? DEFAULT_PREVIEW_SECONDS,
+        );
+        return {
+          url: `${app.shellBuild.siteUrl}${PREVIEW_PATH}/${signed.token}${page ? `?${new URLSearchParams({ page })}` : ''}`,
+          expiresAt: signed.expiresAt,
+        };
+      },
+    } satisfies Previews);
+
+    app.get<{ Params: { token: string }; Querystring: { page?: unknown } }>(
+      `${PREVIEW_PATH}/:token`,
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
+        const { token } = request.params;
+        const claims = token === 'end' ? null : (signer?.verify(token) ?? null);
+        const kept = (signer?.fromCookie(request.headers.cookie) ?? []).filter(
+          (t) => claims && t.claims.remote !== claims.remote,
+        );
+        const secure = request.protocol === 'https';
+        if (!claims) {
+          if (token === 'end') reply.header('set-cookie', previewCookie([], secure));
+          return reply.code(303).header('location', '/').send();
+        }
+        const tokens = [...kept, { token, claims }];
+        reply.header('set-cookie', previewCookie(tokens, secure));
+        let first = '/';
+        try {
+          const view = await manifests.get(
+            await app.live(),
+            tokens.map((t) => t.claims),
+          );
+          // The page the link names, if the previewed group has it; else the group's first page.
+          const routes = view.manifest.remotes.find((r) => r.name === claims.remote)?.routes ?? [];
+          const asked = request.query.page;
+          first = routes.find((r) => r.path === asked)?.path ?? routes[0]?.path ?? '/';
+        } catch {
+          // The page itself says what can be shown.
+        }
+        return reply.code(303).header('location', encodeUrl(first)).send();
+      },
+    );
+  },
+  { name: 'views', dependencies: ['shell-build', 'control-plane', 'canary'] },
+);
