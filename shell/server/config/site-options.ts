@@ -117,5 +117,5 @@ export const DEFAULTS = {
     tableBytes: 1024 * 1024,
   } satisfies RouteTableLimits,
   /** The site table, where each group's prefixes are granted. */
-  siteTable: path.join(__dirname, '..', '..', 'shared', 'contracts', 'site.json'),
+  siteTable: path.join(__dirname, '..', '..', '..', 'shared', 'contracts', 'site.json'),
 };

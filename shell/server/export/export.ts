@@ -19,7 +19,7 @@ import { createRemoteServer, type RemoteHost } from '@site/serving';
 import { createSite } from '../site';
 import { robotsTxt, sitemapXml } from '../pages/seo-files';
 
-const root = path.join(__dirname, '..', '..');
+const root = path.join(__dirname, '..', '..', '..');
 
 async function reachable(url: string): Promise<boolean> {
   try {
