@@ -195,7 +195,13 @@ export async function measureThroughput({
   log('throughput: exporting the pages for nginx (npm run export)');
   const exported = spawnSync(
     process.execPath,
-    ['--import', 'tsx', path.join(root, 'shell', 'server', 'export', 'export.ts'), '--out', exportDir],
+    [
+      '--import',
+      'tsx',
+      path.join(root, 'shell', 'server', 'export', 'export.ts'),
+      '--out',
+      exportDir,
+    ],
     { cwd: root, env: { ...process.env, ...siteEnv }, encoding: 'utf8' },
   );
   if (exported.status !== 0)
