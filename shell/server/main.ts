@@ -7,37 +7,16 @@
 import { limitConnections } from '@site/serving';
 import { createSite } from './site';
 import { checkSiteMachine, listenProblem } from './config/machine-checks';
-import { SettingsError, parseSiteSettings } from './settings';
+import { SettingsError, connectionLimits, parseSiteSettings } from './settings';
 
 /** sysexits.h's EX_CONFIG: a restart cannot help, the settings must change. */
 const EX_CONFIG = 78;
 
 async function main(): Promise<void> {
-  const settings = parseSiteSettings(process.env);
-  await checkSiteMachine(settings);
-  const site = await createSite({
-    shellDist: settings.shellDist,
-    deployDir: settings.deployDir,
-    apiTarget: settings.mailServiceUrl,
-    siteUrl: settings.siteUrl,
-    renderTimeoutMs: settings.renderTimeoutMs,
-    fetchTimeoutMs: settings.fetchTimeoutMs,
-    renderWorkers: settings.renderWorkers,
-    groupRenderWorkers: settings.groupRenderWorkers,
-    render: settings.render,
-    renderUser: settings.renderUser,
-    routeLimits: settings.routeLimits,
-    trustProxy: settings.trustProxy,
-    metricsToken: settings.metricsToken,
-    beaconRateLimit: settings.beaconRateLimit,
-    canary: settings.canary,
-    replicaName: settings.replicaName,
-    logLevel: settings.logLevel,
-    lastGood: settings.lastGood,
-    ...(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : {}),
-    ...(settings.deploy ? { deploy: settings.deploy } : {}),
-  });
-  limitConnections(site.app.server, settings.connections);
+  const config = parseSiteSettings(process.env);
+  await checkSiteMachine(config);
+  const site = await createSite(config);
+  limitConnections(site.app.server, connectionLimits(config));
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -50,12 +29,12 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   try {
-    await site.listen(settings.port, settings.host);
+    await site.listen(config.PORT, config.HOST);
   } catch (error) {
     await site.close().catch(() => undefined);
-    throw listenProblem(error, settings) ?? error;
+    throw listenProblem(error, config) ?? error;
   }
-  console.log(`site: http://localhost:${settings.port}/`);
+  console.log(`site: http://localhost:${config.PORT}/`);
 }
 
 main().catch((error: unknown) => {

@@ -18,7 +18,7 @@ import {
 import type { LiveManifest } from './control-plane';
 import { refuseBadTarget, trustProxy } from './http/fastify-options';
 import { apiProxy } from './contact/api-proxy';
-import { DEFAULT_BEACON_RATE_LIMIT, beaconRoutes } from './canary/beacon';
+import { beaconRoutes } from './canary/beacon';
 import { contactFormRoutes } from './contact/no-script-form';
 import { integrityRoutes } from './pages/integrity-reports';
 import { requestLog } from './http/request-log-plugin';
@@ -30,20 +30,40 @@ import deploy from './deploy/plugin';
 import { handleErrors } from './http/errors-plugin';
 import health from './metrics/health-plugin';
 import { metricsPlugin } from './metrics/plugin';
-import pages, { type PageCacheSettings } from './pages/plugin';
-import render, { type RenderSettings } from './render/plugin';
+import pages from './pages/plugin';
+import render from './render/plugin';
 import { seoRoutes } from './pages/seo-plugin';
 import shellBuild from './pages/shell-build-plugin';
 import { sitePages } from './pages/site-pages-plugin';
-import views, { previewSecretOf } from './previews/views-plugin';
-import { CANARY_DEFAULTS } from './canary/judge';
+import views from './previews/views-plugin';
 import canary from './canary/plugin';
 import pagePolicy from './pages/policy-plugin';
-import { viewKeyOf } from './canary/view-tokens';
-import { grantsOf, readGrants } from './deploy/table-rules';
-import { DEFAULTS, type SiteOptions } from './config/site-options';
+import { SITE_TABLE, grantsOf, readGrants } from './deploy/table-rules';
+import type { SiteConfig } from './settings';
 
-export { DEFAULTS, type SiteOptions } from './config/site-options';
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The site server's settings, parsed once at start (settings.ts), read where they are used. */
+    config: SiteConfig;
+  }
+}
+
+/** What a site server takes besides its settings: what tests give it in their place. */
+export interface SiteHooks {
+  /**
+   * Each group's prefixes (federation name -> prefixes); by default those of the site table
+   * (`shared/contracts/site.json`), read for each deploy.
+   */
+  grants?: Readonly<Record<string, readonly string[]>>;
+  /** Each log line's message, instead of JSON lines on stderr (tests read them). */
+  log?: (message: string) => void;
+  /** Node's process metrics beside the site's (default on). */
+  processMetrics?: boolean;
+  /** How often canaries are judged (ms), instead of CANARY_JUDGE_SECONDS: never, or faster. */
+  canaryIntervalMs?: number;
+  /** How long a last good page may stand in (ms), instead of LAST_GOOD_SECONDS: shorter. */
+  lastGoodMaxAgeMs?: number;
+}
 
 export interface Site {
   app: FastifyInstance;
@@ -59,16 +79,12 @@ export interface Site {
   close(): Promise<void>;
 }
 
-/** Grants given (tests), or the site table's, read for each change. */
-const grantsFrom = (given: SiteOptions['grants']) =>
-  given ? async () => grantsOf(given) : () => readGrants(DEFAULTS.siteTable);
-
-export async function createSite(options: SiteOptions): Promise<Site> {
+export async function createSite(config: SiteConfig, hooks: SiteHooks = {}): Promise<Site> {
   const app = Fastify({
-    logger: loggerOptions(options.log, options.logLevel),
+    logger: loggerOptions(hooks.log, config.LOG_LEVEL),
     // Fastify's own two lines per request are off: one line each, as the mail-service writes it.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: trustProxy(options.trustProxy),
+    trustProxy: trustProxy(config.TRUST_PROXY),
     // Long enough for any path Node's header limit lets through; the page lookup is exact.
     routerOptions: { maxParamLength: 16 * 1024 },
     return503OnClosing: true,
@@ -78,77 +94,36 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     // Fastify makes the server (and binds every address a host name has); the limits go on it below.
     http: LIMITED_SERVER_OPTIONS,
   });
+  app.decorate('config', config);
   // Fastify turns Node's request timeout off: a connection that declared a body and never sent it
   // stayed open for good, and a few thousand of them took every file descriptor. The stated limits
   // (@site/serving's CONNECTION_LIMITS: headers within 10 s, the whole request within 30 s, 72 s of
   // keep-alive, 256 connections per client address); main.ts applies the settings' values over them.
   limitConnections(app.server, CONNECTION_LIMITS);
-  const fetchTimeoutMs = options.fetchTimeoutMs ?? DEFAULTS.fetchTimeoutMs;
-  const deployToken = options.deploy?.token;
 
   handleErrors(app);
   await app.register(requestLog);
-  await app.register(shellBuild, { shellDist: options.shellDist, siteUrl: options.siteUrl });
-  await app.register(controlPlane, {
-    deployDir: options.deployDir,
-    databaseUrl: options.databaseUrl,
-  });
+  await app.register(shellBuild);
+  await app.register(controlPlane);
   await app.register(metricsPlugin, {
-    token: options.metricsToken,
-    ...(options.processMetrics === undefined ? {} : { processMetrics: options.processMetrics }),
+    ...(hooks.processMetrics === undefined ? {} : { processMetrics: hooks.processMetrics }),
   });
-  await app.register(render, {
-    timeoutMs: options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs,
-    fetchTimeoutMs,
-    shellProcesses: options.renderWorkers,
-    groupProcesses: options.groupRenderWorkers ?? DEFAULTS.groupRenderWorkers,
-    maxPageBytes: options.render?.maxPageBytes ?? DEFAULTS.maxPageBytes,
-    memoryMb: options.render?.memoryMb ?? DEFAULTS.renderMemoryMb,
-    groupMemoryMb: options.render?.groupMemoryMb ?? DEFAULTS.groupRenderMemoryMb,
-    previewPools: options.render?.previewPools ?? DEFAULTS.previewRenderPools,
-    user: options.renderUser ?? DEFAULTS.renderUser,
-  } satisfies RenderSettings);
-  await app.register(health, { replicaName: options.replicaName });
-  await app.register(pages, {
-    ...DEFAULTS.cache,
-    ...options.cache,
-    partBytes: DEFAULTS.partCacheBytes,
-    lastGood: { ...DEFAULTS.lastGood, ...options.lastGood },
-    deployDir: options.deployDir,
-    databaseUrl: options.databaseUrl,
-    mailService: options.apiTarget,
-  } satisfies PageCacheSettings);
-  await app.register(canary, {
-    viewKey: viewKeyOf(options.deploy ? previewSecretOf(options.deploy) : undefined),
-    deployDir: options.deployDir,
-    databaseUrl: options.databaseUrl,
-  });
-  await app.register(views, {
-    previewSecret: options.deploy ? previewSecretOf(options.deploy) : undefined,
-    allowedOrigins: options.deploy?.allowedOrigins ?? [],
-    fetchTimeoutMs,
-  });
+  await app.register(render);
+  await app.register(health);
+  await app.register(pages, { lastGoodMaxAgeMs: hooks.lastGoodMaxAgeMs });
+  await app.register(canary);
+  await app.register(views);
   await app.register(pagePolicy);
+  const given = hooks.grants;
   await app.register(deploy, {
-    token: deployToken,
-    allowedOrigins: options.deploy?.allowedOrigins ?? [],
-    fetchTimeoutMs,
-    checkTimeoutMs: options.deploy?.checkTimeoutMs ?? DEFAULTS.deployCheckTimeoutMs,
-    grants: grantsFrom(options.grants),
-    routeLimits: { ...DEFAULTS.routeLimits, ...options.routeLimits },
-    canary: {
-      ...CANARY_DEFAULTS,
-      intervalMs: DEFAULTS.canaryIntervalMs,
-      ...options.canary,
-    },
+    grants: given ? async () => grantsOf(given) : () => readGrants(SITE_TABLE),
+    canaryIntervalMs: hooks.canaryIntervalMs,
   });
-  await app.register(beaconRoutes, {
-    rateLimit: options.beaconRateLimit ?? DEFAULT_BEACON_RATE_LIMIT,
-  });
+  await app.register(beaconRoutes);
   await app.register(integrityRoutes);
   await app.register(seoRoutes);
-  await app.register(apiProxy, { target: options.apiTarget });
-  await app.register(contactFormRoutes, { mailService: options.apiTarget });
+  await app.register(apiProxy);
+  await app.register(contactFormRoutes);
   await app.register(sitePages);
 
   const page = async (urlPath: string) => app.pages.page(await app.live(), urlPath);
@@ -156,7 +131,7 @@ export async function createSite(options: SiteOptions): Promise<Site> {
     app,
     async listen(port, host) {
       await app.ready();
-      await warm(app.live(), page, options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs);
+      await warm(app.live(), page, config.RENDER_TIMEOUT_MS);
       return listenOn(app, port, host);
     },
     page,

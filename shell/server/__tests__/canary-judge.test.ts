@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createSite, type Site } from '../site';
+import { parseSiteSettings } from '../settings';
 import {
   Bucket,
   GRANTS,
@@ -46,24 +47,24 @@ beforeAll(async () => {
   await bucket.listen(portRange(3340, 3399, 3340 + Math.floor(Math.random() * 60)));
   for (const version of ['1.0.0', '1.1.0', '1.2.0', '1.3.0']) bucket.version('alpha', version);
   for (const version of ['1.0.0', '1.1.0', '1.2.0']) bucket.version('beta', version);
-  site = await createSite({
-    shellDist: SHELL_DIST,
-    deployDir: deployDirWith(path.join(work, 'deploy'), [
-      bucket.remote('alpha'),
-      bucket.remote('beta'),
-    ]),
-    apiTarget: 'http://127.0.0.1:9',
-    siteUrl: 'http://localhost',
-    renderWorkers: 1,
-    processMetrics: false,
-    deploy: { token: OPERATOR, allowedOrigins: [bucket.origin] },
-    grants: GRANTS,
-    trustProxy: ['loopback'],
-    beaconRateLimit: RATE_LIMIT,
+  site = await createSite(
+    parseSiteSettings({
+      SHELL_DIST,
+      DEPLOY_DIR: deployDirWith(path.join(work, 'deploy'), [
+        bucket.remote('alpha'),
+        bucket.remote('beta'),
+      ]),
+      MAIL_SERVICE_URL: 'http://127.0.0.1:9',
+      SITE_URL: 'http://localhost',
+      RENDER_WORKERS: '1',
+      DEPLOY_TOKEN: OPERATOR,
+      DEPLOY_ALLOWED_ORIGINS: bucket.origin,
+      TRUST_PROXY: 'loopback',
+      BEACON_RATE_LIMIT: String(RATE_LIMIT),
+    }),
     // The test ticks the judge itself.
-    canary: { intervalMs: 3_600_000 },
-    log: () => undefined,
-  });
+    { processMetrics: false, grants: GRANTS, canaryIntervalMs: 3_600_000, log: () => undefined },
+  );
 }, 180_000);
 
 afterAll(async () => {

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createSite, type Site } from '../site';
+import { parseSiteSettings } from '../settings';
 import { freshDatabase, startPostgres, type TestPostgres } from './control-plane-helpers';
 import {
   Bucket,
@@ -37,21 +38,21 @@ let sites: Site[] = [];
 let db: pg.Client;
 
 const startReplica = (deployDir: string) =>
-  createSite({
-    shellDist: SHELL_DIST,
-    deployDir,
-    databaseUrl,
-    apiTarget: 'http://127.0.0.1:9',
-    siteUrl: 'http://localhost',
-    renderWorkers: 1,
-    groupRenderWorkers: 1,
-    processMetrics: false,
-    deploy: { token: OPERATOR, allowedOrigins: [bucket.origin] },
-    grants: GRANTS,
-    trustProxy: ['loopback'],
-    canary: { intervalMs: INTERVAL_MS },
-    log: () => undefined,
-  });
+  createSite(
+    parseSiteSettings({
+      SHELL_DIST,
+      DEPLOY_DIR: deployDir,
+      DATABASE_URL: databaseUrl,
+      MAIL_SERVICE_URL: 'http://127.0.0.1:9',
+      SITE_URL: 'http://localhost',
+      RENDER_WORKERS: '1',
+      GROUP_RENDER_WORKERS: '1',
+      DEPLOY_TOKEN: OPERATOR,
+      DEPLOY_ALLOWED_ORIGINS: bucket.origin,
+      TRUST_PROXY: 'loopback',
+    }),
+    { processMetrics: false, grants: GRANTS, canaryIntervalMs: INTERVAL_MS, log: () => undefined },
+  );
 
 beforeAll(async () => {
   await shellBuilt();

@@ -12,6 +12,7 @@ import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRoute } from '@site/build/testing/manifest';
 import { listenOnFreePort, portRange } from '@site/build/testing/ports';
 import { createSite, type Site } from '../site';
+import { parseSiteSettings } from '../settings';
 
 export const SHELL_DIST = path.join(__dirname, '..', '..', 'dist');
 export const OPERATOR = 'operator-token-of-the-credentials-test';
@@ -145,23 +146,24 @@ export function startSite(
   databaseUrl?: string,
   { checkTimeoutMs, fetchTimeoutMs }: { checkTimeoutMs?: number; fetchTimeoutMs?: number } = {},
 ): Promise<Site> {
-  return createSite({
-    shellDist: SHELL_DIST,
-    deployDir,
-    databaseUrl,
-    apiTarget: 'http://127.0.0.1:9',
-    siteUrl: 'http://localhost',
-    renderWorkers: 1,
-    processMetrics: false,
-    ...(fetchTimeoutMs === undefined ? {} : { fetchTimeoutMs }),
-    deploy: {
-      token: OPERATOR,
-      allowedOrigins: [origin],
-      ...(checkTimeoutMs === undefined ? {} : { checkTimeoutMs }),
-    },
-    grants: GRANTS,
-    log: () => undefined,
-  });
+  return createSite(
+    parseSiteSettings({
+      SHELL_DIST,
+      DEPLOY_DIR: deployDir,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      MAIL_SERVICE_URL: 'http://127.0.0.1:9',
+      SITE_URL: 'http://localhost',
+      RENDER_WORKERS: '1',
+      ...(fetchTimeoutMs === undefined ? {} : { FETCH_TIMEOUT_MS: String(fetchTimeoutMs) }),
+      DEPLOY_TOKEN: OPERATOR,
+      DEPLOY_ALLOWED_ORIGINS: origin,
+      // The setting is in whole seconds.
+      ...(checkTimeoutMs === undefined
+        ? {}
+        : { DEPLOY_CHECK_TIMEOUT_S: String(Math.ceil(checkTimeoutMs / 1000)) }),
+    }),
+    { processMetrics: false, grants: GRANTS, log: () => undefined },
+  );
 }
 
 export interface Answer {

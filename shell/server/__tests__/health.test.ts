@@ -12,7 +12,7 @@ let plain: SiteFixture;
 
 beforeAll(async () => {
   [named, plain] = await Promise.all([
-    startFixture({ site: { replicaName: 'site-2' } }),
+    startFixture({ settings: { REPLICA_NAME: 'site-2' } }),
     startFixture(),
   ]);
 }, 180_000);

@@ -24,6 +24,7 @@ import { createRemoteServer, type RemoteHost } from '@site/serving';
 import { listenOnFreePort, portRange } from '@site/build/testing/ports';
 import http from 'node:http';
 import { createSite, type Site } from '../site';
+import { parseSiteSettings } from '../settings';
 
 /**
  * A page-group team turned hostile: it builds a real version of its group, replaces its Node build
@@ -224,17 +225,19 @@ beforeAll(async () => {
       remotes: [entry(DATA), entry(PUBLIC_HEALTH)],
     }),
   );
-  site = await createSite({
-    shellDist: SHELL_DIST,
-    deployDir,
-    apiTarget: 'http://127.0.0.1:9',
-    siteUrl: 'https://www.example.com',
-    renderWorkers: 1,
-    render: { memoryMb: 200 },
-    deploy: { token: TOKEN, allowedOrigins: [origin] },
-    processMetrics: false,
-    log: (line) => log.push(line),
-  });
+  site = await createSite(
+    parseSiteSettings({
+      SHELL_DIST,
+      DEPLOY_DIR: deployDir,
+      MAIL_SERVICE_URL: 'http://127.0.0.1:9',
+      SITE_URL: 'https://www.example.com',
+      RENDER_WORKERS: '1',
+      RENDER_MEMORY_MB: '200',
+      DEPLOY_TOKEN: TOKEN,
+      DEPLOY_ALLOWED_ORIGINS: origin,
+    }),
+    { processMetrics: false, log: (line) => log.push(line) },
+  );
   await site.app.ready();
 }, 300_000);
 

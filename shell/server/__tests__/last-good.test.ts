@@ -11,7 +11,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { testManifest } from '@site/build/testing/manifest';
-import { createSite, type Site, type SiteOptions } from '../site';
+import { createSite, type Site, type SiteHooks } from '../site';
+import { parseSiteSettings } from '../settings';
 import { freshDatabase, startPostgres, type TestPostgres } from './control-plane-helpers';
 import { drawn, heading, startGroupHost, type GroupHost } from './last-good-hosts';
 
@@ -32,21 +33,21 @@ let postgres: TestPostgres | undefined;
 /** Where the control plane is: files in the deploy folder, or this database. */
 let databaseUrl: string | undefined;
 
-async function startSite(options: Partial<SiteOptions> = {}): Promise<Site> {
-  const site = await createSite({
-    shellDist: SHELL_DIST,
-    deployDir,
-    apiTarget: 'http://127.0.0.1:9',
-    siteUrl: 'https://www.example.test',
-    renderWorkers: 1,
-    groupRenderWorkers: 1,
-    processMetrics: false,
-    metricsToken: METRICS_TOKEN,
-    fetchTimeoutMs: 1000,
-    log: () => undefined,
-    ...(databaseUrl ? { databaseUrl } : {}),
-    ...options,
-  });
+async function startSite(hooks: SiteHooks = {}): Promise<Site> {
+  const site = await createSite(
+    parseSiteSettings({
+      SHELL_DIST,
+      DEPLOY_DIR: deployDir,
+      MAIL_SERVICE_URL: 'http://127.0.0.1:9',
+      SITE_URL: 'https://www.example.test',
+      RENDER_WORKERS: '1',
+      GROUP_RENDER_WORKERS: '1',
+      METRICS_TOKEN,
+      FETCH_TIMEOUT_MS: '1000',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    }),
+    { processMetrics: false, log: () => undefined, ...hooks },
+  );
   sites.push(site);
   await site.app.ready();
   return site;
@@ -140,7 +141,7 @@ function outageTests(store: 'files' | 'PostgreSQL') {
 
     it('shows the notice once the last good composition is older than the stated time', async () => {
       await outage();
-      const site = await startSite({ lastGood: { maxAgeMs: 1 } });
+      const site = await startSite({ lastGoodMaxAgeMs: 1 });
 
       const page = await get(site, '/probe/hello');
       expect(page.statusCode).toBe(503);

@@ -11,6 +11,7 @@ import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRemote } from '@site/build/testing/manifest';
 import { listenOnFreePort, portRange } from '@site/build/testing/ports';
 import { createSite, type Site } from '../site';
+import { parseSiteSettings } from '../settings';
 
 /**
  * The site server's metrics and error beacon, on a real site (the real shell build, real render
@@ -140,19 +141,22 @@ beforeAll(async () => {
   );
   const port = await freePort();
   siteUrl = `http://127.0.0.1:${port}`;
-  site = await createSite({
-    shellDist: SHELL_DIST,
-    deployDir,
-    apiTarget: 'http://127.0.0.1:9',
-    siteUrl,
-    renderTimeoutMs: 1000,
-    renderWorkers: 1,
-    metricsToken: METRICS_TOKEN,
-    beaconRateLimit: RATE_LIMIT,
-    deploy: { token: DEPLOY_TOKEN, allowedOrigins: [origin] },
-    trustProxy: ['loopback'],
-    log: () => undefined,
-  });
+  site = await createSite(
+    parseSiteSettings({
+      SHELL_DIST,
+      DEPLOY_DIR: deployDir,
+      MAIL_SERVICE_URL: 'http://127.0.0.1:9',
+      SITE_URL: siteUrl,
+      RENDER_TIMEOUT_MS: '1000',
+      RENDER_WORKERS: '1',
+      METRICS_TOKEN,
+      BEACON_RATE_LIMIT: String(RATE_LIMIT),
+      DEPLOY_TOKEN,
+      DEPLOY_ALLOWED_ORIGINS: origin,
+      TRUST_PROXY: 'loopback',
+    }),
+    { log: () => undefined },
+  );
   await site.listen(port, '127.0.0.1');
 }, 180_000);
 
@@ -178,15 +182,16 @@ describe('GET /_metrics', () => {
   test('is off (404, with the reason) on a site without METRICS_TOKEN', async () => {
     const deployDir = path.join(work, 'deploy-off');
     mkdirSync(deployDir);
-    const off = await createSite({
-      shellDist: SHELL_DIST,
-      deployDir,
-      apiTarget: 'http://127.0.0.1:9',
-      siteUrl: 'http://localhost',
-      renderWorkers: 1,
-      processMetrics: false,
-      log: () => undefined,
-    });
+    const off = await createSite(
+      parseSiteSettings({
+        SHELL_DIST,
+        DEPLOY_DIR: deployDir,
+        MAIL_SERVICE_URL: 'http://127.0.0.1:9',
+        SITE_URL: 'http://localhost',
+        RENDER_WORKERS: '1',
+      }),
+      { processMetrics: false, log: () => undefined },
+    );
     try {
       const answer = await off.app.inject({
         url: '/_metrics',

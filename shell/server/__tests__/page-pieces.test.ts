@@ -14,6 +14,7 @@ import { testManifest, testRemote } from '@site/build/testing/manifest';
 import { listenOnFreePort, portRange } from '@site/build/testing/ports';
 import { HotPages, PageShape, crc32Combine, joinGzip, piece } from '../pages/pieces';
 import { createSite, type Site } from '../site';
+import { parseSiteSettings } from '../settings';
 
 describe('pieces of a page joined', () => {
   it('are one gzip stream of the pieces in order, as any gzip reader reads it', () => {
@@ -169,15 +170,17 @@ beforeAll(async () => {
   const port = await listenOnFreePort(probe, portRange(3340, 3349));
   await new Promise((resolve) => probe.close(resolve));
   siteUrl = `http://127.0.0.1:${port}`;
-  site = await createSite({
-    shellDist: SHELL_DIST,
-    deployDir,
-    apiTarget: 'http://127.0.0.1:9',
-    siteUrl,
-    renderWorkers: 1,
-    metricsToken: METRICS_TOKEN,
-    log: () => undefined,
-  });
+  site = await createSite(
+    parseSiteSettings({
+      SHELL_DIST,
+      DEPLOY_DIR: deployDir,
+      MAIL_SERVICE_URL: 'http://127.0.0.1:9',
+      SITE_URL: siteUrl,
+      RENDER_WORKERS: '1',
+      METRICS_TOKEN,
+    }),
+    { log: () => undefined },
+  );
   await site.listen(port, '127.0.0.1');
 }, 180_000);
 

@@ -11,7 +11,7 @@ let site: SiteFixture;
 const lines: string[] = [];
 
 beforeAll(async () => {
-  site = await startFixture({ site: { log: (line) => lines.push(line) } });
+  site = await startFixture({ hooks: { log: (line) => lines.push(line) } });
 }, 180_000);
 
 afterAll(async () => {

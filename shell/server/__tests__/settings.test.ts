@@ -6,8 +6,9 @@ import { CONNECTION_LIMITS } from '@site/serving';
 import {
   SettingsError,
   defaultRenderWorkers,
+  connectionLimits,
   parseSiteSettings,
-  type SiteSettings,
+  type SiteConfig,
 } from '../settings';
 
 const root = path.join(__dirname, '..', '..', '..');
@@ -25,44 +26,60 @@ function problems(env: NodeJS.ProcessEnv): readonly string[] {
 
 describe('the site server settings', () => {
   test('with nothing set, every setting has its default', () => {
-    expect(parseSiteSettings({})).toEqual<SiteSettings>({
-      port: 3000,
-      host: undefined,
-      siteUrl: 'http://localhost:3000',
-      shellDist: path.join(root, 'shell', 'dist'),
-      deployDir: path.join(root, 'deploy'),
-      mailServiceUrl: 'http://127.0.0.1:3005',
-      renderTimeoutMs: 3000,
-      fetchTimeoutMs: 2500,
-      renderWorkers: defaultRenderWorkers(),
-      groupRenderWorkers: 2,
-      render: { maxPageBytes: 1_048_576, memoryMb: 256, groupMemoryMb: 1024, previewPools: 2 },
-      renderUser: 'nobody',
-      deploy: undefined,
-      routeLimits: {
-        titleChars: 120,
-        navLabelChars: 60,
-        groupChars: 60,
-        routes: 2000,
-        tableBytes: 1_048_576,
-      },
-      trustProxy: false,
-      beaconRateLimit: 30,
-      canary: { maxErrorRate: 0.02, minViews: 50, windowSeconds: 1800, intervalMs: 5000 },
-      connections: {
-        headersTimeoutMs: 10_000,
-        requestTimeoutMs: 30_000,
-        keepAliveTimeoutMs: 72_000,
-        maxPerClient: 256,
-        maxConnections: CONNECTION_LIMITS.maxConnections,
-      },
-      lastGood: { maxAgeMs: 86_400_000, maxPages: 5000, maxPageBytes: 524_288 },
-      logLevel: 'info',
+    expect(parseSiteSettings({})).toEqual<SiteConfig>({
+      PORT: 3000,
+      SITE_URL: 'http://localhost:3000',
+      SHELL_DIST: path.join(root, 'shell', 'dist'),
+      DEPLOY_DIR: path.join(root, 'deploy'),
+      MAIL_SERVICE_URL: 'http://127.0.0.1:3005',
+      RENDER_TIMEOUT_MS: 3000,
+      FETCH_TIMEOUT_MS: 2500,
+      RENDER_WORKERS: defaultRenderWorkers(),
+      GROUP_RENDER_WORKERS: 2,
+      RENDER_MAX_PAGE_BYTES: 1_048_576,
+      RENDER_MEMORY_MB: 256,
+      GROUP_RENDER_MEMORY_MB: 1024,
+      PREVIEW_RENDER_POOLS: 2,
+      RENDER_USER: 'nobody',
+      DEPLOY_ALLOWED_ORIGINS: [],
+      DEPLOY_CHECK_TIMEOUT_S: 120,
+      ROUTE_TITLE_MAX_CHARS: 120,
+      ROUTE_NAV_LABEL_MAX_CHARS: 60,
+      ROUTE_GROUP_MAX_CHARS: 60,
+      ROUTE_TABLE_MAX_ROUTES: 2000,
+      ROUTE_TABLE_MAX_BYTES: 1_048_576,
+      TRUST_PROXY: false,
+      BEACON_RATE_LIMIT: 30,
+      CANARY_MAX_ERROR_RATE: 0.02,
+      CANARY_MIN_VIEWS: 50,
+      CANARY_WINDOW_SECONDS: 1800,
+      CANARY_JUDGE_SECONDS: 5,
+      HEADERS_TIMEOUT_MS: 10_000,
+      REQUEST_TIMEOUT_MS: 30_000,
+      KEEP_ALIVE_TIMEOUT_MS: 72_000,
+      MAX_CONNECTIONS_PER_CLIENT: 256,
+      LAST_GOOD_SECONDS: 86_400,
+      LAST_GOOD_PAGES: 5000,
+      LAST_GOOD_PAGE_BYTES: 524_288,
+      LOG_LEVEL: 'info',
+    });
+    // Read where they are used, and never changed there.
+    expect(Object.isFrozen(parseSiteSettings({}))).toBe(true);
+    expect(Object.isFrozen(parseSiteSettings({}).DEPLOY_ALLOWED_ORIGINS)).toBe(true);
+  });
+
+  test('the connection limits the server applies are the settings over the stated ones', () => {
+    expect(connectionLimits(parseSiteSettings({ MAX_CONNECTIONS_PER_CLIENT: '9' }))).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 72_000,
+      maxPerClient: 9,
+      maxConnections: CONNECTION_LIMITS.maxConnections,
     });
   });
 
   test("LOG_LEVEL is one of pino's levels, shared with the mail-service", () => {
-    expect(parseSiteSettings({ LOG_LEVEL: 'warn' }).logLevel).toBe('warn');
+    expect(parseSiteSettings({ LOG_LEVEL: 'warn' }).LOG_LEVEL).toBe('warn');
     expect(problems({ LOG_LEVEL: 'loud' })).toEqual([
       expect.stringMatching(
         /^LOG_LEVEL: .*expected one of fatal, error, warn, info, debug, trace, silent/,
@@ -78,13 +95,13 @@ describe('the site server settings', () => {
         ROUTE_GROUP_MAX_CHARS: '30',
         ROUTE_TABLE_MAX_ROUTES: '500',
         ROUTE_TABLE_MAX_BYTES: '262144',
-      }).routeLimits,
-    ).toEqual({
-      titleChars: 80,
-      navLabelChars: 40,
-      groupChars: 30,
-      routes: 500,
-      tableBytes: 262_144,
+      }),
+    ).toMatchObject({
+      ROUTE_TITLE_MAX_CHARS: 80,
+      ROUTE_NAV_LABEL_MAX_CHARS: 40,
+      ROUTE_GROUP_MAX_CHARS: 30,
+      ROUTE_TABLE_MAX_ROUTES: 500,
+      ROUTE_TABLE_MAX_BYTES: 262_144,
     });
     expect(
       problems({
@@ -109,8 +126,12 @@ describe('the site server settings', () => {
         LAST_GOOD_SECONDS: '3600',
         LAST_GOOD_PAGES: '200',
         LAST_GOOD_PAGE_BYTES: '65536',
-      }).lastGood,
-    ).toEqual({ maxAgeMs: 3_600_000, maxPages: 200, maxPageBytes: 65_536 });
+      }),
+    ).toMatchObject({
+      LAST_GOOD_SECONDS: 3600,
+      LAST_GOOD_PAGES: 200,
+      LAST_GOOD_PAGE_BYTES: 65_536,
+    });
     expect(
       problems({ LAST_GOOD_SECONDS: '10', LAST_GOOD_PAGES: '0', LAST_GOOD_PAGE_BYTES: '1e9' }),
     ).toEqual([
@@ -127,12 +148,12 @@ describe('the site server settings', () => {
         REQUEST_TIMEOUT_MS: '5000',
         KEEP_ALIVE_TIMEOUT_MS: '65000',
         MAX_CONNECTIONS_PER_CLIENT: '1000',
-      }).connections,
+      }),
     ).toMatchObject({
-      headersTimeoutMs: 2000,
-      requestTimeoutMs: 5000,
-      keepAliveTimeoutMs: 65_000,
-      maxPerClient: 1000,
+      HEADERS_TIMEOUT_MS: 2000,
+      REQUEST_TIMEOUT_MS: 5000,
+      KEEP_ALIVE_TIMEOUT_MS: 65_000,
+      MAX_CONNECTIONS_PER_CLIENT: 1000,
     });
     expect(
       problems({
@@ -159,8 +180,13 @@ describe('the site server settings', () => {
         CANARY_MIN_VIEWS: '300',
         CANARY_WINDOW_SECONDS: '30',
         CANARY_JUDGE_SECONDS: '2',
-      }).canary,
-    ).toEqual({ maxErrorRate: 0.05, minViews: 300, windowSeconds: 30, intervalMs: 2000 });
+      }),
+    ).toMatchObject({
+      CANARY_MAX_ERROR_RATE: 0.05,
+      CANARY_MIN_VIEWS: 300,
+      CANARY_WINDOW_SECONDS: 30,
+      CANARY_JUDGE_SECONDS: 2,
+    });
     expect(
       problems({
         CANARY_MAX_ERROR_RATE: '5%',
@@ -184,13 +210,13 @@ describe('the site server settings', () => {
       expect.stringMatching(/^CANARY_ERROR_THRESHOLD: no longer read; .*CANARY_MAX_ERROR_RATE/),
     ]);
     expect(problems({ CANARY_ERROR_THRESHOLD: '5', PORT: 'x' })).toHaveLength(2);
-    expect(parseSiteSettings({ CANARY_ERROR_THRESHOLD: '  ' }).canary.minViews).toBeGreaterThan(0);
+    expect(parseSiteSettings({ CANARY_ERROR_THRESHOLD: '  ' }).CANARY_MIN_VIEWS).toBeGreaterThan(0);
   });
 
   test('METRICS_TOKEN turns the metrics on; a short one is refused without being echoed', () => {
     const token = 'metrics-token-0123456789';
-    expect(parseSiteSettings({ METRICS_TOKEN: token }).metricsToken).toBe(token);
-    expect(parseSiteSettings({}).metricsToken).toBeUndefined();
+    expect(parseSiteSettings({ METRICS_TOKEN: token }).METRICS_TOKEN).toBe(token);
+    expect(parseSiteSettings({}).METRICS_TOKEN).toBeUndefined();
     const refused = problems({ METRICS_TOKEN: 'short secret' });
     expect(refused).toHaveLength(1);
     expect(refused[0]).toMatch(/^METRICS_TOKEN: expected at least 16 printable characters/);
@@ -198,7 +224,7 @@ describe('the site server settings', () => {
   });
 
   test('BEACON_RATE_LIMIT is a whole number of reports per minute', () => {
-    expect(parseSiteSettings({ BEACON_RATE_LIMIT: '5' }).beaconRateLimit).toBe(5);
+    expect(parseSiteSettings({ BEACON_RATE_LIMIT: '5' }).BEACON_RATE_LIMIT).toBe(5);
     for (const bad of ['0', '1.5', 'ten', '100001']) {
       expect(problems({ BEACON_RATE_LIMIT: bad })).toEqual([
         `BEACON_RATE_LIMIT: "${bad}" is not a number of reports per minute (1 to 100000)`,
@@ -210,7 +236,7 @@ describe('the site server settings', () => {
     expect(parseSiteSettings({ PORT: '', RENDER_TIMEOUT_MS: '  ', DEPLOY_TOKEN: '' })).toEqual(
       parseSiteSettings({}),
     );
-    expect(parseSiteSettings({ PORT: ' 3456 ' }).port).toBe(3456);
+    expect(parseSiteSettings({ PORT: ' 3456 ' }).PORT).toBe(3456);
   });
 
   test('RENDER_TIMEOUT_MS=3s is refused with what it accepts, not read as NaN', () => {
@@ -222,12 +248,12 @@ describe('the site server settings', () => {
         `RENDER_TIMEOUT_MS: "${bad}" is not a whole number of milliseconds (100 to 60000)`,
       ]);
     }
-    expect(parseSiteSettings({ RENDER_TIMEOUT_MS: '100' }).renderTimeoutMs).toBe(100);
-    expect(parseSiteSettings({ RENDER_TIMEOUT_MS: '60000' }).renderTimeoutMs).toBe(60_000);
+    expect(parseSiteSettings({ RENDER_TIMEOUT_MS: '100' }).RENDER_TIMEOUT_MS).toBe(100);
+    expect(parseSiteSettings({ RENDER_TIMEOUT_MS: '60000' }).RENDER_TIMEOUT_MS).toBe(60_000);
   });
 
   test('FETCH_TIMEOUT_MS is a whole number of milliseconds too', () => {
-    expect(parseSiteSettings({ FETCH_TIMEOUT_MS: '800' }).fetchTimeoutMs).toBe(800);
+    expect(parseSiteSettings({ FETCH_TIMEOUT_MS: '800' }).FETCH_TIMEOUT_MS).toBe(800);
     expect(problems({ FETCH_TIMEOUT_MS: '2.5s' })).toEqual([
       'FETCH_TIMEOUT_MS: "2.5s" is not a whole number of milliseconds (100 to 60000)',
     ]);
@@ -265,8 +291,8 @@ describe('the site server settings', () => {
 
   test('PORT is a port number; SITE_URL follows it unless set', () => {
     expect(parseSiteSettings({ PORT: '3456' })).toMatchObject({
-      port: 3456,
-      siteUrl: 'http://localhost:3456',
+      PORT: 3456,
+      SITE_URL: 'http://localhost:3456',
     });
     for (const bad of ['0', '65536', 'http', '80.5']) {
       expect(problems({ PORT: bad })).toEqual([`PORT: "${bad}" is not a port number (1 to 65535)`]);
@@ -274,13 +300,13 @@ describe('the site server settings', () => {
   });
 
   test('SITE_URL is an absolute http(s) origin, given back without the trailing slash', () => {
-    expect(parseSiteSettings({ SITE_URL: 'https://www.example.com/' }).siteUrl).toBe(
+    expect(parseSiteSettings({ SITE_URL: 'https://www.example.com/' }).SITE_URL).toBe(
       'https://www.example.com',
     );
-    expect(parseSiteSettings({ SITE_URL: 'HTTPS://WWW.Example.COM:443' }).siteUrl).toBe(
+    expect(parseSiteSettings({ SITE_URL: 'HTTPS://WWW.Example.COM:443' }).SITE_URL).toBe(
       'https://www.example.com',
     );
-    expect(parseSiteSettings({ SITE_URL: 'http://localhost:8080' }).siteUrl).toBe(
+    expect(parseSiteSettings({ SITE_URL: 'http://localhost:8080' }).SITE_URL).toBe(
       'http://localhost:8080',
     );
     expect(problems({ SITE_URL: 'https://www.example.com/site' })).toEqual([
@@ -293,7 +319,7 @@ describe('the site server settings', () => {
 
   test('HOST is an address or a host name; unset listens on every interface', () => {
     for (const host of ['127.0.0.1', '::', '::1', 'localhost', 'site.internal']) {
-      expect(parseSiteSettings({ HOST: host }).host).toBe(host);
+      expect(parseSiteSettings({ HOST: host }).HOST).toBe(host);
     }
     expect(problems({ HOST: 'local host' })).toEqual([
       'HOST: "local host" is not an address to listen on (an IP address such as 127.0.0.1 or ::, or a host name)',
@@ -306,13 +332,13 @@ describe('the site server settings', () => {
 
   test('SHELL_DIST and DEPLOY_DIR are folders, relative ones taken from the working directory', () => {
     const s = parseSiteSettings({ SHELL_DIST: 'build/shell', DEPLOY_DIR: '/srv/site/deploy' });
-    expect(s.shellDist).toBe(path.resolve('build/shell'));
-    expect(s.deployDir).toBe('/srv/site/deploy');
+    expect(s.SHELL_DIST).toBe(path.resolve('build/shell'));
+    expect(s.DEPLOY_DIR).toBe('/srv/site/deploy');
   });
 
   test('MAIL_SERVICE_URL is an http(s) origin: a path would be ignored by the proxy, so it is refused', () => {
     expect(
-      parseSiteSettings({ MAIL_SERVICE_URL: 'http://mail.internal:8025/' }).mailServiceUrl,
+      parseSiteSettings({ MAIL_SERVICE_URL: 'http://mail.internal:8025/' }).MAIL_SERVICE_URL,
     ).toBe('http://mail.internal:8025');
     expect(problems({ MAIL_SERVICE_URL: 'http://mail.internal/api' })).toEqual([
       'MAIL_SERVICE_URL: "http://mail.internal/api" has a path (/api): expected an http(s) origin such as http://127.0.0.1:3005',
@@ -321,42 +347,37 @@ describe('the site server settings', () => {
   });
 
   test('RENDER_WORKERS is 1 to 16; by default one fewer than the cores, at least 1, at most 4', () => {
-    expect(parseSiteSettings({ RENDER_WORKERS: '16' }).renderWorkers).toBe(16);
+    expect(parseSiteSettings({ RENDER_WORKERS: '16' }).RENDER_WORKERS).toBe(16);
     expect(problems({ RENDER_WORKERS: '17' })).toEqual([
       'RENDER_WORKERS: "17" is not a number of render processes (1 to 16)',
     ]);
     expect([1, 2, 3, 5, 64].map((cores) => defaultRenderWorkers(cores))).toEqual([1, 1, 2, 4, 4]);
   });
 
-  test('without DEPLOY_TOKEN the deploy API is off; with one it is on with the allowed origins', () => {
-    expect(parseSiteSettings({ DEPLOY_ALLOWED_ORIGINS: 'https://cdn.example.com' }).deploy).toBe(
-      undefined,
-    );
+  test('DEPLOY_TOKEN turns the deploy API on; the allowed origins are read as origins, once each', () => {
+    expect(
+      parseSiteSettings({ DEPLOY_ALLOWED_ORIGINS: 'https://cdn.example.com' }).DEPLOY_TOKEN,
+    ).toBeUndefined();
     const token = 'a-deploy-token-of-32-characters!';
     expect(
       parseSiteSettings({
         DEPLOY_TOKEN: token,
         DEPLOY_ALLOWED_ORIGINS:
           ' https://CDN.example.com/ ,http://localhost:3001,,https://cdn.example.com',
-      }).deploy,
-    ).toEqual({
-      token,
-      allowedOrigins: ['https://cdn.example.com', 'http://localhost:3001'],
-      checkTimeoutMs: 120_000,
-    });
-    expect(parseSiteSettings({ DEPLOY_TOKEN: token }).deploy).toEqual({
-      token,
-      allowedOrigins: [],
-      checkTimeoutMs: 120_000,
+      }),
+    ).toMatchObject({
+      DEPLOY_TOKEN: token,
+      DEPLOY_ALLOWED_ORIGINS: ['https://cdn.example.com', 'http://localhost:3001'],
+      DEPLOY_CHECK_TIMEOUT_S: 120,
     });
   });
 
   test("DEPLOY_CHECK_TIMEOUT_S is how long one deploy's checks may take, 5 to 3600 s", () => {
     const token = 'a-deploy-token-of-32-characters!';
     expect(
-      parseSiteSettings({ DEPLOY_TOKEN: token, DEPLOY_CHECK_TIMEOUT_S: '30' }).deploy
-        ?.checkTimeoutMs,
-    ).toBe(30_000);
+      parseSiteSettings({ DEPLOY_TOKEN: token, DEPLOY_CHECK_TIMEOUT_S: '30' })
+        .DEPLOY_CHECK_TIMEOUT_S,
+    ).toBe(30);
     expect(problems({ DEPLOY_CHECK_TIMEOUT_S: '4' })).toEqual([
       'DEPLOY_CHECK_TIMEOUT_S: "4" is not a whole number of seconds (5 to 3600)',
     ]);
@@ -383,7 +404,7 @@ describe('the site server settings', () => {
   });
 
   test('TRUST_PROXY takes the mail-service forms: none, a hop count, names, addresses, ranges', () => {
-    const accepted: [string, SiteSettings['trustProxy']][] = [
+    const accepted: [string, SiteConfig['TRUST_PROXY']][] = [
       ['false', false],
       ['none', false],
       ['0', 0],
@@ -396,7 +417,7 @@ describe('the site server settings', () => {
       ['fd00::/8, 192.168.1.1', ['fd00::/8', '192.168.1.1']],
     ];
     for (const [value, expected] of accepted) {
-      expect(parseSiteSettings({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+      expect(parseSiteSettings({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
     }
     expect(problems({ TRUST_PROXY: 'true' })[0]).toMatch(
       /^TRUST_PROXY: true would believe X-Forwarded-For from anyone/,
@@ -419,9 +440,12 @@ describe('the site server settings', () => {
         RENDER_USER: 'render',
       }),
     ).toMatchObject({
-      groupRenderWorkers: 3,
-      render: { maxPageBytes: 2_000_000, memoryMb: 512, groupMemoryMb: 2048, previewPools: 3 },
-      renderUser: 'render',
+      GROUP_RENDER_WORKERS: 3,
+      RENDER_MAX_PAGE_BYTES: 2_000_000,
+      RENDER_MEMORY_MB: 512,
+      GROUP_RENDER_MEMORY_MB: 2048,
+      PREVIEW_RENDER_POOLS: 3,
+      RENDER_USER: 'render',
     });
     for (const [name, value, says] of [
       ['RENDER_MAX_PAGE_BYTES', '1000', 'is not a number of bytes (65536 to 67108864)'],
@@ -441,8 +465,8 @@ describe('the site server settings', () => {
   });
 
   test("the replica's name: unset by default, else a plain name for a header", () => {
-    expect(parseSiteSettings({}).replicaName).toBeUndefined();
-    expect(parseSiteSettings({ REPLICA_NAME: 'site-1' }).replicaName).toBe('site-1');
+    expect(parseSiteSettings({}).REPLICA_NAME).toBeUndefined();
+    expect(parseSiteSettings({ REPLICA_NAME: 'site-1' }).REPLICA_NAME).toBe('site-1');
     for (const value of ['site 1', 'site\u00e9', 'x'.repeat(65)]) {
       expect(() => parseSiteSettings({ REPLICA_NAME: value })).toThrow(
         `REPLICA_NAME: "${value}" is not a replica name (1 to 64 letters, digits, ".", "-" or "_", such as site-1)`,

@@ -22,8 +22,6 @@ import type { ViewClaims } from './view-tokens';
 
 export const BEACON_PATH = '/_beacon';
 export const MAX_BEACON_BODY = 4 * 1024;
-/** Reports accepted from one client address per minute, unless set (BEACON_RATE_LIMIT). */
-export const DEFAULT_BEACON_RATE_LIMIT = 30;
 const WINDOW_MS = 60_000;
 /** Client addresses counted at once (the least recently seen go first). */
 const MAX_CLIENTS = 10_000;
@@ -47,11 +45,6 @@ interface BeaconBody {
   message?: string;
 }
 
-export interface BeaconOptions {
-  /** Reports without a valid token per client address (an IPv6 /64 counts as one) per minute. */
-  rateLimit: number;
-}
-
 /** The four hextets of an IPv6 address's /64; an IPv4 address (mapped or not) is itself. */
 export function clientKey(address: string): string {
   if (isIP(address) !== 6) return address;
@@ -72,7 +65,9 @@ export function clientKey(address: string): string {
     .join(':')}::/64`;
 }
 
-export async function beaconRoutes(app: FastifyInstance, options: BeaconOptions): Promise<void> {
+export async function beaconRoutes(app: FastifyInstance): Promise<void> {
+  // Reports without a valid token per client address (an IPv6 /64 counts as one) per minute.
+  const perMinute = app.config.BEACON_RATE_LIMIT;
   const { metrics } = app;
   const { signer, counter } = app.canary;
   const claimsOf = new WeakMap<FastifyRequest, ViewClaims | null>();
@@ -92,7 +87,7 @@ export async function beaconRoutes(app: FastifyInstance, options: BeaconOptions)
     onExceeded: () => metrics.beaconRefused('rate_limited'),
     errorResponseBuilder: () =>
       Object.assign(
-        new Error(`Too many reports from this address: at most ${options.rateLimit} a minute.`),
+        new Error(`Too many reports from this address: at most ${perMinute} a minute.`),
         { statusCode: 429 },
       ),
   });
@@ -142,7 +137,7 @@ export async function beaconRoutes(app: FastifyInstance, options: BeaconOptions)
     {
       bodyLimit: MAX_BEACON_BODY,
       schema: { body: beaconBody },
-      config: { rateLimit: { max: options.rateLimit, timeWindow: WINDOW_MS } },
+      config: { rateLimit: { max: perMinute, timeWindow: WINDOW_MS } },
     },
     async (request, reply) => {
       const { kind, group, version } = request.body;

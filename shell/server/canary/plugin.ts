@@ -15,7 +15,8 @@ import { PostgresCountStore } from '../control-plane/counts-postgres';
 import { BEACON_PATH } from './beacon';
 import { isDocumentNavigation } from '../http/navigation';
 import { targetPath } from '../pages/answer';
-import { VIEW_COOKIE, VIEW_SECONDS, ViewSigner } from './view-tokens';
+import { VIEW_COOKIE, VIEW_SECONDS, ViewSigner, viewKeyOf } from './view-tokens';
+import { previewSecretOf } from '../previews/preview';
 import type { SiteView } from '../previews/views-plugin';
 
 export interface CanaryCounting {
@@ -30,12 +31,13 @@ declare module 'fastify' {
   }
 }
 
-export default fp<{ viewKey: Buffer; deployDir: string; databaseUrl?: string | undefined }>(
-  async (app, options) => {
-    const signer = new ViewSigner(options.viewKey);
-    const store: CanaryCountStore = options.databaseUrl
-      ? new PostgresCountStore(options.databaseUrl)
-      : new FileCountStore(options.deployDir);
+export default fp(
+  async (app) => {
+    const { DATABASE_URL, DEPLOY_DIR } = app.config;
+    const signer = new ViewSigner(viewKeyOf(previewSecretOf(app.config)));
+    const store: CanaryCountStore = DATABASE_URL
+      ? new PostgresCountStore(DATABASE_URL)
+      : new FileCountStore(DEPLOY_DIR);
     const counter = new CanaryCounter(store);
     app.decorate('canary', { signer, counter, store } satisfies CanaryCounting);
     app.addHook('onClose', async () => {

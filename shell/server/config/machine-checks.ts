@@ -7,7 +7,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { SettingsError, type SiteSettings } from '../settings';
+import { SettingsError, type SiteConfig } from '../settings';
 
 /** What is wrong with a folder the server needs, or undefined when it is a folder it may use. */
 function folderProblem(dir: string, writable: boolean): string | undefined {
@@ -50,25 +50,25 @@ const LOOKUP_TIMEOUT_MS = 5000;
  * writable when the manifest is kept there; HOST resolves. Throws a SettingsError naming each
  * variable that fails, so the server stops before it starts anything.
  */
-export async function checkSiteMachine(settings: SiteSettings): Promise<void> {
+export async function checkSiteMachine(config: SiteConfig): Promise<void> {
   const problems: string[] = [];
-  const shell = folderProblem(settings.shellDist, false);
-  const missing = SHELL_BUILD.find((file) => !statOk(path.join(settings.shellDist, file)));
+  const shell = folderProblem(config.SHELL_DIST, false);
+  const missing = SHELL_BUILD.find((file) => !statOk(path.join(config.SHELL_DIST, file)));
   if (shell)
     problems.push(`SHELL_DIST: ${shell}: expected the shell's build (npm run build -w shell)`);
   else if (missing) {
     problems.push(
-      `SHELL_DIST: ${settings.shellDist} holds no build of the shell (no ${missing}): build it with npm run build -w shell, or correct the path`,
+      `SHELL_DIST: ${config.SHELL_DIST} holds no build of the shell (no ${missing}): build it with npm run build -w shell, or correct the path`,
     );
   }
-  const deploy = folderProblem(settings.deployDir, !settings.databaseUrl);
+  const deploy = folderProblem(config.DEPLOY_DIR, !config.DATABASE_URL);
   if (deploy) {
     problems.push(
       `DEPLOY_DIR: ${deploy}: expected the folder of the live manifest (npm start makes the checkout's deploy/ on its first run)`,
     );
   }
-  if (settings.host && net.isIP(settings.host) === 0) {
-    const name = settings.host;
+  if (config.HOST && net.isIP(config.HOST) === 0) {
+    const name = config.HOST;
     let timer: NodeJS.Timeout | undefined;
     const problem = await Promise.race([
       lookup(name, { all: true }).then(
@@ -96,18 +96,18 @@ export async function checkSiteMachine(settings: SiteSettings): Promise<void> {
  */
 export function listenProblem(
   error: unknown,
-  settings: Pick<SiteSettings, 'port' | 'host'>,
+  config: Pick<SiteConfig, 'PORT' | 'HOST'>,
 ): SettingsError | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EADDRINUSE') {
-    return new SettingsError([`PORT: ${settings.port} is in use by another process`]);
+    return new SettingsError([`PORT: ${config.PORT} is in use by another process`]);
   }
   if (code === 'EACCES') {
-    return new SettingsError([`PORT: this user may not listen on ${settings.port}`]);
+    return new SettingsError([`PORT: this user may not listen on ${config.PORT}`]);
   }
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return new SettingsError([
-      `HOST: "${settings.host ?? ''}" is not an address of this machine (${code})`,
+      `HOST: "${config.HOST ?? ''}" is not an address of this machine (${code})`,
     ]);
   }
   return undefined;

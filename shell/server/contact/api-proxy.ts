@@ -63,10 +63,12 @@ export function forwardedHeaders(
   };
 }
 
-export async function apiProxy(
-  app: FastifyInstance,
-  { target, timeoutMs = 15000 }: { target: string; timeoutMs?: number },
-): Promise<void> {
+/** How long a call to the mail-service may take before the visitor is told it failed. */
+const TIMEOUT_MS = 15000;
+
+export async function apiProxy(app: FastifyInstance): Promise<void> {
+  const target = app.config.MAIL_SERVICE_URL;
+  const timeoutMs = TIMEOUT_MS;
   await app.register(replyFrom, {
     base: target,
     // A new connection per call: a kept-alive one the mail-service has just closed would turn a

@@ -85,11 +85,8 @@ const posted = z
 /** The posted form's honeypot; the fields are read as the contact table names them. */
 const postedTrap = z.object({ website: posted });
 
-export interface ContactFormOptions {
-  /** The mail-service's origin (MAIL_SERVICE_URL). */
-  mailService: string;
-  timeoutMs?: number;
-}
+/** How long the form's call to the mail-service may take before the visitor is told it failed. */
+const TIMEOUT_MS = 15000;
 
 type Verdict = 'ok' | 'refused';
 
@@ -132,15 +129,12 @@ type SendOutcome =
   | { kind: 'rate-limited'; retryAfterSeconds: number | null }
   | { kind: 'failed'; server: boolean; why: string };
 
-export async function contactFormRoutes(
-  app: FastifyInstance,
-  options: ContactFormOptions,
-): Promise<void> {
+export async function contactFormRoutes(app: FastifyInstance): Promise<void> {
   // The site's public origin (SITE_URL): what the browser sends as Origin, and so the mail-service.
   const siteOrigin = new URL(app.shellBuild.siteUrl).origin;
   const { FORM_STATE_ELEMENT } = app.shellBuild.shell;
-  const sendmail = new URL('/api/sendmail', options.mailService).href;
-  const timeoutMs = options.timeoutMs ?? 15000;
+  const sendmail = new URL('/api/sendmail', app.config.MAIL_SERVICE_URL).href;
+  const timeoutMs = TIMEOUT_MS;
   // Here a body is a form, and nothing else: JSON and the rest are a 415.
   app.removeAllContentTypeParsers();
   await app.register(formBody, { bodyLimit: FORM_BODY_LIMIT });

@@ -17,11 +17,11 @@ declare module 'fastify' {
   }
 }
 
-export default fp<{ deployDir: string; databaseUrl?: string | undefined }>(
-  async (app, options) => {
+export default fp(
+  async (app) => {
     const store = openControlPlane({
-      deployDir: options.deployDir,
-      databaseUrl: options.databaseUrl,
+      deployDir: app.config.DEPLOY_DIR,
+      databaseUrl: app.config.DATABASE_URL,
       log: app.log.child({ part: 'control-plane' }),
     });
     await store.start();

@@ -14,21 +14,14 @@ import type { DeploymentManifest } from '@site/contracts';
 import { deployApi } from './api';
 import { Deployer } from './deployer';
 import { reservedPaths } from './reserved';
-import type { Grants, RouteTableLimits } from './table-rules';
+import type { Grants } from './table-rules';
 
-export interface DeploySettings {
-  /** The operator's token; the API is off without it. */
-  token?: string | undefined;
-  /** Origins entries may point at. */
-  allowedOrigins: readonly string[];
-  fetchTimeoutMs: number;
-  /** How long one change's checks may take before it is refused. */
-  checkTimeoutMs: number;
+/** What the deploy API takes besides the settings: where the grants come from, and, in tests, a judge's pace. */
+export interface DeployHooks {
   /** Each group's prefixes as the site table grants them, read for each change. */
   grants(): Promise<Grants>;
-  routeLimits: RouteTableLimits;
-  /** How canaries are judged unless their plan says otherwise, and how often (ms). */
-  canary: Judgment & { intervalMs: number };
+  /** How often canaries are judged (ms), instead of CANARY_JUDGE_SECONDS. */
+  canaryIntervalMs?: number | undefined;
 }
 
 declare module 'fastify' {
@@ -38,8 +31,15 @@ declare module 'fastify' {
   }
 }
 
-export default fp<DeploySettings>(
-  async (app, settings) => {
+export default fp<DeployHooks>(
+  async (app, hooks) => {
+    const config = app.config;
+    const canaryDefaults: Judgment = {
+      maxErrorRate: config.CANARY_MAX_ERROR_RATE,
+      minViews: config.CANARY_MIN_VIEWS,
+      windowSeconds: config.CANARY_WINDOW_SECONDS,
+    };
+    const intervalMs = hooks.canaryIntervalMs ?? config.CANARY_JUDGE_SECONDS * 1000;
     const log = app.log.child({ part: 'deploy' });
     const { shell, publicDir } = app.shellBuild;
     const store = app.controlPlane;
@@ -57,7 +57,7 @@ export default fp<DeploySettings>(
       }
     }
     const deployer = new Deployer({
-      allowedOrigins: settings.allowedOrigins,
+      allowedOrigins: config.DEPLOY_ALLOWED_ORIGINS,
       current: () => store.get(),
       history: (remote) => store.history(remote),
       publish: async (json, base, entry) => {
@@ -68,10 +68,16 @@ export default fp<DeploySettings>(
       providedVersions: shell.providedVersions,
       shellPaths: shell.shellPaths,
       reservedPaths: () => reservedPaths(publicDir),
-      grants: settings.grants,
-      routeLimits: settings.routeLimits,
-      fetchTimeoutMs: Math.max(settings.fetchTimeoutMs, 5000),
-      checkTimeoutMs: settings.checkTimeoutMs,
+      grants: hooks.grants,
+      routeLimits: {
+        titleChars: config.ROUTE_TITLE_MAX_CHARS,
+        navLabelChars: config.ROUTE_NAV_LABEL_MAX_CHARS,
+        groupChars: config.ROUTE_GROUP_MAX_CHARS,
+        routes: config.ROUTE_TABLE_MAX_ROUTES,
+        tableBytes: config.ROUTE_TABLE_MAX_BYTES,
+      },
+      fetchTimeoutMs: Math.max(config.FETCH_TIMEOUT_MS, 5000),
+      checkTimeoutMs: config.DEPLOY_CHECK_TIMEOUT_S * 1000,
       // A version's pages are rendered by that version's own processes, as its visitors' will be.
       async renderCheck(manifest, pagePath) {
         const reply = await renderPart(manifest, pagePath);
@@ -92,8 +98,8 @@ export default fp<DeploySettings>(
       counter: app.canary.counter,
       store: app.canary.store,
       holder: `${process.pid}-${randomBytes(6).toString('hex')}`,
-      defaults: settings.canary,
-      intervalMs: settings.canary.intervalMs,
+      defaults: canaryDefaults,
+      intervalMs,
       async rollBack(canaries, reason) {
         if (await deployer.rollBackCanaries(canaries, reason)) app.metrics.deploy('rollback', 'ok');
       },
@@ -112,10 +118,10 @@ export default fp<DeploySettings>(
     app.addHook('onReady', async () => judge.start());
     app.addHook('preClose', async () => judge.stop());
 
-    if (settings.token) {
+    if (config.DEPLOY_TOKEN) {
       await app.register(deployApi, {
         prefix: '/_deploy',
-        token: settings.token,
+        token: config.DEPLOY_TOKEN,
         tokens: store.tokens,
         deployer,
         preview: app.previews,

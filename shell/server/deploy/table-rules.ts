@@ -8,6 +8,7 @@
  * table can make another owner's page grow by a few kilobytes at most, whatever it holds.
  */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { PLAIN_PATH_RULE, isObject, pathProblem, quoted, type RouteTable } from '@site/contracts';
 import { RefusedError } from './patch';
 
@@ -95,6 +96,17 @@ export function refuseUnplain(table: RouteTable): void {
 
 /** Each group's prefixes as the site table grants them: federation name -> prefixes. */
 export type Grants = ReadonlyMap<string, readonly string[]>;
+
+/** The site table, where each group's prefixes are granted. */
+export const SITE_TABLE = path.join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  'shared',
+  'contracts',
+  'site.json',
+);
 
 /**
  * The grants of a site table (`shared/contracts/site.json`: `npm run new-group` adds a group's row,

@@ -17,6 +17,7 @@ import { ROUTE_TABLE_PATH, type GroupRoutes } from '@site/contracts';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { createRemoteServer, type RemoteHost } from '@site/serving';
 import { createSite } from '../site';
+import { parseSiteSettings } from '../settings';
 import { robotsTxt, sitemapXml } from '../pages/seo-files';
 
 const root = path.join(__dirname, '..', '..', '..');
@@ -56,7 +57,15 @@ export async function exportSite(options: {
   deployDir: string;
   siteUrl: string;
 }): Promise<{ pages: number; failed: string[] }> {
-  const site = await createSite({ ...options, apiTarget: 'http://127.0.0.1:9' });
+  const site = await createSite(
+    parseSiteSettings({
+      SHELL_DIST: options.shellDist,
+      DEPLOY_DIR: options.deployDir,
+      SITE_URL: options.siteUrl,
+      // No form is sent from a static copy.
+      MAIL_SERVICE_URL: 'http://127.0.0.1:9',
+    }),
+  );
   const live = await site.manifest();
   const servers = await serveLocalRemotes(live.manifest.remotes);
   const next = `${options.out}.next`;

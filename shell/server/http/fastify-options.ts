@@ -4,12 +4,12 @@
  */
 import type { FastifyReply, FastifyServerOptions } from 'fastify';
 import { logSiteRequest } from './request-log-plugin';
-import type { SiteOptions } from '../config/site-options';
+import type { TrustProxy } from '@site/contracts/trust-proxy';
 
 const BAD_TARGET = 'The request target is not valid percent-encoding';
 
 /** A hop count trusts the nearest `n` proxies (Express's meaning, which the settings share). */
-export const trustProxy = (value: SiteOptions['trustProxy']) =>
+export const trustProxy = (value: TrustProxy) =>
   typeof value === 'number' ? (_address: string, hop: number) => hop < value : (value ?? false);
 
 /**

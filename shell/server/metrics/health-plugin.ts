@@ -23,13 +23,10 @@ const RENDER_WAIT_MS = 1000;
 /** How recently a group's pages must have stood in for `/_ready` to name it. */
 const LAST_GOOD_WITHIN_MS = 5 * 60 * 1000;
 
-export interface HealthSettings {
-  /** This replica's name, sent in `X-Replica` with every answer; none without it. */
-  replicaName?: string | undefined;
-}
-
-export default fp<HealthSettings>(
-  async (app, { replicaName }) => {
+export default fp(
+  async (app) => {
+    // This replica's name, sent in `X-Replica` with every answer (REPLICA_NAME); none without it.
+    const replicaName = app.config.REPLICA_NAME;
     if (replicaName) {
       app.addHook('onRequest', async (_request, reply) => {
         reply.header(REPLICA_HEADER, replicaName);

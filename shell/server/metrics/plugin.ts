@@ -40,7 +40,7 @@ function deployOutcome(status: number): DeployOutcome {
  * off (404) without a token, 401 without the right one (@fastify/bearer-auth, which compares in
  * constant time).
  */
-export const metricsPlugin = fp<{ token?: string | undefined; processMetrics?: boolean }>(
+export const metricsPlugin = fp<{ processMetrics?: boolean }>(
   async (app, options) => {
     const metrics = new SiteMetrics({
       live: () => app.live(),
@@ -60,7 +60,7 @@ export const metricsPlugin = fp<{ token?: string | undefined; processMetrics?: b
       if (action) metrics.deploy(action, deployOutcome(reply.statusCode));
     });
 
-    const { token } = options;
+    const token = app.config.METRICS_TOKEN;
     await app.register(async (scrape) => {
       if (!token) {
         scrape.get('/_metrics', (_request, reply) =>

@@ -16,26 +16,18 @@ import { composePage } from './compose';
 import { NOT_FOUND_PATH, PageComposer, type Composition } from './composer';
 import type { LiveManifest } from '../control-plane';
 import { openLastGoodStore } from '../control-plane/open';
-import { LastGoodPages, type LastGoodSettings } from './last-good';
+import { LastGoodPages } from './last-good';
 import { ComposedPage, PageCache, type KeptPage, type SentPage } from './cache';
 import { HotPages, PageShape, piece, type Piece } from './pieces';
 import { RemoteAssets } from './remote-assets';
 import { RetentionFiguresSource } from '../contact/retention-figures';
 
-export interface PageCacheSettings {
-  maxEntries: number;
-  maxBytes: number;
-  failedTtlMs: number;
-  /** Bytes of rendered parts (frames and pages) kept. */
-  partBytes: number;
-  /** The last good group pages: how long each may stand in, and how many are kept. */
-  lastGood: LastGoodSettings;
-  /** Where the live manifest is kept: the last good pages are kept beside it. */
-  deployDir: string;
-  databaseUrl?: string | undefined;
-  /** The mail-service, asked for the retention figures the privacy notice states. */
-  mailService: string;
-}
+/**
+ * What the page cache holds: whole pages (2,000, 64 MB; a failed composition for 5 s) and
+ * rendered parts (frames and pages, 32 MB). Sizes of this process's memory, not settings.
+ */
+const CACHE = { maxEntries: 2000, maxBytes: 64 * 1024 * 1024, failedTtlMs: 5000 };
+const PART_BYTES = 32 * 1024 * 1024;
 
 export interface Pages {
   /** Whether `urlPath` is one of the site's pages in `view`. */
@@ -65,16 +57,22 @@ declare module 'fastify' {
 /** Where a composed page embeds its manifest, until it is cut there into its shape. */
 const MANIFEST_SLOT = `<!--site-manifest-${randomUUID()}-->`;
 
-export default fp<PageCacheSettings>(
-  async (app, settings) => {
+export default fp<{ lastGoodMaxAgeMs?: number | undefined }>(
+  async (app, hooks) => {
+    const config = app.config;
     const { shell, siteUrl } = app.shellBuild;
     const template = () => app.shellBuild.template();
     const assets = new RemoteAssets(async (url, remote) =>
       JSON.parse(await app.remoteFile(url, remote)),
     );
     const lastGood = new LastGoodPages(
-      openLastGoodStore(settings),
-      settings.lastGood,
+      // Kept beside the live manifest.
+      openLastGoodStore({ deployDir: config.DEPLOY_DIR, databaseUrl: config.DATABASE_URL }),
+      {
+        maxAgeMs: hooks.lastGoodMaxAgeMs ?? config.LAST_GOOD_SECONDS * 1000,
+        maxPages: config.LAST_GOOD_PAGES,
+        maxPageBytes: config.LAST_GOOD_PAGE_BYTES,
+      },
       app.log.child({ part: 'last-good' }),
     );
     app.addHook('onClose', () => lastGood.close());
@@ -83,9 +81,7 @@ export default fp<PageCacheSettings>(
     /** Group pages rendered as they are: still good each time one is served. */
     const groupPages = new WeakMap<KeptPage, { owner: RemoteDeployment; path: string }>();
     const cache = new PageCache<PageShape | ComposedPage>({
-      maxEntries: settings.maxEntries,
-      maxBytes: settings.maxBytes,
-      failedTtlMs: settings.failedTtlMs,
+      ...CACHE,
       // A stand-in is kept as briefly as the notice: the group's own rendering is tried again soon.
       standsIn: (page) => page.status >= 500 || standIns.has(page),
       observe: (hit) => app.metrics.cacheLookup(hit),
@@ -102,7 +98,8 @@ export default fp<PageCacheSettings>(
     }
 
     const retention = new RetentionFiguresSource({
-      mailService: settings.mailService,
+      // The mail-service, asked for the retention figures the privacy notice states.
+      mailService: config.MAIL_SERVICE_URL,
       log: app.log.child({ part: 'privacy' }),
     });
     const privacyPath = SHELL_PAGES.privacy;
@@ -116,12 +113,12 @@ export default fp<PageCacheSettings>(
       preloads: (remote, pagePath) => assets.preloads(remote, pagePath),
       shareImage,
       log: app.log.child({ part: 'pages' }),
-      maxPartBytes: settings.partBytes,
+      maxPartBytes: PART_BYTES,
       lastGood,
     });
 
     /** Pages in demand, their gzip answers kept joined, beside the cache: a quarter of its bytes. */
-    const hot = new HotPages(Math.floor(settings.maxBytes / 4));
+    const hot = new HotPages(Math.floor(CACHE.maxBytes / 4));
 
     /** Each manifest's embedded JSON, compressed once for all the pages that embed it. */
     const manifestPieces = new LRUCache<string, Piece>({ max: 16 });

@@ -30,8 +30,9 @@ declare module 'fastify' {
   }
 }
 
-export default fp<{ shellDist: string; siteUrl: string }>(
-  async (app, { shellDist, siteUrl }) => {
+export default fp(
+  async (app) => {
+    const { SHELL_DIST: shellDist, SITE_URL: siteUrl } = app.config;
     const dist = path.resolve(shellDist);
     const serverDir = path.join(dist, 'server');
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the shell's Node build is CommonJS

@@ -10,7 +10,8 @@
  * is forged, altered or expired counts for nothing: the visitor sees the live site.
  */
 import { isGroupName } from '@site/contracts';
-import { isSignature, sign } from '@site/serving/signatures';
+import { isSignature, purposeKey, sign } from '@site/serving/signatures';
+import type { SiteConfig } from '../settings';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import type { RouteTable } from '@site/contracts';
 import { live, manifestText, type LiveManifest } from '../control-plane';
@@ -184,3 +185,15 @@ export function previewBar(previews: readonly PreviewClaims[]): string {
     `<a href="${PREVIEW_PATH}/end" style="color:#fff;text-decoration:underline">End preview</a></div>`
   );
 }
+
+/**
+ * The secret preview links are signed with (every replica must share it): PREVIEW_SECRET, or one
+ * derived from the deploy token; none without the deploy API, so no previews.
+ */
+export const previewSecretOf = (
+  config: Pick<SiteConfig, 'DEPLOY_TOKEN' | 'PREVIEW_SECRET'>,
+): string | undefined =>
+  config.DEPLOY_TOKEN === undefined
+    ? undefined
+    : (config.PREVIEW_SECRET ??
+      purposeKey(config.DEPLOY_TOKEN, 'site preview links').toString('hex'));

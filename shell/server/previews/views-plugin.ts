@@ -7,7 +7,6 @@
  * `/_preview/<token>`: the token joins the browser's previews (one per group) and the browser goes
  * to the group's first page. A token that is not valid changes nothing.
  */
-import { purposeKey } from '@site/serving/signatures';
 import type { RemoteDeployment } from '@site/contracts';
 import { REVALIDATE } from '@site/serving';
 import encodeUrl from 'encodeurl';
@@ -21,6 +20,7 @@ import {
   PREVIEW_PATH,
   PreviewManifests,
   PreviewSigner,
+  previewSecretOf,
   previewCookie,
   type PreviewClaims,
 } from './preview';
@@ -52,29 +52,16 @@ declare module 'fastify' {
   }
 }
 
-export interface ViewSettings {
-  /** Signs preview links (every replica must share it); no previews without it. */
-  previewSecret?: string | undefined;
-  /** Origins a previewed entry may point at (the deploy API's). */
-  allowedOrigins: readonly string[];
-  fetchTimeoutMs: number;
-}
-
-/** The secret preview links are signed with: the one set, or one derived from the deploy token. */
-export const previewSecretOf = (deploy: {
-  token: string;
-  previewSecret?: string | undefined;
-}): string =>
-  deploy.previewSecret ?? purposeKey(deploy.token, 'site preview links').toString('hex');
-
-export default fp<ViewSettings>(
-  async (app, settings) => {
+export default fp(
+  async (app) => {
     const log = app.log.child({ part: 'views' });
-    const signer = settings.previewSecret ? new PreviewSigner(settings.previewSecret) : undefined;
+    const secret = previewSecretOf(app.config);
+    const signer = secret ? new PreviewSigner(secret) : undefined;
     const manifests = new PreviewManifests({
-      allowedOrigins: new Set(settings.allowedOrigins.map((o) => new URL(o).origin)),
+      // Origins a previewed entry may point at: the deploy API's.
+      allowedOrigins: new Set(app.config.DEPLOY_ALLOWED_ORIGINS),
       shellPaths: app.shellBuild.shell.shellPaths,
-      fetchTimeoutMs: settings.fetchTimeoutMs,
+      fetchTimeoutMs: app.config.FETCH_TIMEOUT_MS,
     });
     const canaryViews = new CanaryViews();
     const views = new WeakMap<FastifyRequest, Promise<SiteView>>();

@@ -4,29 +4,12 @@
  * origin only, never following a redirect. A new shell build gets new processes; a version that
  * leaves the live manifest has its processes retired.
  */
-import { availableParallelism } from 'node:os';
 import type { RemoteDeployment } from '@site/contracts';
 import fp from 'fastify-plugin';
 import type { LiveManifest } from '../control-plane';
 import { fetchRemoteFile, httpOrigin } from '../deploy/remote-files';
 import { chooseWall, describeWall } from './launcher';
-import { RenderPools, type RenderLimits } from './pools';
-
-export interface RenderSettings {
-  /** Time limit of one page's render, from its start. */
-  timeoutMs: number;
-  /** Time limit of fetching one of a remote's files. */
-  fetchTimeoutMs: number;
-  /** Shell render processes; at most this many per group version. */
-  shellProcesses?: number | undefined;
-  groupProcesses: number;
-  maxPageBytes: RenderLimits['maxPageBytes'];
-  memoryMb: RenderLimits['memoryMb'];
-  groupMemoryMb: RenderLimits['groupMemoryMb'];
-  previewPools: RenderLimits['previewPools'];
-  /** The user the processes run as where the server runs as root. */
-  user: string;
-}
+import { RenderPools } from './pools';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,8 +28,9 @@ const liveRemotes = (live: LiveManifest): RemoteDeployment[] => [
   ...live.canaries.map((c) => c.remote),
 ];
 
-export default fp<RenderSettings>(
-  async (app, settings) => {
+export default fp(
+  async (app) => {
+    const config = app.config;
     const log = app.log.child({ part: 'render' });
     async function remoteFile(url: string, remote: RemoteDeployment): Promise<string> {
       const origin = httpOrigin(remote.entry);
@@ -54,24 +38,23 @@ export default fp<RenderSettings>(
         url,
         new Set(origin ? [origin] : []),
         `${url.slice(new URL('./', remote.entry).href.length) || url} of ${remote.name}@${remote.version}`,
-        { timeoutMs: settings.fetchTimeoutMs, maxBytes: MAX_REMOTE_FILE },
+        { timeoutMs: config.FETCH_TIMEOUT_MS, maxBytes: MAX_REMOTE_FILE },
       );
       return file.text();
     }
-    const wall = chooseWall(settings.user);
+    const wall = chooseWall(config.RENDER_USER);
     log.info(`site: render processes run ${describeWall(wall)}`);
     const make = () =>
       RenderPools.create({
         shellServerDir: app.shellBuild.serverDir,
         wall,
-        shellProcesses:
-          settings.shellProcesses ?? Math.max(1, Math.min(4, availableParallelism() - 1)),
-        groupProcesses: settings.groupProcesses,
-        timeoutMs: settings.timeoutMs,
-        maxPageBytes: settings.maxPageBytes,
-        memoryMb: settings.memoryMb,
-        groupMemoryMb: settings.groupMemoryMb,
-        previewPools: settings.previewPools,
+        shellProcesses: config.RENDER_WORKERS,
+        groupProcesses: config.GROUP_RENDER_WORKERS,
+        timeoutMs: config.RENDER_TIMEOUT_MS,
+        maxPageBytes: config.RENDER_MAX_PAGE_BYTES,
+        memoryMb: config.RENDER_MEMORY_MB,
+        groupMemoryMb: config.GROUP_RENDER_MEMORY_MB,
+        previewPools: config.PREVIEW_RENDER_POOLS,
         fetchBuild: remoteFile,
         log,
       });

@@ -37,7 +37,8 @@ async function canary(version: string, percent: number) {
 beforeAll(async () => {
   fixture = await startFixture({
     // The test ticks the judge itself.
-    site: { canary: { minViews: MIN_VIEWS, intervalMs: 3_600_000 } },
+    settings: { CANARY_MIN_VIEWS: String(MIN_VIEWS) },
+    hooks: { canaryIntervalMs: 3_600_000 },
   });
   await canary('1.1.0', 50);
 }, 180_000);

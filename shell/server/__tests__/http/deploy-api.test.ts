@@ -250,7 +250,7 @@ describe('a deploy and its rollback', () => {
 
 describe('without a deploy token', () => {
   test('the API is off: 404 on every call, saying it needs DEPLOY_TOKEN', async () => {
-    const off = await startFixture({ site: { deploy: undefined } });
+    const off = await startFixture({ settings: { DEPLOY_TOKEN: '' } });
     try {
       for (const url of ['/_deploy', '/_deploy/manifest', '/_deploy/remotes/probe']) {
         const answer = await off.inject({ method: 'GET', url, headers: operator });

@@ -3,8 +3,8 @@
  */
 import { PATH_MAX } from '@site/contracts';
 import { SITE_REMOTES } from '@site/contracts/site';
-import { readGrants } from '../../deploy/table-rules';
-import { DEFAULTS } from '../../config/site-options';
+import { SITE_TABLE, readGrants } from '../../deploy/table-rules';
+import { parseSiteSettings } from '../../settings';
 import { routeOf, startFixture, type GroupPages, type SiteFixture } from './site-fixture';
 
 /**
@@ -95,7 +95,7 @@ describe('a group’s prefixes and paths are plain and its own', () => {
 });
 
 test('by default, each group’s prefixes are those its row of the site table lists', async () => {
-  const grants = await readGrants(DEFAULTS.siteTable);
+  const grants = await readGrants(SITE_TABLE);
   expect(Object.fromEntries(grants)).toEqual(
     Object.fromEntries(SITE_REMOTES.map((r) => [r.name, r.prefixes])),
   );
@@ -126,7 +126,15 @@ describe('the version is the folder', () => {
 });
 
 describe('a table’s size is bounded at deploy', () => {
-  const limits = DEFAULTS.routeLimits;
+  // The limits the fixture's site runs with: the settings' defaults.
+  const defaults = parseSiteSettings({});
+  const limits = {
+    titleChars: defaults.ROUTE_TITLE_MAX_CHARS,
+    navLabelChars: defaults.ROUTE_NAV_LABEL_MAX_CHARS,
+    groupChars: defaults.ROUTE_GROUP_MAX_CHARS,
+    routes: defaults.ROUTE_TABLE_MAX_ROUTES,
+    tableBytes: defaults.ROUTE_TABLE_MAX_BYTES,
+  };
   /** The probe group with its one page's field at `length` characters. */
   const withField = (field: string, length: number): GroupPages => ({
     prefix: '/probe',

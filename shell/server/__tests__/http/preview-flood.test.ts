@@ -21,8 +21,10 @@ let fixture: SiteFixture;
 
 beforeAll(async () => {
   fixture = await startFixture({
-    site: {
-      render: { memoryMb: MEMORY_MB, groupMemoryMb: GROUP_MEMORY_MB, previewPools: PREVIEW_POOLS },
+    settings: {
+      RENDER_MEMORY_MB: String(MEMORY_MB),
+      GROUP_RENDER_MEMORY_MB: String(GROUP_MEMORY_MB),
+      PREVIEW_RENDER_POOLS: String(PREVIEW_POOLS),
     },
   });
 }, 180_000);

@@ -1,8 +1,7 @@
 /**
  * @jest-environment node
  */
-import { PREVIEW_COOKIE, PreviewSigner } from '../../previews/preview';
-import { previewSecretOf } from '../../previews/views-plugin';
+import { PREVIEW_COOKIE, PreviewSigner, previewSecretOf } from '../../previews/preview';
 import {
   DEPLOY_TOKEN,
   METRICS_TOKEN,
@@ -124,7 +123,7 @@ test('a token signed with the right secret that has expired counts for nothing',
   const live = await fixture.site.manifest();
   const other = live.manifest.remotes.find((r) => r.name === 'other')!;
   const yesterday = new PreviewSigner(
-    previewSecretOf({ token: DEPLOY_TOKEN }),
+    previewSecretOf({ DEPLOY_TOKEN })!,
     () => Date.now() - 2 * 24 * 3600 * 1000,
   ).sign(
     {

@@ -15,7 +15,8 @@ import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRoute } from '@site/build/testing/manifest';
 import { listenOnFreePort, portRange } from '@site/build/testing/ports';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { createSite, type Site, type SiteOptions } from '../../site';
+import { createSite, type Site, type SiteHooks } from '../../site';
+import { parseSiteSettings, type SiteSettingName } from '../../settings';
 
 const ROOT = path.join(__dirname, '..', '..', '..', '..');
 export const SHELL_DIST = path.join(ROOT, 'shell', 'dist');
@@ -195,7 +196,10 @@ async function shellBuilt(): Promise<void> {
 export async function startFixture(
   options: {
     mailService?: Record<string, string>;
-    site?: Partial<SiteOptions>;
+    /** Settings over the fixture's, as the environment gives them. */
+    settings?: Partial<Record<SiteSettingName, string>>;
+    /** What tests give a site besides its settings. */
+    hooks?: SiteHooks;
     /** A third group, `grown`, live from the start with these pages. */
     grown?: GroupPages;
   } = {},
@@ -227,21 +231,22 @@ export async function startFixture(
       ]),
     ),
   );
-  const site = await createSite({
-    shellDist: SHELL_DIST,
-    deployDir,
-    apiTarget: mail?.url ?? 'http://127.0.0.1:9',
-    siteUrl: SITE_URL,
-    renderWorkers: 1,
-    groupRenderWorkers: 1,
-    processMetrics: false,
-    metricsToken: METRICS_TOKEN,
-    beaconRateLimit: BEACON_LIMIT,
-    deploy: { token: DEPLOY_TOKEN, allowedOrigins: [origin] },
-    grants: GRANTS,
-    log: () => undefined,
-    ...options.site,
-  });
+  const site = await createSite(
+    parseSiteSettings({
+      SHELL_DIST,
+      DEPLOY_DIR: deployDir,
+      MAIL_SERVICE_URL: mail?.url ?? 'http://127.0.0.1:9',
+      SITE_URL,
+      RENDER_WORKERS: '1',
+      GROUP_RENDER_WORKERS: '1',
+      METRICS_TOKEN,
+      BEACON_RATE_LIMIT: String(BEACON_LIMIT),
+      DEPLOY_TOKEN,
+      DEPLOY_ALLOWED_ORIGINS: origin,
+      ...options.settings,
+    }),
+    { processMetrics: false, grants: GRANTS, log: () => undefined, ...options.hooks },
+  );
   await site.app.ready();
   const inject = (request: InjectOptions | string) => site.app.inject(request);
   return {
