@@ -15,11 +15,7 @@
 import { randomInt } from 'node:crypto';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import { isbot } from 'isbot';
-import {
-  CANARY_JUDGMENT_DEFAULTS,
-  MAX_CANARY_WINDOW_SECONDS,
-  type CanaryPlan,
-} from '@site/contracts/canary-plan';
+import { MAX_CANARY_WINDOW_SECONDS, type CanaryPlan } from '@site/contracts/canary-plan';
 import type { CanaryDecision, CanaryStatusAnswer } from '@site/contracts/deploy-api';
 import { CANARY_KEYS, type Canary } from './entries';
 import type { CanaryCountStore, CanaryCounter, StoredDecision } from './counts';
@@ -32,8 +28,6 @@ import type { ViewSigner } from './view-tokens';
 export const COHORT_COOKIE = 'site_cohort';
 /** A visit: the cohort is kept for a day. */
 const COHORT_SECONDS = 24 * 60 * 60;
-
-export const CANARY_DEFAULTS: Judgment = { ...CANARY_JUDGMENT_DEFAULTS };
 
 /** The visitor's cohort from its signed cookie, or null. */
 export function cohortOf(cookieHeader: string | undefined, signer: ViewSigner): number | null {

@@ -55,12 +55,6 @@ export interface LastGoodSettings {
   maxPageBytes: number;
 }
 
-export const LAST_GOOD_DEFAULTS: LastGoodSettings = {
-  maxAgeMs: 24 * 60 * 60 * 1000,
-  maxPages: 5000,
-  maxPageBytes: 512 * 1024,
-};
-
 /** A stand-in for a group's page: its markup and when it was last known good. */
 export interface LastGoodPage {
   html: string;
