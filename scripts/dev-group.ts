@@ -66,7 +66,7 @@ function readCommandLine() {
       throw new ArgsError(`--site takes an http(s) URL such as https://www.example.com`);
     }
   }
-  return { site, port: wholeNumber('--port', values.port, 1024, 65535) };
+  return { site, port: wholeNumber('port', values.port, 1024, 65535) };
 }
 
 /** Whether something listens on `port` (of this machine's loopback). */
@@ -98,9 +98,9 @@ async function liveManifest(site: URL): Promise<DeploymentManifest> {
     response = await fetch(new URL('/remotes.json', site), { signal: AbortSignal.timeout(10_000) });
   } catch (error) {
     const cause = (error as { cause?: { message?: string } }).cause?.message ?? String(error);
-    throw new Error(`${site.origin} could not be reached (${cause})`, { cause: error });
+    throw new Error(`could not be reached (${cause})`, { cause: error });
   }
-  if (!response.ok) throw new Error(`${site.origin}/remotes.json answered HTTP ${response.status}`);
+  if (!response.ok) throw new Error(`answered HTTP ${response.status} for /remotes.json`);
   return parseManifest(await response.json());
 }
 
@@ -231,8 +231,8 @@ async function main(): Promise<void> {
     const why = error instanceof Error ? error.message : String(error);
     console.error(
       local
-        ? `dev: no site answers at ${site.origin} (${why}). Start it first with npm start in another terminal, or compose another site with -- --site <url>`
-        : `dev: ${why}; nothing was started`,
+        ? `dev: no site answers at ${site.origin}: it ${why}. Start it first with npm start in another terminal, or compose another site with -- --site <url>`
+        : `dev: ${site.origin} ${why}; nothing was started`,
     );
     process.exit(1);
   }
