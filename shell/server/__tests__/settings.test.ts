@@ -26,43 +26,17 @@ function problems(env: NodeJS.ProcessEnv): readonly string[] {
 
 describe('the site server settings', () => {
   test('with nothing set, every setting has its default', () => {
-    expect(parseSiteSettings({})).toEqual<SiteConfig>({
+    // Each default is the value .env.example states (env-example.test.ts); a few read here.
+    expect(parseSiteSettings({})).toMatchObject<Partial<SiteConfig>>({
       PORT: 3000,
       SITE_URL: 'http://localhost:3000',
       SHELL_DIST: path.join(root, 'shell', 'dist'),
       DEPLOY_DIR: path.join(root, 'deploy'),
-      MAIL_SERVICE_URL: 'http://127.0.0.1:3005',
-      RENDER_TIMEOUT_MS: 3000,
-      FETCH_TIMEOUT_MS: 2500,
       RENDER_WORKERS: defaultRenderWorkers(),
-      GROUP_RENDER_WORKERS: 2,
-      RENDER_MAX_PAGE_BYTES: 1_048_576,
-      RENDER_MEMORY_MB: 256,
-      GROUP_RENDER_MEMORY_MB: 1024,
-      PREVIEW_RENDER_POOLS: 2,
-      RENDER_USER: 'nobody',
       DEPLOY_ALLOWED_ORIGINS: [],
-      DEPLOY_CHECK_TIMEOUT_S: 120,
-      ROUTE_TITLE_MAX_CHARS: 120,
-      ROUTE_NAV_LABEL_MAX_CHARS: 60,
-      ROUTE_GROUP_MAX_CHARS: 60,
-      ROUTE_TABLE_MAX_ROUTES: 2000,
-      ROUTE_TABLE_MAX_BYTES: 1_048_576,
       TRUST_PROXY: false,
-      BEACON_RATE_LIMIT: 30,
-      CANARY_MAX_ERROR_RATE: 0.02,
-      CANARY_MIN_VIEWS: 50,
-      CANARY_WINDOW_SECONDS: 1800,
-      CANARY_JUDGE_SECONDS: 5,
-      HEADERS_TIMEOUT_MS: 10_000,
-      REQUEST_TIMEOUT_MS: 30_000,
-      KEEP_ALIVE_TIMEOUT_MS: 72_000,
-      MAX_CONNECTIONS_PER_CLIENT: 256,
-      LAST_GOOD_SECONDS: 86_400,
-      LAST_GOOD_PAGES: 5000,
-      LAST_GOOD_PAGE_BYTES: 524_288,
-      LOG_LEVEL: 'info',
     });
+    expect(parseSiteSettings({}).DEPLOY_TOKEN).toBeUndefined();
     // Read where they are used, and never changed there.
     expect(Object.isFrozen(parseSiteSettings({}))).toBe(true);
     expect(Object.isFrozen(parseSiteSettings({}).DEPLOY_ALLOWED_ORIGINS)).toBe(true);
