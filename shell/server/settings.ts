@@ -142,6 +142,9 @@ const schema = z.object({
   MAX_CONNECTIONS_PER_CLIENT: wholeNumber('a number of connections', 1, 100_000).default(
     CONNECTION_LIMITS.maxPerClient,
   ),
+  // Composed pages kept in memory, whole, as compressed answers; a quarter of it again for the
+  // hottest pages' joined answers. 1,000 routes of some 15 KB compressed each fit in 16 MB.
+  PAGE_CACHE_MB: wholeNumber('a number of megabytes', 16, 4096).default(64),
   // A group page whose render fails stands in from its last good composition this long: a day
   // by default (an outage outlasts a restart), a minute to 30 days.
   LAST_GOOD_SECONDS: wholeNumber('a whole number of seconds', 60, 2_592_000).default(24 * 60 * 60),

@@ -22,11 +22,9 @@ import { HotPages, PageShape, piece, type Piece } from './pieces';
 import { RemoteAssets } from './remote-assets';
 import { RetentionFiguresSource } from '../contact/retention-figures';
 
-/**
- * What the page cache holds: whole pages (2,000, 64 MB; a failed composition for 5 s) and
- * rendered parts (frames and pages, 32 MB). Sizes of this process's memory, not settings.
- */
-const CACHE = { maxEntries: 2000, maxBytes: 64 * 1024 * 1024, failedTtlMs: 5000 };
+/** Pages cached at most (their bytes are PAGE_CACHE_MB), and how briefly a failed one is kept. */
+const CACHE = { maxEntries: 2000, failedTtlMs: 5000 };
+/** Rendered parts (frames and pages) kept, in bytes. */
 const PART_BYTES = 32 * 1024 * 1024;
 
 export interface Pages {
@@ -82,6 +80,7 @@ export default fp<{ lastGoodMaxAgeMs?: number | undefined }>(
     const groupPages = new WeakMap<KeptPage, { owner: RemoteDeployment; path: string }>();
     const cache = new PageCache<PageShape | ComposedPage>({
       ...CACHE,
+      maxBytes: config.PAGE_CACHE_MB * 1024 * 1024,
       // A stand-in is kept as briefly as the notice: the group's own rendering is tried again soon.
       standsIn: (page) => page.status >= 500 || standIns.has(page),
       observe: (hit) => app.metrics.cacheLookup(hit),
@@ -118,7 +117,7 @@ export default fp<{ lastGoodMaxAgeMs?: number | undefined }>(
     });
 
     /** Pages in demand, their gzip answers kept joined, beside the cache: a quarter of its bytes. */
-    const hot = new HotPages(Math.floor(CACHE.maxBytes / 4));
+    const hot = new HotPages(Math.floor((config.PAGE_CACHE_MB * 1024 * 1024) / 4));
 
     /** Each manifest's embedded JSON, compressed once for all the pages that embed it. */
     const manifestPieces = new LRUCache<string, Piece>({ max: 16 });
