@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { testManifest, testRemote, testRoute as route } from '@site/build/testing/manifest';
@@ -148,14 +148,17 @@ describe('history', () => {
   });
 
   it('keeps every change on disk, in order, and reads them back by remote', async () => {
-    const history = new History(
-      path.join(mkdtempSync(path.join(os.tmpdir(), 'history-')), 'history.jsonl'),
-    );
-    await history.append(change(null, '1.0.0'));
-    await history.append({ ...change('1.0.0', '1.1.0'), remote: 'data' });
-    await history.append({ ...change(null, '1.0.0'), remote: 'custom_dev' });
-    expect((await history.read('data')).map((e) => e.to.version)).toEqual(['1.0.0', '1.1.0']);
-    expect(await history.read()).toHaveLength(3);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'history-'));
+    try {
+      const history = new History(path.join(dir, 'history.jsonl'));
+      await history.append(change(null, '1.0.0'));
+      await history.append({ ...change('1.0.0', '1.1.0'), remote: 'data' });
+      await history.append({ ...change(null, '1.0.0'), remote: 'custom_dev' });
+      expect((await history.read('data')).map((e) => e.to.version)).toEqual(['1.0.0', '1.1.0']);
+      expect(await history.read()).toHaveLength(3);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rolls back to the version live before the current one, or to a named earlier one', () => {
@@ -191,14 +194,18 @@ describe('history', () => {
 describe('the paths the site serves itself', () => {
   it('are the server’s own and whatever the shell’s build puts at the root of its public folder', async () => {
     const publicDir = mkdtempSync(path.join(os.tmpdir(), 'public-'));
-    mkdirSync(path.join(publicDir, 'assets'));
-    mkdirSync(path.join(publicDir, 'fonts'));
-    writeFileSync(path.join(publicDir, 'manifest.webmanifest'), '{}');
-    writeFileSync(path.join(publicDir, 'favicon.svg'), '<svg/>');
-    const reserved = await reservedPaths(publicDir);
-    expect(reserved).toEqual(
-      [...new Set([...SERVER_PATHS, '/fonts', '/manifest.webmanifest'])].sort(),
-    );
+    try {
+      mkdirSync(path.join(publicDir, 'assets'));
+      mkdirSync(path.join(publicDir, 'fonts'));
+      writeFileSync(path.join(publicDir, 'manifest.webmanifest'), '{}');
+      writeFileSync(path.join(publicDir, 'favicon.svg'), '<svg/>');
+      const reserved = await reservedPaths(publicDir);
+      expect(reserved).toEqual(
+        [...new Set([...SERVER_PATHS, '/fonts', '/manifest.webmanifest'])].sort(),
+      );
+    } finally {
+      rmSync(publicDir, { recursive: true, force: true });
+    }
   });
 
   const reserved = ['/api', '/assets', '/favicon.svg'];
