@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -10,13 +10,19 @@ import path from 'node:path';
  */
 const root = path.join(__dirname, '..', '..');
 
+/** The command in `cwd`, as its own process; resolves with its exit code and everything it printed. */
 function dev(cwd: string, args: string[], env: Record<string, string> = {}) {
-  const run = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', path.join(root, 'scripts', 'dev-group.ts'), ...args],
-    { cwd, env: { ...process.env, ...env }, encoding: 'utf8' },
-  );
-  return { status: run.status, out: run.stdout + run.stderr };
+  return new Promise<{ status: number | null; out: string }>((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'scripts', 'dev-group.ts'), ...args],
+      { cwd, env: { ...process.env, ...env } },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => (out += String(d)));
+    child.stderr.on('data', (d) => (out += String(d)));
+    child.on('exit', (status) => resolve({ status, out }));
+  });
 }
 
 /** A port on this machine that nothing listens on. */
@@ -30,8 +36,8 @@ async function freePort(): Promise<number> {
 
 const group = path.join(root, 'mfe-data');
 
-test('outside a page group it says where to run it', () => {
-  expect(dev(root, [])).toEqual({
+test('outside a page group it says where to run it', async () => {
+  expect(await dev(root, [])).toEqual({
     status: 2,
     out: 'dev: run it for a page group: npm run dev -w mfe-<group>\n',
   });
@@ -48,8 +54,8 @@ test.each([
     'dev: --site takes an http(s) URL such as https://www.example.com',
   ],
   [['--sites', 'x'], 'dev: unknown option --sites'],
-])('%j: exit 2 with the reason and the usage', (args, reason) => {
-  const { status, out } = dev(group, args);
+])('%j: exit 2 with the reason and the usage', async (args, reason) => {
+  const { status, out } = await dev(group, args);
   expect(status).toBe(2);
   expect(out.startsWith(`${reason}\n`)).toBe(true);
   expect(out).toContain('usage: npm run dev -w mfe-<group>');
@@ -57,7 +63,7 @@ test.each([
 
 test('with no site running it says to start one, and starts nothing', async () => {
   const port = await freePort();
-  const { status, out } = dev(group, [], { PORT: String(port) });
+  const { status, out } = await dev(group, [], { PORT: String(port) });
   expect(status).toBe(1);
   expect(out).toBe(
     `dev: no site answers at http://localhost:${port}: it could not be reached (connect ECONNREFUSED 127.0.0.1:${port}). Start it first with npm start in another terminal, or compose another site with -- --site <url>\n`,
@@ -72,23 +78,8 @@ test('a named site that is not one is named, and nothing starts', async () => {
   await new Promise((r) => server.once('listening', r));
   const { port } = server.address() as AddressInfo;
   try {
-    const run = await new Promise<{ status: number | null; out: string }>((resolve) => {
-      const child = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          path.join(root, 'scripts', 'dev-group.ts'),
-          '--site',
-          `http://127.0.0.1:${port}`,
-        ],
-        { cwd: group },
-      );
-      let out = '';
-      child.stdout.on('data', (d) => (out += String(d)));
-      child.stderr.on('data', (d) => (out += String(d)));
-      child.on('exit', (status) => resolve({ status, out }));
-    });
+    // Asynchronous: this process answers as the site.
+    const run = await dev(group, ['--site', `http://127.0.0.1:${port}`]);
     expect(run).toEqual({
       status: 1,
       out: `dev: http://127.0.0.1:${port} answered HTTP 404 for /remotes.json; nothing was started\n`,

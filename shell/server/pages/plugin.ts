@@ -58,6 +58,7 @@ const MANIFEST_SLOT = `<!--site-manifest-${randomUUID()}-->`;
 export default fp<{ lastGoodMaxAgeMs?: number | undefined }>(
   async (app, hooks) => {
     const config = app.config;
+    const cacheBytes = config.PAGE_CACHE_MB * 1024 * 1024;
     const { shell, siteUrl } = app.shellBuild;
     const template = () => app.shellBuild.template();
     const assets = new RemoteAssets(async (url, remote) =>
@@ -80,7 +81,7 @@ export default fp<{ lastGoodMaxAgeMs?: number | undefined }>(
     const groupPages = new WeakMap<KeptPage, { owner: RemoteDeployment; path: string }>();
     const cache = new PageCache<PageShape | ComposedPage>({
       ...CACHE,
-      maxBytes: config.PAGE_CACHE_MB * 1024 * 1024,
+      maxBytes: cacheBytes,
       // A stand-in is kept as briefly as the notice: the group's own rendering is tried again soon.
       standsIn: (page) => page.status >= 500 || standIns.has(page),
       observe: (hit) => app.metrics.cacheLookup(hit),
@@ -117,7 +118,7 @@ export default fp<{ lastGoodMaxAgeMs?: number | undefined }>(
     });
 
     /** Pages in demand, their gzip answers kept joined, beside the cache: a quarter of its bytes. */
-    const hot = new HotPages(Math.floor((config.PAGE_CACHE_MB * 1024 * 1024) / 4));
+    const hot = new HotPages(Math.floor(cacheBytes / 4));
 
     /** Each manifest's embedded JSON, compressed once for all the pages that embed it. */
     const manifestPieces = new LRUCache<string, Piece>({ max: 16 });
