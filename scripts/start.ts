@@ -38,6 +38,7 @@ import { CLUSTER, MAIL_SERVICE_PORT, groupPorts } from './lib/local-ports';
 import { EX_CONFIG, runTogether, type ProcessSpec } from './lib/processes';
 import { clusterNotes, clusterSpecs, watchCluster } from './lib/cluster-run';
 import { liveManifestFile } from './manifest';
+import { localDatabase } from './lib/local-database';
 import { oneSiteAtATime } from './lib/one-site';
 import { readArgs, wholeNumber } from './lib/args';
 
@@ -115,7 +116,7 @@ deployFolder(manifestFile);
  * Builds whatever is not built yet and writes the live manifest when there is none (or when
  * asked): after the check that no site runs from this folder already.
  */
-function prepare(): void {
+function prepare(): boolean {
   // Each group's version folder is whole once its build record is written (after both of its
   // builds); the shell once its Node and browser builds are there.
   const apps = [
@@ -161,24 +162,63 @@ function prepare(): void {
 
   // The live manifest belongs to the site: deploys change it through the deploy API, and a restart
   // keeps it. It is written from the local builds only when there is none yet, or when asked.
-  if (rebuild || freshManifest || !existsSync(manifestFile)) {
+  const write = rebuild || freshManifest || !existsSync(manifestFile);
+  if (write) {
     run('writing the manifest', process.execPath, [
       ...tsx,
       path.join(__dirname, 'manifest.ts'),
       '--replace',
     ]);
-  } else {
-    console.log(`deployment manifest: ${path.relative(root, manifestFile)} as last deployed`);
-    const { remotes = [] } = JSON.parse(readFileSync(manifestFile, 'utf8')) as {
-      remotes?: { name?: string; serverIntegrity?: string }[];
-    };
-    const unpinned = remotes.filter((r) => !r.serverIntegrity).map((r) => r.name);
-    if (unpinned.length) {
-      console.warn(
-        `deployment manifest: ${unpinned.join(', ')} not pinned by SHA-256, so the site will not run their pages' server code (their pages answer 503): deploy them again, or start with --fresh-manifest to write the manifest from the local builds`,
-      );
-    }
   }
+  return write;
+}
+
+/**
+ * The database every part keeps its data in: DATABASE_URL when it is set, else the embedded
+ * PostgreSQL in the deploy folder (local-database.ts). Before anything else starts, its control
+ * plane is brought up to date, filled from the deploy folder when it is empty, and given the
+ * manifest written from the local builds when one was written now.
+ */
+async function siteDatabase(wroteManifest: boolean): Promise<{ url: string; spec?: ProcessSpec }> {
+  const deployDir = path.dirname(manifestFile);
+  // The site server's own command for it, on the settings the site server will have.
+  // The site server's own command for it, on the settings the site server will have. A failure
+  // is thrown, not exited on, so that the embedded server is stopped before the run ends.
+  const settle = async (databaseUrl: string) => {
+    const result = spawnSync(
+      process.execPath,
+      [
+        ...tsx,
+        path.join(root, 'shell', 'server', 'control-plane', 'local-start.ts'),
+        ...(wroteManifest ? ['--fresh-manifest'] : []),
+      ],
+      {
+        cwd: root,
+        stdio: 'inherit',
+        env: { ...process.env, DATABASE_URL: databaseUrl, DEPLOY_DIR: deployDir },
+      },
+    );
+    if (result.status !== 0) throw new Error('the control plane could not be prepared (above)');
+  };
+  const given = process.env.DATABASE_URL;
+  if (given) {
+    await settle(given);
+    return { url: given };
+  }
+  const dir = path.join(deployDir, '.postgres');
+  const at = Date.now();
+  console.log(
+    `PostgreSQL: ${existsSync(dir) ? 'starting' : 'making'} the site's database in ${path.relative(root, dir) || dir}…`,
+  );
+  const database = await localDatabase({
+    dir,
+    ...(replicas ? { port: CLUSTER.postgres } : {}),
+    whileUp: settle,
+  });
+  console.log(
+    `PostgreSQL: ready in ${((Date.now() - at) / 1000).toFixed(1)} s (port ${new URL(database.url).port})`,
+  );
+  return database;
 }
 
 // The deploy API needs the operator's token: DEPLOY_TOKEN, else one made once for this checkout.
@@ -364,16 +404,20 @@ const url = `http://${local.includes(':') ? `[${local}]` : local}:${port}/`;
 async function main(): Promise<void> {
   // Before anything is built or started: a second start while one runs says so and stops.
   await oneSiteAtATime(path.dirname(manifestFile), url, 'npm start');
-  prepare();
-  const specs = replicas
-    ? await clusterSpecs({ root, port, replicas, siteSpec, mailSpec })
-    : [
-        siteSpec('site', {
-          PORT: port,
-          MAIL_SERVICE_URL: process.env.MAIL_SERVICE_URL ?? `http://127.0.0.1:${mailPort}`,
-        }),
-        mailSpec('mail-service', { MAIL_SERVICE_PORT: mailPort }),
-      ];
+  const database = await siteDatabase(prepare());
+  const specs = [
+    ...(database.spec ? [database.spec] : []),
+    ...(replicas
+      ? clusterSpecs({ root, port, replicas, siteSpec, mailSpec, databaseUrl: database.url })
+      : [
+          siteSpec('site', {
+            PORT: port,
+            MAIL_SERVICE_URL: process.env.MAIL_SERVICE_URL ?? `http://127.0.0.1:${mailPort}`,
+            DATABASE_URL: database.url,
+          }),
+          mailSpec('mail-service', { MAIL_SERVICE_PORT: mailPort, DATABASE_URL: database.url }),
+        ]),
+  ];
   runTogether([...specs, remotesSpec]);
   const slow = setTimeout(
     () => console.log(`\nThe site has not answered at ${url} yet: the lines above say why.\n`),

@@ -28,7 +28,17 @@ export interface Postgres {
 }
 
 /** Opens the pool and starts the migrations; every query of the outbox waits for them. */
-export function openPostgres(url: string, { max = 10 }: { max?: number } = {}): Postgres {
+export function openPostgres(
+  url: string,
+  {
+    max = 10,
+    afterMigrations,
+  }: {
+    max?: number;
+    /** Runs once the schema is current, before `ready` resolves (a move of data into it). */
+    afterMigrations?: ((pool: Pool) => Promise<void>) | undefined;
+  } = {},
+): Postgres {
   const pool = new Pool({
     connectionString: url,
     max,
@@ -38,7 +48,7 @@ export function openPostgres(url: string, { max = 10 }: { max?: number } = {}): 
   });
   // An idle client whose server went away must not crash the process: the next query reconnects.
   pool.on('error', () => undefined);
-  const ready = migrate(pool).then(() => undefined);
+  const ready = migrate(pool).then(() => afterMigrations?.(pool));
   ready.catch(() => undefined);
   let closed: Promise<void> | undefined;
   return {

@@ -65,10 +65,11 @@ const DAY_MS = 86_400_000;
 export function createService(config: Config, deps: ServiceDeps = {}): Service {
   const logger = deps.logger ?? pino({ level: config.logLevel, base: { service: 'mail-service' } });
   const now = deps.now ?? Date.now;
-  const { outbox, postgres } = openOutbox(config, {
-    now,
-    leaseMs: deps.leaseMs ?? config.claimLeaseMs,
-  });
+  const { outbox, postgres } = openOutbox(
+    config,
+    { now, leaseMs: deps.leaseMs ?? config.claimLeaseMs },
+    (message) => logger.info(message),
+  );
   // Instances sharing a database share the allowance too, unless a store is given.
   const sharedLimits =
     postgres && !deps.rateLimitStore ? new PostgresRateLimitStore(postgres, now) : undefined;

@@ -205,6 +205,38 @@ describe('the supervisor of the local run', () => {
     expect(after.filter((t) => / up \d+$|restarting/.test(t))).toEqual([]);
   });
 
+  test('the database is asked to stop only once the processes using it have exited', async () => {
+    // The mail-service takes 600 ms to finish its send; the database says when it is asked.
+    const slow: ProcessSpec = {
+      name: 'mail-service',
+      args: [
+        '-e',
+        "process.on('SIGTERM', () => setTimeout(() => { console.log('send finished'); process.exit(0); }, 600)); console.log(`up ${process.pid}`); setInterval(() => {}, 1000);",
+      ],
+    };
+    const database: ProcessSpec = {
+      name: 'postgres',
+      args: [
+        '-e',
+        "process.on('SIGINT', () => { console.log('asked to stop'); process.exit(0); }); console.log(`up ${process.pid}`); setInterval(() => {}, 1000);",
+      ],
+      stopSignal: 'SIGINT',
+      stopLast: true,
+    };
+    const s = supervise([database, slow, steady('site')]);
+    await s.waitFor(/^\[postgres\] up /);
+    await s.waitFor(/^\[mail-service\] up /);
+    await s.waitFor(/^\[site\] up /);
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    await s.closed;
+    const [finished] = s.matching(/^\[mail-service\] send finished$/);
+    const [asked] = s.matching(/^\[postgres\] asked to stop$/);
+    expect(finished).toBeDefined();
+    expect(asked).toBeDefined();
+    expect(s.lines.indexOf(asked!)).toBeGreaterThan(s.lines.indexOf(finished!));
+  });
+
   test('a process that ignores SIGTERM is killed after the grace period', async () => {
     const stubborn: ProcessSpec = {
       name: 'stubborn',

