@@ -38,7 +38,7 @@ import { CLUSTER, MAIL_SERVICE_PORT, groupPorts } from './lib/local-ports';
 import { EX_CONFIG, runTogether, type ProcessSpec } from './lib/processes';
 import { clusterNotes, clusterSpecs, watchCluster } from './lib/cluster-run';
 import { liveManifestFile } from './manifest';
-import { localDatabase } from './lib/local-database';
+import { databaseDir, localDatabase } from './lib/local-database';
 import { oneSiteAtATime } from './lib/one-site';
 import { readArgs, wholeNumber } from './lib/args';
 
@@ -205,10 +205,11 @@ async function siteDatabase(wroteManifest: boolean): Promise<{ url: string; spec
     await settle(given);
     return { url: given };
   }
-  const dir = path.join(deployDir, '.postgres');
+  const { dir, why } = databaseDir(deployDir);
   const at = Date.now();
+  const where = path.relative(root, dir).startsWith('..') ? dir : path.relative(root, dir);
   console.log(
-    `PostgreSQL: ${existsSync(dir) ? 'starting' : 'making'} the site's database in ${path.relative(root, dir) || dir}…`,
+    `PostgreSQL: ${existsSync(dir) ? 'starting' : 'making'} the site's database in ${where}${why ? ` (not in the deploy folder: ${why})` : ''}…`,
   );
   const database = await localDatabase({
     dir,

