@@ -9,10 +9,10 @@ import { postgresStore } from './sql';
  * (with the pool it runs on, one per process), else the SQLite file in DATA_DIR.
  */
 export function openOutbox(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>,
   options: OutboxOptions = {},
 ): { outbox: Outbox; postgres?: Postgres } {
-  if (!config.databaseUrl) return { outbox: new Outbox(sqliteStore(config.dataDir), options) };
-  const postgres = openPostgres(config.databaseUrl);
+  if (!config.DATABASE_URL) return { outbox: new Outbox(sqliteStore(config.DATA_DIR), options) };
+  const postgres = openPostgres(config.DATABASE_URL);
   return { outbox: new Outbox(postgresStore(postgres), options), postgres };
 }
