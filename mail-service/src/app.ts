@@ -32,17 +32,17 @@ import { storeMessage, validateMessage } from './routes/sendmail';
 export interface AppDeps {
   config: Pick<
     Config,
-    | 'allowedOrigins'
-    | 'trustProxy'
-    | 'rateLimitMax'
-    | 'rateLimitWindowSeconds'
-    | 'readyMaxQueueAgeSeconds'
-    | 'metricsToken'
-    | 'formMinFillMs'
-    | 'spamMaxLinks'
-    | 'retentionDays'
-    | 'spamRetentionDays'
-    | 'queueLifetimeSeconds'
+    | 'ALLOWED_ORIGINS'
+    | 'TRUST_PROXY'
+    | 'RATE_LIMIT_MAX'
+    | 'RATE_LIMIT_WINDOW'
+    | 'READY_MAX_QUEUE_AGE'
+    | 'METRICS_TOKEN'
+    | 'FORM_MIN_FILL_MS'
+    | 'SPAM_MAX_LINKS'
+    | 'RETENTION_DAYS'
+    | 'SPAM_RETENTION_DAYS'
+    | 'QUEUE_LIFETIME'
   >;
   outbox: OutboxStore;
   delivery: { kick(): void; status(): DeliveryStatus; admit?(): Promise<void> | undefined };
@@ -66,7 +66,7 @@ export function createApp(deps: AppDeps): Express {
   const clientOf = clientKey(config, logger);
 
   const app = express();
-  app.set('trust proxy', config.trustProxy);
+  app.set('trust proxy', config.TRUST_PROXY);
   app.set('etag', false);
   app.set('json escape', true);
   app.set('query parser', false);
@@ -81,7 +81,7 @@ export function createApp(deps: AppDeps): Express {
       xFrameOptions: { action: 'deny' },
     }),
   );
-  app.use(corsFor(config.allowedOrigins));
+  app.use(corsFor(config.ALLOWED_ORIGINS));
   // A held message's release link, from the digest e-mail: its signature is its authority, so
   // it comes before the CSRF checks a plain HTML form cannot pass (see routes/held.ts).
   const held = { outbox, secret: deps.secret, delivery, logger };
@@ -89,7 +89,7 @@ export function createApp(deps: AppDeps): Express {
   app.get(heldPath, heldPage(held));
   app.post(heldPath, releaseHeld(held));
   app.all(heldPath, methodNotAllowed('GET, POST'));
-  const csrf = csrfProtection(config.allowedOrigins);
+  const csrf = csrfProtection(config.ALLOWED_ORIGINS);
   app.use((req, res, next) => (UNSAFE_METHODS.has(req.method) ? csrf(req, res, next) : next()));
 
   app.get('/api/health', health);
@@ -110,7 +110,7 @@ export function createApp(deps: AppDeps): Express {
       logger,
       metrics,
       formTokens,
-      spamRules: { formMinFillMs: config.formMinFillMs, spamMaxLinks: config.spamMaxLinks },
+      spamRules: config,
     }),
   );
 

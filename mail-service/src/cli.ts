@@ -205,8 +205,8 @@ export async function runOutboxCommand(
       }
       case 'retention': {
         const r = await outbox.applyRetention({
-          deliveredMs: config.retentionDays * 86_400_000,
-          spamMs: config.spamRetentionDays * 86_400_000,
+          deliveredMs: config.RETENTION_DAYS * 86_400_000,
+          spamMs: config.SPAM_RETENTION_DAYS * 86_400_000,
         });
         process.stdout.write(
           `${r.redacted} message(s) redacted, ${r.deleted} spam message(s) deleted\n`,
@@ -236,7 +236,7 @@ export async function runOutboxCommand(
         const n = await outbox.release(rest);
         process.stdout.write(
           `${n} message(s) released from spam and queued; the running service sends them ${
-            config.databaseUrl ? 'now' : 'within a minute'
+            config.DATABASE_URL ? 'now' : 'within a minute'
           }\n`,
         );
         return n === rest.length ? 0 : 1;
@@ -252,7 +252,7 @@ export async function runOutboxCommand(
         const hmac = await addressHmac(serverSecret(config, outbox), address);
         const found = await outbox.messagesFrom(address);
         const files = await removeMailboxFiles(
-          config.mailboxDir,
+          config.MAILBOX_DIR,
           found.map((r) => r.id),
         );
         const ids = await outbox.erase({ address, addressHmac: hmac, files });

@@ -1,3 +1,10 @@
+/**
+ * The mail-service's settings, read from the environment and checked at start-up: a value that
+ * does not parse stops the service with a message naming the variable and what it accepts. Every
+ * time is bounded well within what Node's timers hold (2^31-1 ms; a longer one fires at once).
+ * What only the machine can answer (DATA_DIR and MAILBOX_DIR can be made and written) is checked
+ * by `prepareFolders` before the outbox opens.
+ */
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { databaseUrlProblem } from '@site/postgres';
 import path from 'node:path';
@@ -16,90 +23,12 @@ export const SERVICE_DIR = path.resolve(__dirname, '..');
  * per character, with a name and subject at their limits, is about 16,200 bytes of JSON. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
-export interface MailAddress {
+interface MailAddress {
   name: string;
   address: string;
 }
 
-export type TrustProxy = boolean | number | string[];
-
-export interface Config {
-  port: number;
-  host: string | undefined;
-  /** Unset: messages are written as .eml files into `mailboxDir`. Holds credentials: never log. */
-  smtpUrl: string | undefined;
-  mailTo: MailAddress[];
-  mailFrom: MailAddress;
-  /** Set: the outbox and the rate-limit counters live in this PostgreSQL, shared by every
-   * instance; unset: the SQLite outbox in `dataDir`. Holds credentials: never log. */
-  databaseUrl: string | undefined;
-  dataDir: string;
-  mailboxDir: string;
-  rateLimitMax: number;
-  rateLimitWindowSeconds: number;
-  trustProxy: TrustProxy;
-  allowedOrigins: string[];
-  retryBaseMs: number;
-  retryMaxMs: number;
-  /** How long a message is retried, from its acceptance or requeue, before it is kept as failed. */
-  queueLifetimeSeconds: number;
-  smtpConnections: number;
-  /** Readiness turns red while an undelivered message is older than this. */
-  readyMaxQueueAgeSeconds: number;
-  retentionDays: number;
-  spamRetentionDays: number;
-  /** Unset: no metrics endpoint. Set: GET /api/metrics with `Authorization: Bearer <token>`. */
-  metricsToken: string | undefined;
-  /** Signs the form tokens of the time trap and keys the erasure audit. Unset: a random secret
-   * made once and kept in the outbox's store, so instances sharing a database share it. */
-  formTokenSecret: string | undefined;
-  /** A message sent sooner than this after its form was first used is spam; 0 turns the rule off. */
-  formMinFillMs: number;
-  /** A message whose text holds more links than this is spam. */
-  spamMaxLinks: number;
-  /** With DATABASE_URL: how long a claimed message is this instance's without renewal. */
-  claimLeaseMs: number;
-  logLevel: LogLevel;
-  shutdownTimeoutMs: number;
-  /**
-   * How long a request may take to arrive. No limit per client address: the mail-service's
-   * clients are the site server and the balancer, whose own limits count each visitor.
-   */
-  connections: ConnectionLimits;
-}
-
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
-export const DEFAULTS = {
-  MAIL_SERVICE_PORT: '3005',
-  MAIL_TO: company.email,
-  // The sender is an address of the company's own domain, named after the company, so a rename in
-  // shared/ui/src/company.ts reaches the mailbox too.
-  MAIL_FROM: `${company.name} website <website@${company.email.split('@')[1] ?? ''}>`,
-  DATA_DIR: path.join(SERVICE_DIR, '.data'),
-  MAILBOX_DIR: path.join(SERVICE_DIR, 'mailbox'),
-  RATE_LIMIT_MAX: '5',
-  RATE_LIMIT_WINDOW: String(RETENTION_DEFAULTS.rateLimitWindowSeconds),
-  TRUST_PROXY: 'false',
-  ALLOWED_ORIGINS: 'http://localhost:3000',
-  RETRY_BASE_MS: '5000',
-  RETRY_MAX_MS: '3600000',
-  QUEUE_LIFETIME: String(RETENTION_DEFAULTS.queueLifetimeSeconds),
-  SMTP_CONNECTIONS: '4',
-  READY_MAX_QUEUE_AGE: '900',
-  // The privacy notice states these same figures (shared/contracts/src/contact/retention.ts).
-  RETENTION_DAYS: String(RETENTION_DEFAULTS.retentionDays),
-  SPAM_RETENTION_DAYS: String(RETENTION_DEFAULTS.spamRetentionDays),
-  FORM_MIN_FILL_MS: '3000',
-  SPAM_MAX_LINKS: '5',
-  CLAIM_LEASE_MS: '10000',
-  LOG_LEVEL: 'info',
-  SHUTDOWN_TIMEOUT_MS: '7000',
-  HEADERS_TIMEOUT_MS: String(CONNECTION_LIMITS.headersTimeoutMs),
-  REQUEST_TIMEOUT_MS: String(CONNECTION_LIMITS.requestTimeoutMs),
-  KEEP_ALIVE_TIMEOUT_MS: String(CONNECTION_LIMITS.keepAliveTimeoutMs),
-} as const;
 
 /** Node's timers hold 2^31-1 ms (24.8 days); a longer one fires at once. */
 const DAY_S = 86_400;
@@ -107,6 +36,7 @@ const DAY_MS = DAY_S * 1000;
 
 const isEmail = (value: string) => z.email().safeParse(value).success;
 
+/** The addresses of a list such as `Sales <sales@example.com>, ops@example.com`, or what is wrong. */
 function parseAddresses(value: string): MailAddress[] | string {
   const parsed = addressparser(value, { flatten: true });
   if (parsed.length === 0) return 'expected an e-mail address such as "Name <name@example.com>"';
@@ -133,19 +63,25 @@ const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
     return n;
   });
 
-const addresses = (single: boolean) =>
-  z.string().transform((value, ctx) => {
-    const result = parseAddresses(value);
-    if (typeof result === 'string') {
-      ctx.addIssue({ code: 'custom', message: result });
-      return z.NEVER;
-    }
-    if (single && result.length !== 1) {
-      ctx.addIssue({ code: 'custom', message: 'expected exactly one address' });
-      return z.NEVER;
-    }
-    return result;
-  });
+/** One address or more, comma-separated, `Name <address>` allowed. */
+const addressList = z.string().transform((value, ctx) => {
+  const result = parseAddresses(value);
+  if (typeof result === 'string') {
+    ctx.addIssue({ code: 'custom', message: result });
+    return z.NEVER;
+  }
+  return result;
+});
+
+/** Exactly one address, `Name <address>` allowed. */
+const oneAddress = addressList.transform((list, ctx) => {
+  const [only] = list;
+  if (!only || list.length !== 1) {
+    ctx.addIssue({ code: 'custom', message: 'expected exactly one address' });
+    return z.NEVER;
+  }
+  return only;
+});
 
 const directory = z
   .string()
@@ -181,8 +117,6 @@ function serviceUrl(protocols: string[], expected: string, check?: (url: URL) =>
     });
 }
 
-const smtpUrl = serviceUrl(['smtp:', 'smtps:'], 'smtp://… or smtps://…');
-
 const databaseUrl = z
   .string()
   .optional()
@@ -201,6 +135,7 @@ function parseUrl(value: string): URL | null {
   }
 }
 
+/** Comma-separated http(s) origins, no paths; at least one. */
 const origins = z.string().transform((value, ctx) => {
   const out: string[] = [];
   for (const raw of value.split(',').map((o) => o.trim())) {
@@ -224,33 +159,62 @@ const origins = z.string().transform((value, ctx) => {
   return out;
 });
 
-const envSchema = z.object({
-  MAIL_SERVICE_PORT: int(0, 65535).default(Number(DEFAULTS.MAIL_SERVICE_PORT)),
+/**
+ * Every setting of the mail-service: its variable, the form it takes with its bounds, its default,
+ * and why. The service reads the parsed values as `config.<VARIABLE>` where it uses them: a list of
+ * addresses is already the addresses, a folder already absolute. `.env.example` and
+ * docs/configuration.md document each (env-example.test.ts keeps them true). A default is written
+ * as the value the setting parses to, or with `prefault` as the text a variable would hold.
+ */
+const schema = z.object({
+  // PORT is the site server's; 0 takes any free port.
+  MAIL_SERVICE_PORT: int(0, 65535).default(3005),
+  // Undefined: every interface.
   MAIL_SERVICE_HOST: listenHost.optional(),
-  SMTP_URL: smtpUrl,
-  MAIL_TO: addresses(false).default(() => parseAddresses(DEFAULTS.MAIL_TO) as MailAddress[]),
-  MAIL_FROM: addresses(true).default(() => parseAddresses(DEFAULTS.MAIL_FROM) as MailAddress[]),
+  // The relay, with its credentials (never logged). Unset: messages are written as .eml files
+  // into MAILBOX_DIR.
+  SMTP_URL: serviceUrl(['smtp:', 'smtps:'], 'smtp://… or smtps://…'),
+  // The company's address (shared/ui/src/company.ts), so a change there reaches the mailbox too.
+  MAIL_TO: addressList.prefault(company.email),
+  // An address of the company's own domain, named after the company; its domain is each
+  // Message-ID's too.
+  MAIL_FROM: oneAddress.prefault(
+    `${company.name} website <website@${company.email.split('@')[1] ?? ''}>`,
+  ),
+  // Set: the outbox and the rate-limit counters live in this PostgreSQL, shared by every
+  // instance; unset: the SQLite outbox in DATA_DIR. Holds credentials: never logged.
   DATABASE_URL: databaseUrl,
-  DATA_DIR: directory.default(DEFAULTS.DATA_DIR),
-  MAILBOX_DIR: directory.default(DEFAULTS.MAILBOX_DIR),
-  RATE_LIMIT_MAX: int(1).default(Number(DEFAULTS.RATE_LIMIT_MAX)),
-  // Seconds, at most a day: express-rate-limit resets its counts on a timer.
-  RATE_LIMIT_WINDOW: int(1, DAY_S).default(Number(DEFAULTS.RATE_LIMIT_WINDOW)),
+  DATA_DIR: directory.default(path.join(SERVICE_DIR, '.data')),
+  MAILBOX_DIR: directory.default(path.join(SERVICE_DIR, 'mailbox')),
+  // Messages one client may send per window.
+  RATE_LIMIT_MAX: int(1).default(5),
+  // Seconds, at most a day: express-rate-limit resets its counts on a timer. The privacy notice
+  // states the default (shared/contracts/src/contact/retention.ts).
+  RATE_LIMIT_WINDOW: int(1, DAY_S).default(RETENTION_DEFAULTS.rateLimitWindowSeconds),
+  // The proxies whose X-Forwarded-For is believed, in the site server's language.
   TRUST_PROXY: trustProxySetting.default(false),
-  ALLOWED_ORIGINS: origins.default([DEFAULTS.ALLOWED_ORIGINS]),
+  // Where the form is served from (CSRF and CORS); the first is the base of the digest's links.
+  ALLOWED_ORIGINS: origins.prefault('http://localhost:3000'),
   // The wait before the next attempt is a timer: at most a day.
-  RETRY_BASE_MS: int(1, DAY_MS).default(Number(DEFAULTS.RETRY_BASE_MS)),
-  RETRY_MAX_MS: int(1, DAY_MS).default(Number(DEFAULTS.RETRY_MAX_MS)),
-  // Seconds, at most a year (compared with dates, never a timer).
-  QUEUE_LIFETIME: int(1, 365 * DAY_S).default(Number(DEFAULTS.QUEUE_LIFETIME)),
-  SMTP_CONNECTIONS: int(1, 50).default(Number(DEFAULTS.SMTP_CONNECTIONS)),
-  READY_MAX_QUEUE_AGE: int(1, 30 * DAY_S).default(Number(DEFAULTS.READY_MAX_QUEUE_AGE)),
-  RETENTION_DAYS: int(1, 3650).default(Number(DEFAULTS.RETENTION_DAYS)),
-  SPAM_RETENTION_DAYS: int(1, 3650).default(Number(DEFAULTS.SPAM_RETENTION_DAYS)),
+  RETRY_BASE_MS: int(1, DAY_MS).default(5000),
+  RETRY_MAX_MS: int(1, DAY_MS).default(3_600_000),
+  // Seconds a message is retried, from its acceptance or requeue, before it is kept as failed; at
+  // most a year (compared with dates, never a timer). The privacy notice states the default.
+  QUEUE_LIFETIME: int(1, 365 * DAY_S).default(RETENTION_DEFAULTS.queueLifetimeSeconds),
+  // Connections to the relay, and so sends at once.
+  SMTP_CONNECTIONS: int(1, 50).default(4),
+  // Readiness turns red while an undelivered message has waited longer than this, in seconds.
+  READY_MAX_QUEUE_AGE: int(1, 30 * DAY_S).default(900),
+  // The privacy notice states these same figures (shared/contracts/src/contact/retention.ts).
+  RETENTION_DAYS: int(1, 3650).default(RETENTION_DEFAULTS.retentionDays),
+  SPAM_RETENTION_DAYS: int(1, 3650).default(RETENTION_DEFAULTS.spamRetentionDays),
+  // Unset: no metrics endpoint. Set: GET /api/metrics with `Authorization: Bearer <token>`.
   METRICS_TOKEN: z
     .string()
     .regex(/^[\x21-\x7e]{16,}$/, { error: 'expected at least 16 printable characters, no spaces' })
     .optional(),
+  // Signs the form tokens of the time trap and keys the erasure audit. Unset: a random secret
+  // made once and kept in the outbox's store, so instances sharing a database share it.
   FORM_TOKEN_SECRET: z
     .string()
     .regex(/^[\x21-\x7e]{32,}$/, {
@@ -258,18 +222,45 @@ const envSchema = z.object({
         'expected at least 32 printable characters, no spaces (openssl rand -hex 32 makes one)',
     })
     .optional(),
-  FORM_MIN_FILL_MS: int(0, 600_000).default(Number(DEFAULTS.FORM_MIN_FILL_MS)),
-  SPAM_MAX_LINKS: int(0, 1000).default(Number(DEFAULTS.SPAM_MAX_LINKS)),
-  CLAIM_LEASE_MS: int(300, 600_000).default(Number(DEFAULTS.CLAIM_LEASE_MS)),
+  // A message sent sooner than this after its form was first used shows a weak spam signal; 0
+  // turns the rule off.
+  FORM_MIN_FILL_MS: int(0, 600_000).default(3000),
+  // A message whose subject and text hold more links than this shows a weak spam signal.
+  SPAM_MAX_LINKS: int(0, 1000).default(5),
+  // With DATABASE_URL: how long a claimed message is this instance's without renewal.
+  CLAIM_LEASE_MS: int(300, 600_000).default(10_000),
+  // The site server reads it too: one level for the whole site.
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` })
-    .default(DEFAULTS.LOG_LEVEL),
+    .default('info'),
   // A timer: at most ten minutes, longer than any platform waits after SIGTERM.
-  SHUTDOWN_TIMEOUT_MS: int(0, 600_000).default(Number(DEFAULTS.SHUTDOWN_TIMEOUT_MS)),
-  HEADERS_TIMEOUT_MS: int(1000, 60_000).default(Number(DEFAULTS.HEADERS_TIMEOUT_MS)),
-  REQUEST_TIMEOUT_MS: int(1000, 600_000).default(Number(DEFAULTS.REQUEST_TIMEOUT_MS)),
-  KEEP_ALIVE_TIMEOUT_MS: int(1000, 600_000).default(Number(DEFAULTS.KEEP_ALIVE_TIMEOUT_MS)),
+  SHUTDOWN_TIMEOUT_MS: int(0, 600_000).default(7000),
+  // How long a request may take to arrive, as the site server's (@site/serving's stated limits).
+  HEADERS_TIMEOUT_MS: int(1000, 60_000).default(CONNECTION_LIMITS.headersTimeoutMs),
+  REQUEST_TIMEOUT_MS: int(1000, 600_000).default(CONNECTION_LIMITS.requestTimeoutMs),
+  KEEP_ALIVE_TIMEOUT_MS: int(1000, 600_000).default(CONNECTION_LIMITS.keepAliveTimeoutMs),
 });
+
+/** A value no one can change: objects and arrays within it too. */
+type Frozen<T> = T extends readonly (infer U)[]
+  ? readonly Frozen<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: Frozen<T[K]> }
+    : T;
+
+function freeze<T>(value: T): Frozen<T> {
+  if (value !== null && typeof value === 'object') {
+    for (const inner of Object.values(value)) freeze(inner);
+    Object.freeze(value);
+  }
+  return value as Frozen<T>;
+}
+
+/** The mail-service's settings, parsed and frozen, keyed by their variables. */
+export type Config = Frozen<z.output<typeof schema>>;
+
+/** Every variable the mail-service reads. */
+export const MAIL_SETTING_NAMES = Object.keys(schema.shape) as (keyof typeof schema.shape)[];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -284,65 +275,44 @@ export class ConfigError extends Error {
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const input: Record<string, string> = {};
-  for (const key of Object.keys(envSchema.shape)) {
+  for (const key of MAIL_SETTING_NAMES) {
     const value = env[key];
     if (value !== undefined && value.trim() !== '') input[key] = value.trim();
   }
-  const result = envSchema.safeParse(input);
+  const result = schema.safeParse(input);
   if (!result.success) {
     throw new ConfigError(
       result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
     );
   }
-  const e = result.data;
-  if (e.RETRY_MAX_MS < e.RETRY_BASE_MS) {
+  const s = result.data;
+  if (s.RETRY_MAX_MS < s.RETRY_BASE_MS) {
     throw new ConfigError([
-      `RETRY_MAX_MS: must be at least RETRY_BASE_MS (${e.RETRY_BASE_MS}), got ${e.RETRY_MAX_MS}`,
+      `RETRY_MAX_MS: must be at least RETRY_BASE_MS (${s.RETRY_BASE_MS}), got ${s.RETRY_MAX_MS}`,
     ]);
   }
-  if (e.REQUEST_TIMEOUT_MS < e.HEADERS_TIMEOUT_MS) {
+  if (s.REQUEST_TIMEOUT_MS < s.HEADERS_TIMEOUT_MS) {
     throw new ConfigError([
-      `REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS (${e.HEADERS_TIMEOUT_MS}), got ${e.REQUEST_TIMEOUT_MS}`,
+      `REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS (${s.HEADERS_TIMEOUT_MS}), got ${s.REQUEST_TIMEOUT_MS}`,
     ]);
   }
-  const [mailFrom] = e.MAIL_FROM;
-  if (!mailFrom) throw new ConfigError(['MAIL_FROM: expected exactly one address']);
-  return {
-    port: e.MAIL_SERVICE_PORT,
-    host: e.MAIL_SERVICE_HOST,
-    smtpUrl: e.SMTP_URL,
-    mailTo: e.MAIL_TO,
-    mailFrom,
-    databaseUrl: e.DATABASE_URL,
-    dataDir: e.DATA_DIR,
-    mailboxDir: e.MAILBOX_DIR,
-    rateLimitMax: e.RATE_LIMIT_MAX,
-    rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW,
-    trustProxy: e.TRUST_PROXY,
-    allowedOrigins: e.ALLOWED_ORIGINS,
-    retryBaseMs: e.RETRY_BASE_MS,
-    retryMaxMs: e.RETRY_MAX_MS,
-    queueLifetimeSeconds: e.QUEUE_LIFETIME,
-    smtpConnections: e.SMTP_CONNECTIONS,
-    readyMaxQueueAgeSeconds: e.READY_MAX_QUEUE_AGE,
-    retentionDays: e.RETENTION_DAYS,
-    spamRetentionDays: e.SPAM_RETENTION_DAYS,
-    metricsToken: e.METRICS_TOKEN,
-    formTokenSecret: e.FORM_TOKEN_SECRET,
-    formMinFillMs: e.FORM_MIN_FILL_MS,
-    spamMaxLinks: e.SPAM_MAX_LINKS,
-    claimLeaseMs: e.CLAIM_LEASE_MS,
-    logLevel: e.LOG_LEVEL,
-    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    connections: {
-      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
-      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
-      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
-      maxPerClient: 0,
-      maxConnections: CONNECTION_LIMITS.maxConnections,
-    },
-  };
+  return freeze(s);
 }
+
+/**
+ * The limits of the service's connections: how long a request may take to arrive, and no limit
+ * per client address (the mail-service's clients are the site server and the balancer, whose own
+ * limits count each visitor).
+ */
+export const connectionLimits = (
+  config: Pick<Config, 'HEADERS_TIMEOUT_MS' | 'REQUEST_TIMEOUT_MS' | 'KEEP_ALIVE_TIMEOUT_MS'>,
+): ConnectionLimits => ({
+  headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+  requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+  keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
+  maxPerClient: 0,
+  maxConnections: CONNECTION_LIMITS.maxConnections,
+});
 
 /**
  * Makes the folder if it is missing (one level: its parent must exist, so a mistyped path is named
@@ -373,30 +343,30 @@ function folderProblem(dir: string): string | undefined {
  * ConfigError naming each one that cannot be used.
  */
 export function prepareFolders(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'smtpUrl' | 'mailboxDir'>,
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'SMTP_URL' | 'MAILBOX_DIR'>,
 ): void {
   const problems: string[] = [];
-  const data = config.databaseUrl ? undefined : folderProblem(config.dataDir);
+  const data = config.DATABASE_URL ? undefined : folderProblem(config.DATA_DIR);
   if (data) problems.push(`DATA_DIR: ${data}`);
-  const mailbox = config.smtpUrl ? undefined : folderProblem(config.mailboxDir);
+  const mailbox = config.SMTP_URL ? undefined : folderProblem(config.MAILBOX_DIR);
   if (mailbox) problems.push(`MAILBOX_DIR: ${mailbox}`);
   if (problems.length) throw new ConfigError(problems);
 }
 
 /** The domain of MAIL_FROM, used to make each message's Message-ID. */
-export const fromDomain = (config: Pick<Config, 'mailFrom'>): string =>
-  config.mailFrom.address.slice(config.mailFrom.address.lastIndexOf('@') + 1).toLowerCase();
+export const fromDomain = (config: Pick<Config, 'MAIL_FROM'>): string =>
+  config.MAIL_FROM.address.slice(config.MAIL_FROM.address.lastIndexOf('@') + 1).toLowerCase();
 
 /** Where the outbox is, safe to log: the database's host, port and name, never the credentials. */
-export function describeStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
-  if (!config.databaseUrl) return `SQLite in ${config.dataDir}`;
-  const url = new URL(config.databaseUrl);
+export function describeStore(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): string {
+  if (!config.DATABASE_URL) return `SQLite in ${config.DATA_DIR}`;
+  const url = new URL(config.DATABASE_URL);
   return `PostgreSQL ${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`;
 }
 
 /** Where delivery goes, safe to log: the SMTP host and port, never the credentials. */
-export function describeTarget(config: Pick<Config, 'smtpUrl' | 'mailboxDir'>): string {
-  if (!config.smtpUrl) return `mailbox folder ${config.mailboxDir}`;
-  const url = new URL(config.smtpUrl);
+export function describeTarget(config: Pick<Config, 'SMTP_URL' | 'MAILBOX_DIR'>): string {
+  if (!config.SMTP_URL) return `mailbox folder ${config.MAILBOX_DIR}`;
+  const url = new URL(config.SMTP_URL);
   return `${url.protocol}//${url.hostname}${url.port ? `:${url.port}` : ''}`;
 }

@@ -15,12 +15,12 @@ export interface ServerSecret {
 }
 
 export function serverSecret(
-  config: Pick<Config, 'formTokenSecret'>,
+  config: Pick<Config, 'FORM_TOKEN_SECRET'>,
   outbox: Pick<OutboxStore, 'storedSecret'>,
 ): ServerSecret {
   let root: Promise<string> | undefined;
   const load = () => {
-    if (config.formTokenSecret !== undefined) return Promise.resolve(config.formTokenSecret);
+    if (config.FORM_TOKEN_SECRET !== undefined) return Promise.resolve(config.FORM_TOKEN_SECRET);
     root ??= Promise.resolve(outbox.storedSecret()).catch((error: unknown) => {
       root = undefined;
       throw error;

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { createLimitedServer } from '@site/serving/connections';
 import {
   ConfigError,
+  connectionLimits,
   describeStore,
   describeTarget,
   loadConfig,
@@ -34,15 +35,15 @@ function readConfig(): Config {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const logger = pino({ level: config.logLevel, base: { service: 'mail-service' } });
+  const logger = pino({ level: config.LOG_LEVEL, base: { service: 'mail-service' } });
 
   let service: Service;
   try {
     service = createService(config, { logger });
   } catch (error) {
     logger.fatal(
-      { dataDir: config.dataDir, err: error instanceof Error ? error.message : String(error) },
-      `cannot open the outbox in DATA_DIR (${config.dataDir})`,
+      { dataDir: config.DATA_DIR, err: error instanceof Error ? error.message : String(error) },
+      `cannot open the outbox in DATA_DIR (${config.DATA_DIR})`,
     );
     process.exit(1);
   }
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
       .catch(() => null);
   // A client gets HEADERS_TIMEOUT_MS for its headers and REQUEST_TIMEOUT_MS for the whole request:
   // a connection that never sends what it declared is answered 408 and closed.
-  const server = createLimitedServer(app, config.connections);
+  const server = createLimitedServer(app, connectionLimits(config));
 
   let stopping = false;
   // While stopping, every answer closes its connection, so keep-alive clients let go of us.
@@ -74,22 +75,26 @@ async function main(): Promise<void> {
   server.on('error', (error: NodeJS.ErrnoException) => {
     const setting =
       error.code === 'EADDRINUSE'
-        ? `MAIL_SERVICE_PORT: port ${config.port} is already in use`
+        ? `MAIL_SERVICE_PORT: port ${config.MAIL_SERVICE_PORT} is already in use`
         : error.code === 'EACCES'
-          ? `MAIL_SERVICE_PORT: this user may not listen on port ${config.port}`
+          ? `MAIL_SERVICE_PORT: this user may not listen on port ${config.MAIL_SERVICE_PORT}`
           : error.code === 'EADDRNOTAVAIL' ||
               error.code === 'ENOTFOUND' ||
               error.code === 'EAI_AGAIN'
-            ? `MAIL_SERVICE_HOST: "${config.host ?? ''}" is not an address of this machine (${error.code})`
+            ? `MAIL_SERVICE_HOST: "${config.MAIL_SERVICE_HOST ?? ''}" is not an address of this machine (${error.code})`
             : undefined;
     logger.fatal(
-      { err: error.code ?? error.message, port: config.port, host: config.host },
+      {
+        err: error.code ?? error.message,
+        port: config.MAIL_SERVICE_PORT,
+        host: config.MAIL_SERVICE_HOST,
+      },
       setting ?? 'the server could not start',
     );
     process.exit(setting ? EX_CONFIG : 1);
   });
 
-  server.listen(config.port, config.host, async () => {
+  server.listen(config.MAIL_SERVICE_PORT, config.MAIL_SERVICE_HOST, async () => {
     const { port } = server.address() as AddressInfo;
     logger.info(
       {
@@ -97,14 +102,14 @@ async function main(): Promise<void> {
         delivery: courier.mode,
         target: describeTarget(config),
         outbox: describeStore(config),
-        dataDir: config.dataDir,
+        dataDir: config.DATA_DIR,
       },
       `mail-service listening on http://localhost:${port}`,
     );
     if (courier.mode === 'mailbox') {
       logger.info(
-        { mailboxDir: config.mailboxDir },
-        `SMTP_URL is not set: messages are written as .eml files to ${config.mailboxDir}`,
+        { mailboxDir: config.MAILBOX_DIR },
+        `SMTP_URL is not set: messages are written as .eml files to ${config.MAILBOX_DIR}`,
       );
     }
     const counts = await countsNow();
@@ -131,7 +136,7 @@ async function main(): Promise<void> {
       Promise.resolve()
         .then(() => outbox.close())
         .finally(() => process.exit(1));
-    }, config.shutdownTimeoutMs);
+    }, config.SHUTDOWN_TIMEOUT_MS);
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();

@@ -63,23 +63,24 @@ const DAY_MS = 86_400_000;
  * Throws when the outbox cannot be opened.
  */
 export function createService(config: Config, deps: ServiceDeps = {}): Service {
-  const logger = deps.logger ?? pino({ level: config.logLevel, base: { service: 'mail-service' } });
+  const logger =
+    deps.logger ?? pino({ level: config.LOG_LEVEL, base: { service: 'mail-service' } });
   const now = deps.now ?? Date.now;
   const { outbox, postgres } = openOutbox(
     config,
-    { now, leaseMs: deps.leaseMs ?? config.claimLeaseMs },
+    { now, leaseMs: deps.leaseMs ?? config.CLAIM_LEASE_MS },
     (message) => logger.info(message),
   );
   // Instances sharing a database share the allowance too, unless a store is given.
   const sharedLimits =
     postgres && !deps.rateLimitStore ? new PostgresRateLimitStore(postgres, now) : undefined;
   const rateLimitStore = deps.rateLimitStore ?? sharedLimits;
-  const courier = config.smtpUrl
-    ? createSmtpCourier(config.smtpUrl, {
-        connections: config.smtpConnections,
+  const courier = config.SMTP_URL
+    ? createSmtpCourier(config.SMTP_URL, {
+        connections: config.SMTP_CONNECTIONS,
         ...(deps.smtpTimeouts ? { timeouts: deps.smtpTimeouts } : {}),
       })
-    : createMailboxCourier(config.mailboxDir);
+    : createMailboxCourier(config.MAILBOX_DIR);
   // The metrics read the worker's state at scrape time; the worker reports to the metrics.
   const status = { of: (): DeliveryStatus | undefined => undefined };
   const metrics = createMetrics(outbox, () => status.of() as DeliveryStatus, now);
@@ -88,10 +89,10 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
     courier,
     mail: config,
     logger,
-    retryBaseMs: config.retryBaseMs,
-    retryMaxMs: config.retryMaxMs,
-    queueLifetimeMs: config.queueLifetimeSeconds * 1000,
-    concurrency: courier.mode === 'smtp' ? config.smtpConnections : 1,
+    retryBaseMs: config.RETRY_BASE_MS,
+    retryMaxMs: config.RETRY_MAX_MS,
+    queueLifetimeMs: config.QUEUE_LIFETIME * 1000,
+    concurrency: courier.mode === 'smtp' ? config.SMTP_CONNECTIONS : 1,
     observer: metrics.observer,
     now,
     ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
@@ -127,8 +128,8 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
 
   const applyRetention = async () => {
     const result = await outbox.applyRetention({
-      deliveredMs: config.retentionDays * DAY_MS,
-      spamMs: config.spamRetentionDays * DAY_MS,
+      deliveredMs: config.RETENTION_DAYS * DAY_MS,
+      spamMs: config.SPAM_RETENTION_DAYS * DAY_MS,
     });
     if (result.redacted + result.deleted > 0) {
       logger.info(result, 'retention: personal data of old messages removed');
@@ -163,7 +164,7 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
       if (stopped) return;
       retentionTimer = setInterval(() => void retention(), deps.retentionEveryMs ?? 3_600_000);
       retentionTimer.unref();
-      if (!config.smtpUrl) await cleanMailboxTemp(config.mailboxDir);
+      if (!config.SMTP_URL) await cleanMailboxTemp(config.MAILBOX_DIR);
       // Stopped while the mailbox was being cleaned (a test, a quick SIGTERM): nothing to start.
       if (stopped) return;
       worker.start();

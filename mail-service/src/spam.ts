@@ -10,7 +10,7 @@ import type { ContactMessage } from '@site/contracts/contact';
 import type { Config } from './config';
 import type { FormTokenCheck } from './form-token';
 
-export type SpamRules = Pick<Config, 'formMinFillMs' | 'spamMaxLinks'>;
+export type SpamRules = Pick<Config, 'FORM_MIN_FILL_MS' | 'SPAM_MAX_LINKS'>;
 
 export const HONEYPOT_REASON = 'honeypot field filled';
 export const INVALID_TOKEN_REASON = 'form token invalid';
@@ -46,13 +46,13 @@ export function judgeSpam(
   if ((payload.website ?? '').trim() !== '') signals.push([HONEYPOT_REASON, STRONG]);
   // Our form sends our token or none: anything else was made by someone else.
   if (token.kind === 'invalid') signals.push([INVALID_TOKEN_REASON, STRONG]);
-  if (token.kind === 'valid' && token.ageMs < rules.formMinFillMs) {
+  if (token.kind === 'valid' && token.ageMs < rules.FORM_MIN_FILL_MS) {
     const seconds = (token.ageMs / 1000).toFixed(1);
     signals.push([`submitted ${seconds} s after the form was first used`, WEAK]);
   }
   const links = countLinks(`${payload.message.subject}\n${payload.message.body}`);
-  if (links > rules.spamMaxLinks) {
-    signals.push([`${links} links in the message (more than ${rules.spamMaxLinks})`, WEAK]);
+  if (links > rules.SPAM_MAX_LINKS) {
+    signals.push([`${links} links in the message (more than ${rules.SPAM_MAX_LINKS})`, WEAK]);
   }
   const score = signals.reduce((sum, [, weight]) => sum + weight, 0);
   return { reasons: signals.map(([reason]) => reason), score, held: score >= HOLD_SCORE };

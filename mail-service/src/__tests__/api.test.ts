@@ -56,7 +56,7 @@ describe('the HTTP API', () => {
     const { messageId } = res.body as { messageId: string };
     expect(messageId).toMatch(/^[0-9a-f-]{36}$/);
     const files = await waitFor(() => {
-      const names = readdirSync(h.config.mailboxDir).filter((n) => n.endsWith('.eml'));
+      const names = readdirSync(h.config.MAILBOX_DIR).filter((n) => n.endsWith('.eml'));
       return names.length > 0 && names;
     });
     expect(files).toEqual([expect.stringContaining(messageId)]);
@@ -167,7 +167,7 @@ describe('the HTTP API', () => {
       const ready = await request(h.app).get('/api/ready').expect(200);
       expect(ready.body.messages).toMatchObject({ spam: 1, queued: 0, delivered: 0 });
       await new Promise((r) => setTimeout(r, 150));
-      expect(readdirSync(h.config.mailboxDir).filter((n) => n.endsWith('.eml'))).toEqual([]);
+      expect(readdirSync(h.config.MAILBOX_DIR).filter((n) => n.endsWith('.eml'))).toEqual([]);
     });
 
     test('an empty website field is a normal message', async () => {
@@ -197,7 +197,7 @@ describe('the HTTP API', () => {
       await new Promise((r) => setTimeout(r, 100));
       const ready = await request(h.app).get('/api/ready');
       expect(ready.body.messages).toMatchObject({ queued: 0, delivered: 1 });
-      expect(readdirSync(h.config.mailboxDir).filter((n) => n.endsWith('.eml'))).toHaveLength(1);
+      expect(readdirSync(h.config.MAILBOX_DIR).filter((n) => n.endsWith('.eml'))).toHaveLength(1);
     });
 
     test('concurrent requests with one key get one message', async () => {

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { CONNECTION_LIMITS } from '@site/serving/connections';
-import { ConfigError, SERVICE_DIR, describeStore, describeTarget, loadConfig } from '../config';
+import {
+  ConfigError,
+  SERVICE_DIR,
+  connectionLimits,
+  describeStore,
+  describeTarget,
+  loadConfig,
+} from '../config';
 
 const problems = (env: Record<string, string>): string[] => {
   try {
@@ -15,39 +22,50 @@ const problems = (env: Record<string, string>): string[] => {
 describe('configuration', () => {
   test('every setting has a working default', () => {
     expect(loadConfig({})).toEqual({
-      port: 3005,
-      host: undefined,
-      smtpUrl: undefined,
-      mailTo: [{ name: '', address: 'hello@highveld-digital.co.za' }],
-      mailFrom: { name: 'Highveld Digital website', address: 'website@highveld-digital.co.za' },
-      dataDir: path.join(SERVICE_DIR, '.data'),
-      mailboxDir: path.join(SERVICE_DIR, 'mailbox'),
-      rateLimitMax: 5,
-      rateLimitWindowSeconds: 600,
-      trustProxy: false,
-      allowedOrigins: ['http://localhost:3000'],
-      retryBaseMs: 5000,
-      retryMaxMs: 3_600_000,
-      queueLifetimeSeconds: 5 * 86_400,
-      smtpConnections: 4,
-      readyMaxQueueAgeSeconds: 900,
-      retentionDays: 30,
-      spamRetentionDays: 7,
-      metricsToken: undefined,
-      formTokenSecret: undefined,
-      formMinFillMs: 3000,
-      spamMaxLinks: 5,
-      claimLeaseMs: 10_000,
-      logLevel: 'info',
-      shutdownTimeoutMs: 7000,
-      connections: {
-        headersTimeoutMs: 10_000,
-        requestTimeoutMs: 30_000,
-        keepAliveTimeoutMs: 72_000,
-        maxPerClient: 0,
-        maxConnections: CONNECTION_LIMITS.maxConnections,
-      },
+      MAIL_SERVICE_PORT: 3005,
+      MAIL_SERVICE_HOST: undefined,
+      SMTP_URL: undefined,
+      MAIL_TO: [{ name: '', address: 'hello@highveld-digital.co.za' }],
+      MAIL_FROM: { name: 'Highveld Digital website', address: 'website@highveld-digital.co.za' },
+      DATA_DIR: path.join(SERVICE_DIR, '.data'),
+      MAILBOX_DIR: path.join(SERVICE_DIR, 'mailbox'),
+      RATE_LIMIT_MAX: 5,
+      RATE_LIMIT_WINDOW: 600,
+      TRUST_PROXY: false,
+      ALLOWED_ORIGINS: ['http://localhost:3000'],
+      RETRY_BASE_MS: 5000,
+      RETRY_MAX_MS: 3_600_000,
+      QUEUE_LIFETIME: 5 * 86_400,
+      SMTP_CONNECTIONS: 4,
+      READY_MAX_QUEUE_AGE: 900,
+      RETENTION_DAYS: 30,
+      SPAM_RETENTION_DAYS: 7,
+      METRICS_TOKEN: undefined,
+      FORM_TOKEN_SECRET: undefined,
+      FORM_MIN_FILL_MS: 3000,
+      SPAM_MAX_LINKS: 5,
+      CLAIM_LEASE_MS: 10_000,
+      LOG_LEVEL: 'info',
+      SHUTDOWN_TIMEOUT_MS: 7000,
+      HEADERS_TIMEOUT_MS: 10_000,
+      REQUEST_TIMEOUT_MS: 30_000,
+      KEEP_ALIVE_TIMEOUT_MS: 72_000,
     });
+    expect(connectionLimits(loadConfig({}))).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 72_000,
+      maxPerClient: 0,
+      maxConnections: CONNECTION_LIMITS.maxConnections,
+    });
+  });
+
+  test('the settings are read once and never change', () => {
+    const c = loadConfig({ MAIL_TO: 'Sales <sales@example.com>, ops@example.com' });
+    expect(Object.isFrozen(c)).toBe(true);
+    expect(Object.isFrozen(c.MAIL_TO)).toBe(true);
+    expect(Object.isFrozen(c.MAIL_TO[0])).toBe(true);
+    expect(Object.isFrozen(c.ALLOWED_ORIGINS)).toBe(true);
   });
 
   // Node's timers hold 2^31-1 ms: a longer wait fires at once, so a huge window was no limit.
@@ -71,13 +89,15 @@ describe('configuration', () => {
       'REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS (20000), got 10000',
     ]);
     expect(
-      loadConfig({ HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '5000' }).connections,
+      connectionLimits(loadConfig({ HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '5000' })),
     ).toMatchObject({ headersTimeoutMs: 2000, requestTimeoutMs: 5000 });
   });
 
   test('MAIL_SERVICE_HOST is an address or a host name', () => {
-    expect(loadConfig({ MAIL_SERVICE_HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
-    expect(loadConfig({ MAIL_SERVICE_HOST: 'mail.internal' }).host).toBe('mail.internal');
+    expect(loadConfig({ MAIL_SERVICE_HOST: '127.0.0.1' }).MAIL_SERVICE_HOST).toBe('127.0.0.1');
+    expect(loadConfig({ MAIL_SERVICE_HOST: 'mail.internal' }).MAIL_SERVICE_HOST).toBe(
+      'mail.internal',
+    );
     for (const bad of ['256.1.1.1', 'mail host']) {
       expect(problems({ MAIL_SERVICE_HOST: bad })).toEqual([
         `MAIL_SERVICE_HOST: "${bad}" is not an address to listen on (an IP address such as 127.0.0.1 or ::, or a host name)`,
@@ -86,7 +106,7 @@ describe('configuration', () => {
   });
 
   test('PORT is the site’s, not ours; empty values mean the default', () => {
-    expect(loadConfig({ PORT: '8080', MAIL_SERVICE_PORT: '' }).port).toBe(3005);
+    expect(loadConfig({ PORT: '8080', MAIL_SERVICE_PORT: '' }).MAIL_SERVICE_PORT).toBe(3005);
   });
 
   test('values are parsed: lists, proxies, relative folders', () => {
@@ -98,16 +118,21 @@ describe('configuration', () => {
       DATA_DIR: 'var/outbox',
       SMTP_URL: 'smtps://user:secret@smtp.example.com:465',
     });
-    expect(c.port).toBe(4000);
-    expect(c.allowedOrigins).toEqual(['https://www.example.com', 'http://localhost:3000']);
-    expect(c.mailTo).toEqual([
+    expect(c.MAIL_SERVICE_PORT).toBe(4000);
+    expect(c.ALLOWED_ORIGINS).toEqual(['https://www.example.com', 'http://localhost:3000']);
+    expect(c.MAIL_TO).toEqual([
       { name: 'Sales', address: 'sales@example.com' },
       { name: '', address: 'ops@example.com' },
     ]);
-    expect(c.trustProxy).toEqual(['loopback', '10.0.0.0/8', '192.168.0.0/255.255.0.0', 'fd00::/8']);
-    expect(c.dataDir).toBe(path.resolve('var/outbox'));
+    expect(c.TRUST_PROXY).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      '192.168.0.0/255.255.0.0',
+      'fd00::/8',
+    ]);
+    expect(c.DATA_DIR).toBe(path.resolve('var/outbox'));
     expect(describeTarget(c)).toBe('smtps://smtp.example.com:465');
-    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
   });
 
   test.each([
@@ -148,14 +173,14 @@ describe('configuration', () => {
     ] as const) {
       expect(problems({ SMTP_URL: bad })).toEqual([`SMTP_URL: ${reason}`]);
     }
-    expect(loadConfig({ SMTP_URL: 'smtps://u:p@smtp.example.com:465' }).smtpUrl).toBe(
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p@smtp.example.com:465' }).SMTP_URL).toBe(
       'smtps://u:p@smtp.example.com:465',
     );
   });
 
   test('DATABASE_URL: a postgres:// URL naming a database, refused otherwise without echoing its password', () => {
     const url = 'postgres://mail:hunter2@db.internal:5432/site';
-    expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+    expect(loadConfig({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
     expect(describeStore(loadConfig({ DATABASE_URL: url }))).toBe(
       'PostgreSQL db.internal:5432/site',
     );

@@ -48,7 +48,7 @@ describe('a full disk while results are recorded', () => {
     await waitFor(async () => (await ready(h)).delivery.working === false);
 
     // Empty the write-ahead log first, so that the next write has to grow it on the full disk.
-    const db = new DatabaseSync(path.join(h.config.dataDir, 'outbox.sqlite'));
+    const db = new DatabaseSync(path.join(h.config.DATA_DIR, 'outbox.sqlite'));
     db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     db.close();
     // Fill the disk to the last byte.
@@ -82,7 +82,7 @@ describe('a full disk while results are recorded', () => {
     await sleep(1500);
     // Nothing is sent again while the result cannot be written, and nothing new is started.
     expect(new Set(idsOf(smtp)).size).toBe(smtp.received.length);
-    expect(smtp.received.length).toBeLessThanOrEqual(h.config.smtpConnections);
+    expect(smtp.received.length).toBeLessThanOrEqual(h.config.SMTP_CONNECTIONS);
 
     rmSync(filler);
     const recovered = await waitFor(
@@ -101,8 +101,8 @@ describe.each(STORE_KINDS)('relay faults and operators (%s outbox)', (kind) => {
   const store = testStore(kind, 3491);
   const start = startPerTest(store);
   /** The outbox command's settings for this harness: its DATA_DIR, or the shared database. */
-  const cli = (h: { config: { dataDir: string } }) => ({
-    DATA_DIR: h.config.dataDir,
+  const cli = (h: { config: { DATA_DIR: string } }) => ({
+    DATA_DIR: h.config.DATA_DIR,
     ...store.env,
   });
 
@@ -139,8 +139,8 @@ describe.each(STORE_KINDS)('relay faults and operators (%s outbox)', (kind) => {
   describe('retry horizon and visible failures', () => {
     test('by default a message is retried for days, with at most an hour between attempts', () => {
       const c = start.harness().config;
-      expect(c.queueLifetimeSeconds).toBeGreaterThanOrEqual(4 * 86_400);
-      expect(c.retryMaxMs).toBeLessThanOrEqual(3_600_000);
+      expect(c.QUEUE_LIFETIME).toBeGreaterThanOrEqual(4 * 86_400);
+      expect(c.RETRY_MAX_MS).toBeLessThanOrEqual(3_600_000);
     });
 
     test('after a permanent failure /api/ready stays red until an operator acknowledges it', async () => {

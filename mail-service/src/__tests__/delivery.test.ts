@@ -111,12 +111,12 @@ describe.each(STORE_KINDS)('delivery over SMTP (%s outbox)', (kind) => {
     // The first one's stored payload is damaged in the store itself (a bad restore, a hand edit).
     const damage = `UPDATE mail_messages SET payload = '{"user":' WHERE id = '${broken}'`;
     if (kind === 'sqlite') {
-      const db = new DatabaseSync(path.join(h.config.dataDir, 'outbox.sqlite'));
+      const db = new DatabaseSync(path.join(h.config.DATA_DIR, 'outbox.sqlite'));
       db.exec('PRAGMA busy_timeout = 5000');
       db.exec(damage);
       db.close();
     } else {
-      const client = new Client({ connectionString: h.config.databaseUrl });
+      const client = new Client({ connectionString: h.config.DATABASE_URL });
       await client.connect();
       await client.query(damage);
       await client.end();
@@ -204,10 +204,10 @@ describe('delivery to the mailbox folder (no SMTP_URL)', () => {
     try {
       const id = await accept(h);
       const file = await waitFor(() =>
-        readdirSync(h.config.mailboxDir).find((n) => n.endsWith(`${id}.eml`)),
+        readdirSync(h.config.MAILBOX_DIR).find((n) => n.endsWith(`${id}.eml`)),
       );
-      expect(readdirSync(h.config.mailboxDir)).toEqual([file]);
-      const raw = readFileSync(path.join(h.config.mailboxDir, file));
+      expect(readdirSync(h.config.MAILBOX_DIR)).toEqual([file]);
+      const raw = readFileSync(path.join(h.config.MAILBOX_DIR, file));
       expect(raw.toString('latin1')).toMatch(/\r\n\r\n/);
       const mail = await simpleParser(raw);
       expect(mail.subject).toBe('Website enquiry: A new website');

@@ -13,10 +13,10 @@ describe('GET /api/privacy', () => {
     expect(res.body).toEqual(RETENTION_DEFAULTS);
     const config = loadConfig({});
     expect(res.body).toEqual({
-      retentionDays: config.retentionDays,
-      spamRetentionDays: config.spamRetentionDays,
-      queueLifetimeSeconds: config.queueLifetimeSeconds,
-      rateLimitWindowSeconds: config.rateLimitWindowSeconds,
+      retentionDays: config.RETENTION_DAYS,
+      spamRetentionDays: config.SPAM_RETENTION_DAYS,
+      queueLifetimeSeconds: config.QUEUE_LIFETIME,
+      rateLimitWindowSeconds: config.RATE_LIMIT_WINDOW,
     });
   });
 

@@ -45,7 +45,7 @@ describe('requeue', () => {
 
     // Two days later the operator fixes the cause and requeues it.
     offset = 0;
-    expect(outboxCommand(['requeue', id], h.config.dataDir)).toMatch(
+    expect(outboxCommand(['requeue', id], h.config.DATA_DIR)).toMatch(
       /^1 message\(s\) queued again/,
     );
     const [requeued] = await h.outbox.list({ ids: [id] });
@@ -68,7 +68,7 @@ describe('requeue', () => {
       `<th align="left" style="padding:2px 12px 2px 0">Sent</th><td>${sent.toISOString()}</td>`,
     );
 
-    const listed = JSON.parse(outboxCommand(['show', id], h.config.dataDir)) as Record<
+    const listed = JSON.parse(outboxCommand(['show', id], h.config.DATA_DIR)) as Record<
       string,
       unknown
     >;

@@ -31,8 +31,8 @@ describe.each(STORE_KINDS)('spam reasons and personal data (%s outbox)', (kind) 
         env: {
           ...process.env,
           DATABASE_URL: '',
-          DATA_DIR: h.config.dataDir,
-          MAILBOX_DIR: h.config.mailboxDir,
+          DATA_DIR: h.config.DATA_DIR,
+          MAILBOX_DIR: h.config.MAILBOX_DIR,
           ...store.env,
         },
         encoding: 'utf8',
@@ -329,7 +329,7 @@ describe.each(STORE_KINDS)('spam reasons and personal data (%s outbox)', (kind) 
         // Every file of the service's folders, the outbox's -wal and -shm among them.
         const found = filesContaining(h.dir, [address, phrase]);
         expect(found).toEqual([]);
-        expect(readdirSync(h.config.dataDir)).toContain('outbox.sqlite');
+        expect(readdirSync(h.config.DATA_DIR)).toContain('outbox.sqlite');
       } else {
         const client = new Client({ connectionString: store.env.DATABASE_URL });
         await client.connect();

@@ -56,7 +56,7 @@ export async function deliverOne(
 ): Promise<AttemptResult> {
   const attempts = message.attempts + 1;
   const log = { messageId: message.id, attempt: attempts, mode: o.courier.mode };
-  const all = o.mail.mailTo.map((a) => a.address);
+  const all = o.mail.MAIL_TO.map((a) => a.address);
   const done = new Set(message.doneRecipients);
   const remaining = all.filter((a) => !done.has(a));
   let accepted: string[] = [];

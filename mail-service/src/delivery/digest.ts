@@ -45,7 +45,7 @@ export async function validReleaseSignature(
 export interface DigestDeps {
   outbox: OutboxStore;
   courier: Courier;
-  config: Pick<Config, 'mailFrom' | 'mailTo' | 'allowedOrigins' | 'spamRetentionDays'>;
+  config: Pick<Config, 'MAIL_FROM' | 'MAIL_TO' | 'ALLOWED_ORIGINS' | 'SPAM_RETENTION_DAYS'>;
   secret: ServerSecret;
   logger: Logger;
   now: () => number;
@@ -67,7 +67,7 @@ export async function sendDigestIfDue(deps: DigestDeps): Promise<number> {
     if (messages.length === 0) return 0;
     const mail = await digestMail(deps, messages, total);
     const id = `digest-${randomUUID()}`;
-    const recipients = config.mailTo.map((a) => a.address);
+    const recipients = config.MAIL_TO.map((a) => a.address);
     const { rejected } = await courier.send(mail, { id, createdAt: deps.now() }, recipients);
     await courier.settle();
     if (rejected.length === recipients.length) throw new Error('every recipient refused it');
@@ -97,7 +97,7 @@ async function digestMail(
 ): Promise<SendMailOptions> {
   const { config, secret } = deps;
   // The site forwards /api/* to this service: the link goes through the form's own origin.
-  const base = config.allowedOrigins[0] ?? '';
+  const base = config.ALLOWED_ORIGINS[0] ?? '';
   const entries = await Promise.all(
     messages.map(async (m, i) => {
       const link = `${base}${RELEASE_PATH}/${m.id}/${await releaseSignature(secret, m.id)}`;
@@ -122,7 +122,7 @@ async function digestMail(
   const text = [
     `${messages.length} message(s) sent through the website's contact form were held as possible spam.`,
     'The visitors were told their message was sent. A held message is not delivered unless you',
-    `release it with its link below; it is deleted ${config.spamRetentionDays} days after it arrived.`,
+    `release it with its link below; it is deleted ${config.SPAM_RETENTION_DAYS} days after it arrived.`,
     ...(waiting > 0 ? [`${waiting} more wait for the next digest.`] : []),
     '',
     ...entries.flatMap((e) => [...e.lines, '']),
@@ -130,8 +130,8 @@ async function digestMail(
     'Sent once a day by the website while messages are held.',
   ].join('\n');
   return {
-    from: { name: config.mailFrom.name, address: config.mailFrom.address },
-    to: config.mailTo.map((a) => ({ name: a.name, address: a.address })),
+    from: { name: config.MAIL_FROM.name, address: config.MAIL_FROM.address },
+    to: config.MAIL_TO.map((a) => ({ name: a.name, address: a.address })),
     subject: `Website: ${messages.length} message(s) held as possible spam`,
     messageId: `<digest-${randomUUID()}@${fromDomain(config)}>`,
     // The ids, where `erase` finds them (a header is never re-encoded the way a body may be).

@@ -7,7 +7,7 @@ import { CONTACT_FIELDS, emailContent, hasUtf8LocalPart } from '@site/contracts/
 import { fromDomain, type Config } from '../config';
 import type { StoredMessage } from '../outbox/queue';
 
-export type MailConfig = Pick<Config, 'mailFrom' | 'mailTo'>;
+export type MailConfig = Pick<Config, 'MAIL_FROM' | 'MAIL_TO'>;
 
 const escapeHtml = (s: string): string =>
   s.replace(
@@ -16,7 +16,7 @@ const escapeHtml = (s: string): string =>
   );
 
 /** The Message-ID of a stored message: the same on every attempt, so a repeat is recognisable. */
-export const messageIdHeader = (id: string, config: Pick<Config, 'mailFrom'>): string =>
+export const messageIdHeader = (id: string, config: Pick<Config, 'MAIL_FROM'>): string =>
   `<${id}@${fromDomain(config)}>`;
 
 /**
@@ -62,11 +62,11 @@ export function buildMail(
     '</body></html>',
   ].join('\n');
   return {
-    from: { name: config.mailFrom.name, address: config.mailFrom.address },
-    to: config.mailTo.map((a) => ({ name: a.name, address: a.address })),
+    from: { name: config.MAIL_FROM.name, address: config.MAIL_FROM.address },
+    to: config.MAIL_TO.map((a) => ({ name: a.name, address: a.address })),
     ...(replyTo ? { replyTo: { name: plain(user.name), address: user.email } } : {}),
     subject: `Website enquiry: ${plain(m.subject)}`,
-    messageId: messageIdHeader(message.id, { mailFrom: config.mailFrom }),
+    messageId: messageIdHeader(message.id, { MAIL_FROM: config.MAIL_FROM }),
     date: sent,
     text,
     html,

@@ -18,7 +18,7 @@ const human = (seconds: number) =>
  * allowance: the first such request is logged, so the operator can fix the proxy.
  */
 export function clientKey(
-  config: Pick<Config, 'trustProxy'>,
+  config: Pick<Config, 'TRUST_PROXY'>,
   logger: Logger,
 ): (req: Request) => string {
   let warnedNoForwardedFor = false;
@@ -26,7 +26,7 @@ export function clientKey(
     const ip = req.ip ?? 'unknown';
     if (
       !warnedNoForwardedFor &&
-      config.trustProxy !== false &&
+      config.TRUST_PROXY !== false &&
       req.get('x-forwarded-for') === undefined
     ) {
       const trust = req.app.get('trust proxy fn') as (addr: string, i: number) => boolean;
@@ -43,7 +43,7 @@ export function clientKey(
 }
 
 export interface RateLimitDeps {
-  config: Pick<Config, 'rateLimitMax' | 'rateLimitWindowSeconds'>;
+  config: Pick<Config, 'RATE_LIMIT_MAX' | 'RATE_LIMIT_WINDOW'>;
   clientOf: (req: Request) => string;
   metrics?: Metrics | undefined;
   store?: Store | undefined;
@@ -63,8 +63,8 @@ export function rateLimiter({
   now,
 }: RateLimitDeps): RequestHandler {
   return rateLimit({
-    windowMs: config.rateLimitWindowSeconds * 1000,
-    limit: config.rateLimitMax,
+    windowMs: config.RATE_LIMIT_WINDOW * 1000,
+    limit: config.RATE_LIMIT_MAX,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     keyGenerator: (req) => clientOf(req),
@@ -82,7 +82,7 @@ export function rateLimiter({
       const seconds = Math.max(
         1,
         Math.ceil(
-          ((reset ? reset.getTime() : now() + config.rateLimitWindowSeconds * 1000) - now()) / 1000,
+          ((reset ? reset.getTime() : now() + config.RATE_LIMIT_WINDOW * 1000) - now()) / 1000,
         ),
       );
       res.set('Retry-After', String(seconds));

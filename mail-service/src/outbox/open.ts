@@ -10,15 +10,15 @@ import { moveInSqlite } from './move-in';
  * (with the pool it runs on, one per process), else the SQLite file in DATA_DIR.
  */
 export function openOutbox(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>,
   options: OutboxOptions = {},
   log: (message: string) => void = () => undefined,
 ): { outbox: Outbox; postgres?: Postgres } {
-  if (!config.databaseUrl) return { outbox: new Outbox(sqliteStore(config.dataDir), options) };
+  if (!config.DATABASE_URL) return { outbox: new Outbox(sqliteStore(config.DATA_DIR), options) };
   // An outbox file an earlier start kept in DATA_DIR moves into the database before anything runs.
-  const postgres = openPostgres(config.databaseUrl, {
+  const postgres = openPostgres(config.DATABASE_URL, {
     afterMigrations: async (pool) => {
-      const moved = await moveInSqlite(pool, config.dataDir);
+      const moved = await moveInSqlite(pool, config.DATA_DIR);
       if (moved) {
         log(
           `moved the outbox file ${moved.file} into PostgreSQL: ${moved.messages} messages (${moved.queued} still to deliver); the file is deleted`,

@@ -16,7 +16,7 @@ export const health: RequestHandler = (_req, res) => {
 };
 
 export interface ReadinessDeps {
-  config: Pick<Config, 'readyMaxQueueAgeSeconds'>;
+  config: Pick<Config, 'READY_MAX_QUEUE_AGE'>;
   outbox: OutboxStore;
   delivery: { status(): DeliveryStatus };
   now: () => number;
@@ -46,7 +46,7 @@ export function readiness({ config, outbox, delivery, now }: ReadinessDeps): Req
     if (!probe.writable || messages === null) problems.push('outbox_not_writable');
     if (!d.recording) problems.push('results_not_recorded');
     if (d.working === false) problems.push('delivery_failing');
-    if (oldestAgeSeconds !== null && oldestAgeSeconds > config.readyMaxQueueAgeSeconds)
+    if (oldestAgeSeconds !== null && oldestAgeSeconds > config.READY_MAX_QUEUE_AGE)
       problems.push('messages_waiting_too_long');
     if (unacknowledgedFailed > 0) problems.push('failed_messages');
     const ready = problems.length === 0;

@@ -10,7 +10,7 @@ import { sendError, storageUnavailable } from '../errors';
 import type { Metrics } from '../metrics';
 
 export interface MetricsRouteDeps {
-  config: Pick<Config, 'metricsToken'>;
+  config: Pick<Config, 'METRICS_TOKEN'>;
   metrics?: Metrics | undefined;
 }
 
@@ -18,7 +18,7 @@ export function metricsEndpoint({ config, metrics }: MetricsRouteDeps): RequestH
   return async (req, res) => {
     const auth = req.get('authorization') ?? '';
     const token = auth.startsWith('Bearer ') ? auth.slice('Bearer '.length) : '';
-    if (!config.metricsToken || !metrics || !tokensMatch(token, config.metricsToken)) {
+    if (!config.METRICS_TOKEN || !metrics || !tokensMatch(token, config.METRICS_TOKEN)) {
       return sendError(res, 404, 'not_found', 'There is nothing at this address.');
     }
     let text: string;

@@ -8,15 +8,15 @@ import type { Config } from '../config';
 
 type PrivacyConfig = Pick<
   Config,
-  'retentionDays' | 'spamRetentionDays' | 'queueLifetimeSeconds' | 'rateLimitWindowSeconds'
+  'RETENTION_DAYS' | 'SPAM_RETENTION_DAYS' | 'QUEUE_LIFETIME' | 'RATE_LIMIT_WINDOW'
 >;
 
 export function privacyFigures(config: PrivacyConfig): RequestHandler {
   const figures: RetentionFigures = {
-    retentionDays: config.retentionDays,
-    spamRetentionDays: config.spamRetentionDays,
-    queueLifetimeSeconds: config.queueLifetimeSeconds,
-    rateLimitWindowSeconds: config.rateLimitWindowSeconds,
+    retentionDays: config.RETENTION_DAYS,
+    spamRetentionDays: config.SPAM_RETENTION_DAYS,
+    queueLifetimeSeconds: config.QUEUE_LIFETIME,
+    rateLimitWindowSeconds: config.RATE_LIMIT_WINDOW,
   };
   return (_req, res) => {
     // Settings change only with a restart: a browser may keep the answer a few minutes.
