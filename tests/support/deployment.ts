@@ -12,6 +12,7 @@ import path from 'node:path';
 import { test as base } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { SMTP_PORT } from './smtp';
+import { freshDatabase } from './database';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -138,7 +139,7 @@ export class TestDeployment {
   }
 
   /**
-   * Starts a mail-service of this deployment's own on `port` (its outbox in a folder of its own,
+   * Starts a mail-service of this deployment's own on `port` (its outbox in a database of its own,
    * delivering to the browser tests' SMTP server), taking messages from `siteOrigin`.
    */
   async startMailService(
@@ -152,6 +153,7 @@ export class TestDeployment {
       [path.join(ROOT, 'mail-service', 'src', 'server.ts')],
       {
         MAIL_SERVICE_PORT: String(port),
+        DATABASE_URL: await freshDatabase('mail'),
         DATA_DIR: dataDir,
         MAILBOX_DIR: path.join(dataDir, 'mailbox'),
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SHELL_PORT, SITE_REMOTES } from '@site/contracts/site';
 import { startSmtpServer, MAILBOX_DIR, SMTP_PORT } from './smtp';
+import { startRunDatabase } from './database';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 /** The local run's ports (scripts/start.ts): the site, each group in the site table, the mail-service. */
@@ -49,6 +50,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       );
     }
   }
+  // One PostgreSQL for the run: the services tests start each get a database of their own on it.
+  const database = await startRunDatabase();
   rmSync(MAILBOX_DIR, { recursive: true, force: true });
   mkdirSync(MAILBOX_DIR, { recursive: true });
   const smtp = await startSmtpServer();
@@ -86,6 +89,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       await new Promise((r) => site.once('exit', r));
     }
     await smtp.close();
+    await database.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

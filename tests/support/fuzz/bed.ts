@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SHELL_PATHS, SITE_REMOTES } from '@site/contracts/site';
 import { ROOT, TestDeployment, isRunning } from '../deployment';
+import { freshDatabase } from '../database';
 import { filesUnder, firstBytes, shellPublicFolder, shellServerBuild, version } from './builds';
 import { currentEtags } from './etags';
 import type { Canary } from './oracle';
@@ -255,6 +256,7 @@ export class FuzzBed {
   }
 
   private async startMailService(): Promise<void> {
+    const databaseUrl = await freshDatabase('fuzz_mail');
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', path.join(ROOT, 'mail-service', 'src', 'server.ts')],
@@ -263,6 +265,7 @@ export class FuzzBed {
         env: {
           ...process.env,
           MAIL_SERVICE_PORT: String(this.ports.mail),
+          DATABASE_URL: databaseUrl,
           DATA_DIR: path.join(this.work, 'mail-data'),
           MAILBOX_DIR: path.join(this.work, 'mailbox'),
           ALLOWED_ORIGINS: this.siteOrigins.join(','),

@@ -1,0 +1,48 @@
+/**
+ * The browser tests' PostgreSQL: one embedded server for the whole run, started by the global setup
+ * on a port from the system's ephemeral range (never one a test's site takes), and a database of its
+ * own for each service a test starts, so that no test sees another's rows.
+ */
+import net from 'node:net';
+import pg from 'pg';
+import { startPostgres, type TestPostgres } from '@site/build/testing/postgres';
+
+/** Where the run's server is: set by the global setup, read by every worker. */
+const VARIABLE = 'TEST_DATABASE_URL';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the run's server and tells the workers where it is. */
+export async function startRunDatabase(): Promise<TestPostgres> {
+  const postgres = await startPostgres({ port: await freePort() });
+  process.env[VARIABLE] = postgres.url;
+  return postgres;
+}
+
+let made = 0;
+
+/** A new, empty database on the run's server; resolves to its URL. */
+export async function freshDatabase(prefix: string): Promise<string> {
+  const url = process.env[VARIABLE];
+  if (!url) throw new Error(`${VARIABLE} is not set: the global setup starts the run's PostgreSQL`);
+  const name = `${prefix}_${process.pid}_${++made}_${Date.now().toString(36)}`.toLowerCase();
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const fresh = new URL(url);
+  fresh.pathname = `/${name}`;
+  return fresh.href;
+}
