@@ -104,7 +104,7 @@ function deployFolder(manifest: string): void {
   // Not 0700: the cluster run's PostgreSQL, which runs as a user of its own, keeps its data in it.
   mkdirSync(dir);
   console.log(
-    `deploy folder: ${path.relative(root, dir) || dir} made (the live manifest and its history)`,
+    `deploy folder: ${path.relative(root, dir) || dir} made (the manifest the site starts from, the deploy tokens)`,
   );
 }
 
@@ -419,6 +419,12 @@ async function main(): Promise<void> {
           mailSpec('mail-service', { MAIL_SERVICE_PORT: mailPort, DATABASE_URL: database.url }),
         ]),
   ];
+  // Where the site's data is while this run lasts: `npm run export` reads the live manifest there.
+  const record = path.join(path.dirname(manifestFile), '.database.json');
+  writeFileSync(record, `${JSON.stringify({ pid: process.pid, url: database.url })}\n`, {
+    mode: 0o600,
+  });
+  process.on('exit', () => rmSync(record, { force: true }));
   runTogether([...specs, remotesSpec]);
   const slow = setTimeout(
     () => console.log(`\nThe site has not answered at ${url} yet: the lines above say why.\n`),
