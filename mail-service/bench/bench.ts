@@ -2,8 +2,9 @@
  * `npm run bench -w mail-service`: how many valid messages a second the durable endpoint accepts
  * into its outbox (202 = committed to disk) while its worker delivers them over real SMTP to a
  * relay in another process, how many it delivers meanwhile, and the accept rate of a bare
- * Express endpoint that only parses the same JSON and answers 202. Both run in child processes on 127.0.0.1; the load comes from
- * autocannon in this process. Runs alternate (bare, durable, bare, durable) so that the other
+ * Express endpoint that only parses the same JSON and answers 202. Both run in child processes on 127.0.0.1, the durable one
+ * on a PostgreSQL of the bench's own (started as the tests start theirs, on a free port, and
+ * removed after); the load comes from autocannon in this process. Runs alternate (bare, durable, bare, durable) so that the other
  * load on a shared machine hits both alike; the median of the runs is reported.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -11,6 +12,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
+import { startPostgres } from '../src/__tests__/stores';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
@@ -54,10 +56,10 @@ const ask = <T>(child: ChildProcess, question: string, key: string): Promise<T> 
     child.send(question);
   });
 
-function startTarget(kind: Kind, dir: string, smtpUrl?: string): Promise<Target> {
+function startTarget(kind: Kind, dir: string, env: Record<string, string> = {}): Promise<Target> {
   const child = fork(path.join(__dirname, 'target.ts'), [kind], {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, BENCH_DIR: dir, ...(smtpUrl ? { BENCH_SMTP_URL: smtpUrl } : {}) },
+    env: { ...process.env, BENCH_DIR: dir, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -124,14 +126,14 @@ const median = (xs: number[]) => {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'mail-service-bench-'));
+  const postgres = await startPostgres();
   const sink = await startSink();
   const targets = {
     bare: await startTarget('bare', path.join(dir, 'bare')),
-    durable: await startTarget(
-      'durable',
-      path.join(dir, 'durable'),
-      `smtp://127.0.0.1:${sink.port}`,
-    ),
+    durable: await startTarget('durable', path.join(dir, 'durable'), {
+      BENCH_DATABASE_URL: postgres.url,
+      BENCH_SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+    }),
   };
   const deliveryRates: number[] = [];
   const runs: Record<Kind, Figures[]> = { bare: [], durable: [] };
@@ -178,6 +180,7 @@ async function main(): Promise<void> {
     }
     durableCounts = await stopTarget(targets.durable);
     sink.child.send('stop');
+    await postgres.stop();
     try {
       delivered = readdirSync(path.join(dir, 'durable', 'mailbox')).filter((n) =>
         n.endsWith('.eml'),

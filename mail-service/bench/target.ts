@@ -1,6 +1,7 @@
 /**
  * One server under test, in its own process so that it does not share an event loop with the
- * load generator: `durable` is the real app (outbox, CSRF, rate limit, mailbox delivery running),
+ * load generator: `durable` is the real app (outbox and rate limit in the bench's PostgreSQL, CSRF,
+ * delivery running),
  * `bare` is Express parsing the same JSON and answering 202. Reports its port over IPC.
  */
 import { randomUUID } from 'node:crypto';
@@ -14,8 +15,11 @@ import { createService } from '../src/service';
 
 const kind = process.argv[2];
 const dir = process.env.BENCH_DIR;
-if ((kind !== 'durable' && kind !== 'bare') || !dir) {
-  throw new Error('usage: target.ts durable|bare, with BENCH_DIR set');
+const database = process.env.BENCH_DATABASE_URL;
+if ((kind !== 'durable' && kind !== 'bare') || !dir || (kind === 'durable' && !database)) {
+  throw new Error(
+    'usage: target.ts durable|bare, with BENCH_DIR (and for durable BENCH_DATABASE_URL) set',
+  );
 }
 
 let stop: () => Promise<Record<string, unknown>> = async () => ({});
@@ -29,7 +33,7 @@ if (kind === 'bare') {
   app = bare;
 } else {
   const config = loadConfig({
-    DATA_DIR: path.join(dir, 'data'),
+    DATABASE_URL: database,
     MAILBOX_DIR: path.join(dir, 'mailbox'),
     RATE_LIMIT_MAX: '1000000000',
     LOG_LEVEL: 'silent',

@@ -18,7 +18,7 @@ import { errorHandler, methodNotAllowed, notFound } from './middleware/fallbacks
 import { readBody, requireJson } from './middleware/json-body';
 import { clientKey, rateLimiter } from './middleware/rate-limit';
 import { requestLog } from './middleware/request-log';
-import type { OutboxStore } from './outbox/store';
+import type { Outbox } from './outbox/outbox';
 import { RELEASE_PATH } from './delivery/digest';
 import type { ServerSecret } from './secret';
 import { issueCsrfToken } from './routes/csrf';
@@ -44,7 +44,7 @@ export interface AppDeps {
     | 'SPAM_RETENTION_DAYS'
     | 'QUEUE_LIFETIME'
   >;
-  outbox: OutboxStore;
+  outbox: Outbox;
   delivery: { kick(): void; status(): DeliveryStatus; admit?(): Promise<void> | undefined };
   logger: Logger;
   metrics?: Metrics;
@@ -52,8 +52,8 @@ export interface AppDeps {
   formTokens: FormTokens;
   /** Signs and checks the release links of held messages. */
   secret: ServerSecret;
-  /** Where rate-limit counters live: in memory unless instances share a store (Redis, say). */
-  rateLimitStore?: Store;
+  /** Where rate-limit counters live, so that every instance counts a client against one allowance. */
+  rateLimitStore: Store;
   now?: () => number;
 }
 
@@ -97,7 +97,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/api/metrics', metricsEndpoint({ config, metrics }));
   app.get(PRIVACY_FIGURES_PATH, privacyFigures(config));
   app.get('/api/csrf', issueCsrfToken);
-  app.get('/api/form-token', issueFormToken(formTokens, logger, outbox.kind));
+  app.get('/api/form-token', issueFormToken(formTokens, logger));
   app.post(
     '/api/sendmail',
     requireJson,

@@ -1,9 +1,8 @@
 /**
  * `npm run outbox -w mail-service -- <command>`: the operator's view of the outbox. It reads the
- * settings like the running service and opens the same outbox: the PostgreSQL of DATABASE_URL
- * (shared by every instance), or the SQLite file in DATA_DIR (WAL lets both work at once).
+ * settings like the running service and opens the same outbox: the PostgreSQL of DATABASE_URL,
+ * shared by every instance.
  */
-import './runtime';
 import { createHmac } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +11,7 @@ import { isEmailAddress } from '@site/contracts/contact';
 import { ConfigError, describeStore, loadConfig } from './config';
 import { normalizeAddress } from './outbox/address';
 import type { MessageSummary } from './outbox/queries';
-import { MESSAGE_STATUSES, type MessageStatus } from './outbox/schema';
+import { MESSAGE_STATUSES, type MessageStatus } from './outbox/stored';
 import { openOutbox } from './outbox/open';
 import { serverSecret, type ServerSecret } from './secret';
 
@@ -32,7 +31,7 @@ const USAGE = `usage: npm run outbox -w mail-service -- <command>
   release <id>...                 a false positive: held -> queued, delivered by the running service
   export --email <address>        every stored message from the address (any case), as JSON
   erase --email <address>         delete every stored copy of the address's messages (the outbox,
-                                  its WAL, the .eml files in MAILBOX_DIR) and record the erasure
+                                  the .eml files in MAILBOX_DIR) and record the erasure
   erasures                        the erasures served: time, HMAC of the address, counts
 `;
 
@@ -235,9 +234,7 @@ export async function runOutboxCommand(
         if (rest.length === 0) throw new UsageError('release needs the ids of spam messages');
         const n = await outbox.release(rest);
         process.stdout.write(
-          `${n} message(s) released from spam and queued; the running service sends them ${
-            config.DATABASE_URL ? 'now' : 'within a minute'
-          }\n`,
+          `${n} message(s) released from spam and queued; the running service sends them now\n`,
         );
         return n === rest.length ? 0 : 1;
       }
@@ -273,7 +270,7 @@ export async function runOutboxCommand(
     }
   } finally {
     await outbox.close();
-    await postgres?.close();
+    await postgres.close();
   }
 }
 

@@ -2,8 +2,8 @@
  * The mail-service's settings, read from the environment and checked at start-up: a value that
  * does not parse stops the service with a message naming the variable and what it accepts. Every
  * time is bounded well within what Node's timers hold (2^31-1 ms; a longer one fires at once).
- * What only the machine can answer (DATA_DIR and MAILBOX_DIR can be made and written) is checked
- * by `prepareFolders` before the outbox opens.
+ * What only the machine can answer (MAILBOX_DIR can be made and written) is checked by
+ * `prepareFolders` before the outbox opens.
  */
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { databaseUrlProblem } from '@site/postgres';
@@ -118,10 +118,16 @@ function serviceUrl(protocols: string[], expected: string, check?: (url: URL) =>
 }
 
 const databaseUrl = z
-  .string()
-  .optional()
+  .string({
+    error: (issue) =>
+      issue.input === undefined
+        ? 'is not set: the outbox and the rate limits are kept in PostgreSQL ' +
+          '(postgres://user:password@host:5432/database); npm start runs an embedded PostgreSQL ' +
+          'and passes its URL'
+        : 'expected a postgres:// URL',
+  })
   .transform((value, ctx) => {
-    const problem = value === undefined ? undefined : databaseUrlProblem(value);
+    const problem = databaseUrlProblem(value);
     if (!problem) return value;
     ctx.addIssue({ code: 'custom', message: problem });
     return z.NEVER;
@@ -181,9 +187,11 @@ const schema = z.object({
   MAIL_FROM: oneAddress.prefault(
     `${company.name} website <website@${company.email.split('@')[1] ?? ''}>`,
   ),
-  // Set: the outbox and the rate-limit counters live in this PostgreSQL, shared by every
-  // instance; unset: the SQLite outbox in DATA_DIR. Holds credentials: never logged.
+  // The outbox, idempotency keys and rate-limit counters, shared by every instance. Required;
+  // `npm start` passes its embedded PostgreSQL's. Holds credentials: never logged.
   DATABASE_URL: databaseUrl,
+  // Where an earlier start kept its SQLite outbox (outbox.sqlite): moved into PostgreSQL on the
+  // first start, then deleted. Nothing is written here.
   DATA_DIR: directory.default(path.join(SERVICE_DIR, '.data')),
   MAILBOX_DIR: directory.default(path.join(SERVICE_DIR, 'mailbox')),
   // Messages one client may send per window.
@@ -214,7 +222,7 @@ const schema = z.object({
     .regex(/^[\x21-\x7e]{16,}$/, { error: 'expected at least 16 printable characters, no spaces' })
     .optional(),
   // Signs the form tokens of the time trap and keys the erasure audit. Unset: a random secret
-  // made once and kept in the outbox's store, so instances sharing a database share it.
+  // made once and kept in the database, so every instance shares it.
   FORM_TOKEN_SECRET: z
     .string()
     .regex(/^[\x21-\x7e]{32,}$/, {
@@ -227,7 +235,7 @@ const schema = z.object({
   FORM_MIN_FILL_MS: int(0, 600_000).default(3000),
   // A message whose subject and text hold more links than this shows a weak spam signal.
   SPAM_MAX_LINKS: int(0, 1000).default(5),
-  // With DATABASE_URL: how long a claimed message is this instance's without renewal.
+  // How long a claimed message is this instance's without renewal.
   CLAIM_LEASE_MS: int(300, 600_000).default(10_000),
   // The site server reads it too: one level for the whole site.
   LOG_LEVEL: z
@@ -321,7 +329,7 @@ export const connectionLimits = (
  */
 function folderProblem(dir: string): string | undefined {
   try {
-    // Kept to its owner alone, as the outbox and the mailbox keep theirs (@site/serving's privateDir).
+    // Kept to its owner alone, as the mailbox courier keeps it (@site/serving's privateDir).
     mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -338,19 +346,12 @@ function folderProblem(dir: string): string | undefined {
 }
 
 /**
- * The folders the service writes, made and checked before anything opens them: DATA_DIR for the
- * SQLite outbox (without DATABASE_URL), MAILBOX_DIR for the .eml files (without SMTP_URL). Throws a
- * ConfigError naming each one that cannot be used.
+ * The folder the service writes, made and checked before anything opens it: MAILBOX_DIR for the
+ * .eml files (without SMTP_URL). Throws a ConfigError naming it when it cannot be used.
  */
-export function prepareFolders(
-  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'SMTP_URL' | 'MAILBOX_DIR'>,
-): void {
-  const problems: string[] = [];
-  const data = config.DATABASE_URL ? undefined : folderProblem(config.DATA_DIR);
-  if (data) problems.push(`DATA_DIR: ${data}`);
+export function prepareFolders(config: Pick<Config, 'SMTP_URL' | 'MAILBOX_DIR'>): void {
   const mailbox = config.SMTP_URL ? undefined : folderProblem(config.MAILBOX_DIR);
-  if (mailbox) problems.push(`MAILBOX_DIR: ${mailbox}`);
-  if (problems.length) throw new ConfigError(problems);
+  if (mailbox) throw new ConfigError([`MAILBOX_DIR: ${mailbox}`]);
 }
 
 /** The domain of MAIL_FROM, used to make each message's Message-ID. */
@@ -358,8 +359,7 @@ export const fromDomain = (config: Pick<Config, 'MAIL_FROM'>): string =>
   config.MAIL_FROM.address.slice(config.MAIL_FROM.address.lastIndexOf('@') + 1).toLowerCase();
 
 /** Where the outbox is, safe to log: the database's host, port and name, never the credentials. */
-export function describeStore(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): string {
-  if (!config.DATABASE_URL) return `SQLite in ${config.DATA_DIR}`;
+export function describeStore(config: Pick<Config, 'DATABASE_URL'>): string {
   const url = new URL(config.DATABASE_URL);
   return `PostgreSQL ${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`;
 }

@@ -1,8 +1,8 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DeliveryObserver } from './delivery/attempt';
 import type { DeliveryStatus } from './delivery/worker';
-import type { OutboxStore } from './outbox/store';
-import { MESSAGE_STATUSES } from './outbox/schema';
+import type { Outbox } from './outbox/outbox';
+import { MESSAGE_STATUSES } from './outbox/stored';
 
 export interface Metrics {
   readonly registry: Registry;
@@ -19,7 +19,7 @@ export interface Metrics {
  * counters and the latency histogram are this process's since it started.
  */
 export function createMetrics(
-  outbox: OutboxStore,
+  outbox: Outbox,
   delivery: () => DeliveryStatus,
   now: () => number = Date.now,
 ): Metrics {

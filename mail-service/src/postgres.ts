@@ -1,5 +1,5 @@
 /**
- * The process's one PostgreSQL pool (when DATABASE_URL is set) and the ordered migrations in
+ * The process's one PostgreSQL pool (DATABASE_URL's) and the ordered migrations in
  * mail-service/migrations/, applied with the runner the site server uses too (@site/postgres).
  */
 import path from 'node:path';

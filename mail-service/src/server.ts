@@ -1,4 +1,3 @@
-import './runtime';
 import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
@@ -12,6 +11,7 @@ import {
   prepareFolders,
   type Config,
 } from './config';
+import { MoveInError } from './outbox/move-in';
 import type { MessageCounts } from './outbox/queries';
 import { createService, type Service } from './service';
 
@@ -37,23 +37,17 @@ async function main(): Promise<void> {
   const config = readConfig();
   const logger = pino({ level: config.LOG_LEVEL, base: { service: 'mail-service' } });
 
-  let service: Service;
-  try {
-    service = createService(config, { logger });
-  } catch (error) {
-    logger.fatal(
-      { dataDir: config.DATA_DIR, err: error instanceof Error ? error.message : String(error) },
-      `cannot open the outbox in DATA_DIR (${config.DATA_DIR})`,
-    );
-    process.exit(1);
-  }
+  const service: Service = createService(config, { logger });
   const { app, outbox, courier } = service;
   try {
     await outbox.ready();
   } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
     logger.fatal(
-      { store: describeStore(config), err: error instanceof Error ? error.message : String(error) },
-      `cannot open the outbox in ${describeStore(config)}: check DATABASE_URL and that the database is reachable`,
+      { store: describeStore(config), err: reason },
+      error instanceof MoveInError
+        ? reason
+        : `cannot open the outbox in ${describeStore(config)}: check DATABASE_URL and that the database is reachable`,
     );
     process.exit(1);
   }
@@ -102,7 +96,6 @@ async function main(): Promise<void> {
         delivery: courier.mode,
         target: describeTarget(config),
         outbox: describeStore(config),
-        dataDir: config.DATA_DIR,
       },
       `mail-service listening on http://localhost:${port}`,
     );

@@ -1,5 +1,4 @@
 import type { Express } from 'express';
-import type { Store } from 'express-rate-limit';
 import pino, { type Logger } from 'pino';
 import { createApp } from './app';
 import type { Config } from './config';
@@ -12,14 +11,12 @@ import { FormTokens } from './form-token';
 import { createMetrics, type Metrics } from './metrics';
 import { PostgresRateLimitStore } from './middleware/postgres-rate-limit-store';
 import { openOutbox } from './outbox/open';
-import type { OutboxStore } from './outbox/store';
+import type { Outbox } from './outbox/outbox';
 import { serverSecret } from './secret';
 
 export interface ServiceDeps {
   logger?: Logger;
   now?: () => number;
-  /** Shared rate-limit counters for several instances; in memory when absent. */
-  rateLimitStore?: Store;
   smtpTimeouts?: SmtpTimeouts;
   /** How often the worker looks at the outbox when nothing is due. */
   pollMs?: number;
@@ -29,7 +26,7 @@ export interface ServiceDeps {
   inFlowDelayMs?: number;
   /** How often retention runs (it also runs at start). */
   retentionEveryMs?: number;
-  /** With DATABASE_URL: CLAIM_LEASE_MS, for a test that needs it shorter than its minimum. */
+  /** CLAIM_LEASE_MS, for a test that needs it shorter than its minimum. */
   leaseMs?: number;
   /** The digest of held messages at most this often (a day). */
   digestEveryMs?: number;
@@ -40,7 +37,7 @@ export interface ServiceDeps {
 export interface Service {
   app: Express;
   config: Config;
-  outbox: OutboxStore;
+  outbox: Outbox;
   worker: DeliveryWorker;
   courier: Courier;
   metrics: Metrics;
@@ -59,8 +56,8 @@ const DAY_MS = 86_400_000;
 
 /**
  * The composition root: the outbox, the courier, the delivery worker, the metrics and the HTTP
- * app, wired the one way the server, the benchmark and the tests all use. It does not listen.
- * Throws when the outbox cannot be opened.
+ * app, wired the one way the server, the benchmark and the tests all use. It does not listen;
+ * `outbox.ready()` says when the database can be used.
  */
 export function createService(config: Config, deps: ServiceDeps = {}): Service {
   const logger =
@@ -71,10 +68,8 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
     { now, leaseMs: deps.leaseMs ?? config.CLAIM_LEASE_MS },
     (message) => logger.info(message),
   );
-  // Instances sharing a database share the allowance too, unless a store is given.
-  const sharedLimits =
-    postgres && !deps.rateLimitStore ? new PostgresRateLimitStore(postgres, now) : undefined;
-  const rateLimitStore = deps.rateLimitStore ?? sharedLimits;
+  // Instances on one database share the allowance too.
+  const rateLimitStore = new PostgresRateLimitStore(postgres, now);
   const courier = config.SMTP_URL
     ? createSmtpCourier(config.SMTP_URL, {
         connections: config.SMTP_CONNECTIONS,
@@ -123,7 +118,7 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
     now,
     formTokens: new FormTokens(secret, now),
     secret,
-    ...(rateLimitStore ? { rateLimitStore } : {}),
+    rateLimitStore,
   });
 
   const applyRetention = async () => {
@@ -169,7 +164,7 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
       if (stopped) return;
       worker.start();
       void worker.verify();
-      // The last digest's time is in the store, so a restart does not reset the day.
+      // The last digest's time is in the database, so a restart does not reset the day.
       digestTimer = setInterval(() => void sendDigest(), deps.digestCheckMs ?? DIGEST_CHECK_MS);
       digestTimer.unref();
     },
@@ -179,9 +174,9 @@ export function createService(config: Config, deps: ServiceDeps = {}): Service {
       if (digestTimer) clearInterval(digestTimer);
       await worker.stop();
       courier.close();
-      sharedLimits?.shutdown();
+      rateLimitStore.shutdown();
       await outbox.close();
-      await postgres?.close();
+      await postgres.close();
     },
   };
 }

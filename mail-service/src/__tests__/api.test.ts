@@ -2,10 +2,11 @@ import { readdirSync } from 'node:fs';
 import request from 'supertest';
 import { CONTACT_MESSAGES } from '@site/contracts/contact';
 import { BODY_LIMIT_BYTES } from '../config';
-import { ORIGIN, createHarness, getCsrf, post, validMessage, waitFor, useHarness } from './helpers';
+import { ORIGIN, getCsrf, post, startPerTest, validMessage, waitFor, useHarness } from './helpers';
 
 describe('the HTTP API', () => {
   const h = useHarness({ RATE_LIMIT_MAX: '1000' });
+  const start = startPerTest();
 
   test('GET /api/health answers 200 { status: ok }', async () => {
     const res = await request(h.app).get('/api/health').expect(200);
@@ -42,13 +43,9 @@ describe('the HTTP API', () => {
   });
 
   test('the token cookie is Secure when the request came over https through the trusted proxy', async () => {
-    const proxied = createHarness({ TRUST_PROXY: 'loopback' });
-    try {
-      const res = await request(proxied.app).get('/api/csrf').set('X-Forwarded-Proto', 'https');
-      expect(String(res.headers['set-cookie'])).toMatch(/; Secure/i);
-    } finally {
-      await proxied.close();
-    }
+    const proxied = start.harness({ TRUST_PROXY: 'loopback' });
+    const res = await request(proxied.app).get('/api/csrf').set('X-Forwarded-Proto', 'https');
+    expect(String(res.headers['set-cookie'])).toMatch(/; Secure/i);
   });
 
   test('a valid message is answered 202 with a messageId and lands in the mailbox', async () => {
@@ -263,15 +260,13 @@ describe('rate limiting', () => {
 });
 
 describe('rate limiting without a trusted proxy', () => {
+  const start = startPerTest();
+
   test('with TRUST_PROXY=false a forged X-Forwarded-For does not dodge the limit', async () => {
-    const h = createHarness({ RATE_LIMIT_MAX: '1', TRUST_PROXY: 'false' });
-    try {
-      const csrf = await getCsrf(h.app);
-      await post(h.app, csrf, validMessage(), { 'X-Forwarded-For': '203.0.113.1' }).expect(202);
-      await post(h.app, csrf, validMessage(), { 'X-Forwarded-For': '203.0.113.2' }).expect(429);
-    } finally {
-      await h.close();
-    }
+    const h = start.harness({ RATE_LIMIT_MAX: '1', TRUST_PROXY: 'false' });
+    const csrf = await getCsrf(h.app);
+    await post(h.app, csrf, validMessage(), { 'X-Forwarded-For': '203.0.113.1' }).expect(202);
+    await post(h.app, csrf, validMessage(), { 'X-Forwarded-For': '203.0.113.2' }).expect(429);
   });
 });
 

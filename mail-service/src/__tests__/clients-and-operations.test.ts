@@ -1,9 +1,8 @@
 import request from 'supertest';
 import { getCsrf, post, startPerTest, validMessage, waitFor } from './helpers';
-import { STORE_KINDS, testStore } from './stores';
 
-describe.each(STORE_KINDS)('clients and operations (%s outbox)', (kind) => {
-  const start = startPerTest(testStore(kind, 3493));
+describe('clients and operations', () => {
+  const start = startPerTest();
 
   const from = (ip: string) => ({ 'X-Forwarded-For': ip });
 

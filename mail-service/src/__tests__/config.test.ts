@@ -9,9 +9,14 @@ import {
   loadConfig,
 } from '../config';
 
-const problems = (env: Record<string, string>): string[] => {
+/** The one setting without a default: every other one is tried beside it. */
+const DATABASE_URL = 'postgres://mail:hunter2@db.internal:5432/site';
+const load = (env: Record<string, string> = {}) => loadConfig({ DATABASE_URL, ...env });
+
+const problems = (env: Record<string, string>, { withDatabase = true } = {}): string[] => {
   try {
-    loadConfig(env);
+    if (withDatabase) load(env);
+    else loadConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) return error.problems;
     throw error;
@@ -20,13 +25,14 @@ const problems = (env: Record<string, string>): string[] => {
 };
 
 describe('configuration', () => {
-  test('every setting has a working default', () => {
-    expect(loadConfig({})).toEqual({
+  test('every setting but DATABASE_URL has a working default', () => {
+    expect(load()).toEqual({
       MAIL_SERVICE_PORT: 3005,
       MAIL_SERVICE_HOST: undefined,
       SMTP_URL: undefined,
       MAIL_TO: [{ name: '', address: 'hello@highveld-digital.co.za' }],
       MAIL_FROM: { name: 'Highveld Digital website', address: 'website@highveld-digital.co.za' },
+      DATABASE_URL,
       DATA_DIR: path.join(SERVICE_DIR, '.data'),
       MAILBOX_DIR: path.join(SERVICE_DIR, 'mailbox'),
       RATE_LIMIT_MAX: 5,
@@ -51,7 +57,7 @@ describe('configuration', () => {
       REQUEST_TIMEOUT_MS: 30_000,
       KEEP_ALIVE_TIMEOUT_MS: 72_000,
     });
-    expect(connectionLimits(loadConfig({}))).toEqual({
+    expect(connectionLimits(load())).toEqual({
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
       keepAliveTimeoutMs: 72_000,
@@ -61,7 +67,7 @@ describe('configuration', () => {
   });
 
   test('the settings are read once and never change', () => {
-    const c = loadConfig({ MAIL_TO: 'Sales <sales@example.com>, ops@example.com' });
+    const c = load({ MAIL_TO: 'Sales <sales@example.com>, ops@example.com' });
     expect(Object.isFrozen(c)).toBe(true);
     expect(Object.isFrozen(c.MAIL_TO)).toBe(true);
     expect(Object.isFrozen(c.MAIL_TO[0])).toBe(true);
@@ -89,15 +95,13 @@ describe('configuration', () => {
       'REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS (20000), got 10000',
     ]);
     expect(
-      connectionLimits(loadConfig({ HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '5000' })),
+      connectionLimits(load({ HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '5000' })),
     ).toMatchObject({ headersTimeoutMs: 2000, requestTimeoutMs: 5000 });
   });
 
   test('MAIL_SERVICE_HOST is an address or a host name', () => {
-    expect(loadConfig({ MAIL_SERVICE_HOST: '127.0.0.1' }).MAIL_SERVICE_HOST).toBe('127.0.0.1');
-    expect(loadConfig({ MAIL_SERVICE_HOST: 'mail.internal' }).MAIL_SERVICE_HOST).toBe(
-      'mail.internal',
-    );
+    expect(load({ MAIL_SERVICE_HOST: '127.0.0.1' }).MAIL_SERVICE_HOST).toBe('127.0.0.1');
+    expect(load({ MAIL_SERVICE_HOST: 'mail.internal' }).MAIL_SERVICE_HOST).toBe('mail.internal');
     for (const bad of ['256.1.1.1', 'mail host']) {
       expect(problems({ MAIL_SERVICE_HOST: bad })).toEqual([
         `MAIL_SERVICE_HOST: "${bad}" is not an address to listen on (an IP address such as 127.0.0.1 or ::, or a host name)`,
@@ -106,11 +110,11 @@ describe('configuration', () => {
   });
 
   test('PORT is the site’s, not ours; empty values mean the default', () => {
-    expect(loadConfig({ PORT: '8080', MAIL_SERVICE_PORT: '' }).MAIL_SERVICE_PORT).toBe(3005);
+    expect(load({ PORT: '8080', MAIL_SERVICE_PORT: '' }).MAIL_SERVICE_PORT).toBe(3005);
   });
 
   test('values are parsed: lists, proxies, relative folders', () => {
-    const c = loadConfig({
+    const c = load({
       MAIL_SERVICE_PORT: '4000',
       ALLOWED_ORIGINS: 'https://www.example.com, http://localhost:3000/',
       MAIL_TO: 'Sales <sales@example.com>, ops@example.com',
@@ -132,7 +136,7 @@ describe('configuration', () => {
     ]);
     expect(c.DATA_DIR).toBe(path.resolve('var/outbox'));
     expect(describeTarget(c)).toBe('smtps://smtp.example.com:465');
-    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(load({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
   });
 
   test.each([
@@ -173,18 +177,27 @@ describe('configuration', () => {
     ] as const) {
       expect(problems({ SMTP_URL: bad })).toEqual([`SMTP_URL: ${reason}`]);
     }
-    expect(loadConfig({ SMTP_URL: 'smtps://u:p@smtp.example.com:465' }).SMTP_URL).toBe(
+    expect(load({ SMTP_URL: 'smtps://u:p@smtp.example.com:465' }).SMTP_URL).toBe(
       'smtps://u:p@smtp.example.com:465',
     );
   });
 
+  test('DATABASE_URL is required, and the message says where npm start gets one', () => {
+    for (const env of [{}, { DATABASE_URL: '' }, { DATABASE_URL: '   ' }] as Record<
+      string,
+      string
+    >[]) {
+      expect(problems(env, { withDatabase: false })).toEqual([
+        expect.stringMatching(
+          /^DATABASE_URL: is not set: .*PostgreSQL.*npm start runs an embedded PostgreSQL and passes its URL$/,
+        ),
+      ]);
+    }
+  });
+
   test('DATABASE_URL: a postgres:// URL naming a database, refused otherwise without echoing its password', () => {
-    const url = 'postgres://mail:hunter2@db.internal:5432/site';
-    expect(loadConfig({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
-    expect(describeStore(loadConfig({ DATABASE_URL: url }))).toBe(
-      'PostgreSQL db.internal:5432/site',
-    );
-    expect(describeStore(loadConfig({}))).toBe(`SQLite in ${path.join(SERVICE_DIR, '.data')}`);
+    expect(load().DATABASE_URL).toBe(DATABASE_URL);
+    expect(describeStore(load())).toBe('PostgreSQL db.internal:5432/site');
     for (const [bad, reason] of [
       ['mysql://mail:hunter2@db.internal/site', 'must start with postgres:// or postgresql://'],
       ['postgres://mail:hunter2@db.internal', 'names no database (postgres://host/database)'],

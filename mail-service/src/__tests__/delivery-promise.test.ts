@@ -1,7 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { CONTACT_MESSAGES } from '@site/contracts/contact';
 import { runOutboxCommand } from '../cli';
 import {
@@ -11,99 +7,26 @@ import {
   ready,
   sleep,
   startPerTest,
-  tempDir,
   validMessage,
   waitFor,
 } from './helpers';
 import { closedPort, type TestSmtp } from './relay';
-import { STORE_KINDS, testStore } from './stores';
 
 /**
  * The delivery promise, failure by failure: each test is a way the outbox used to lose, repeat
- * or hide messages, tried against a real relay, a real SQLite file and, for a full disk, a real
- * small filesystem.
+ * or hide messages, tried against a real relay and a real PostgreSQL. (The database going away
+ * while results are recorded: cluster.test.ts, which has a server of its own to stop.)
  */
 
 const idsOf = (smtp: TestSmtp) => smtp.received.map((r) => r.mail.messageId);
 
 const start = startPerTest();
 
-describe('a full disk while results are recorded', () => {
-  const mountPoint = tempDir('small-disk');
-  beforeAll(() => {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', mountPoint]);
-  });
-  afterAll(() => {
-    execFileSync('umount', ['-l', mountPoint]);
-    rmSync(mountPoint, { recursive: true, force: true });
-  });
-
-  test('each message is sent once; delivery waits, readiness is red until the disk has room', async () => {
-    const port = await closedPort();
-    const h = start.harness(
-      { SMTP_URL: `smtp://127.0.0.1:${port}`, RETRY_BASE_MS: '100', RETRY_MAX_MS: '200' },
-      { dataDir: path.join(mountPoint, 'data') },
-    );
-    const ids = [await accept(h), await accept(h), await accept(h)];
-    await waitFor(async () => (await ready(h)).delivery.working === false);
-
-    // Empty the write-ahead log first, so that the next write has to grow it on the full disk.
-    const db = new DatabaseSync(path.join(h.config.DATA_DIR, 'outbox.sqlite'));
-    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-    db.close();
-    // Fill the disk to the last byte.
-    const filler = path.join(mountPoint, 'filler');
-    const chunk = Buffer.alloc(64 * 1024);
-    mkdirSync(mountPoint, { recursive: true });
-    writeFileSync(filler, '');
-    for (;;) {
-      try {
-        writeFileSync(filler, chunk, { flag: 'a' });
-      } catch {
-        break;
-      }
-    }
-    for (let i = 0; i < 64; i++) {
-      try {
-        writeFileSync(filler, Buffer.alloc(512), { flag: 'a' });
-      } catch {
-        break;
-      }
-    }
-
-    const smtp = await start.relay(port);
-    await waitFor(() => smtp.received.length >= 1, { what: 'a delivery' });
-    const halted = await waitFor(async () => {
-      const r = await ready(h);
-      return r.delivery.recording === false && r;
-    });
-    expect(halted.code).toBe(503);
-    expect(halted.problems).toContain('results_not_recorded');
-    await sleep(1500);
-    // Nothing is sent again while the result cannot be written, and nothing new is started.
-    expect(new Set(idsOf(smtp)).size).toBe(smtp.received.length);
-    expect(smtp.received.length).toBeLessThanOrEqual(h.config.SMTP_CONNECTIONS);
-
-    rmSync(filler);
-    const recovered = await waitFor(
-      async () => {
-        const r = await ready(h);
-        return r.code === 200 && r.messages.delivered === 3 && r;
-      },
-      { what: 'recovery after freeing the disk' },
-    );
-    expect(recovered.messages.queued).toBe(0);
-    expect(idsOf(smtp).sort()).toEqual(ids.map((id) => `<${id}@highveld-digital.co.za>`).sort());
-  });
-});
-
-describe.each(STORE_KINDS)('relay faults and operators (%s outbox)', (kind) => {
-  const store = testStore(kind, 3491);
-  const start = startPerTest(store);
-  /** The outbox command's settings for this harness: its DATA_DIR, or the shared database. */
-  const cli = (h: { config: { DATA_DIR: string } }) => ({
+describe('relay faults and operators', () => {
+  /** The outbox command's settings for this harness: its database (and its empty DATA_DIR). */
+  const cli = (h: { config: { DATABASE_URL: string; DATA_DIR: string } }) => ({
+    DATABASE_URL: h.config.DATABASE_URL,
     DATA_DIR: h.config.DATA_DIR,
-    ...store.env,
   });
 
   describe('relay configuration errors are retried, not failed', () => {

@@ -1,20 +1,18 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { Client } from 'pg';
 import request from 'supertest';
 import { simpleParser } from 'mailparser';
 import type { AddressObject } from 'mailparser';
 import { backoffMs } from '../delivery/failures';
-import { accept, createHarness, ready, startPerTest, waitFor } from './helpers';
+import { accept, ready, startPerTest, waitFor } from './helpers';
 import { closedPort, type TestSmtp } from './relay';
-import { STORE_KINDS, testStore } from './stores';
 
 const one = (a: AddressObject | AddressObject[] | undefined) =>
   (Array.isArray(a) ? a : a ? [a] : []).flatMap((x) => x.value);
 
-describe.each(STORE_KINDS)('delivery over SMTP (%s outbox)', (kind) => {
-  const start = startPerTest(testStore(kind, 3490));
+describe('delivery over SMTP', () => {
+  const start = startPerTest();
   let smtp: TestSmtp;
 
   beforeEach(async () => {
@@ -108,19 +106,11 @@ describe.each(STORE_KINDS)('delivery over SMTP (%s outbox)', (kind) => {
     const { h, port } = await withRelayDown();
     const broken = await accept(h);
     const fine = await accept(h);
-    // The first one's stored payload is damaged in the store itself (a bad restore, a hand edit).
-    const damage = `UPDATE mail_messages SET payload = '{"user":' WHERE id = '${broken}'`;
-    if (kind === 'sqlite') {
-      const db = new DatabaseSync(path.join(h.config.DATA_DIR, 'outbox.sqlite'));
-      db.exec('PRAGMA busy_timeout = 5000');
-      db.exec(damage);
-      db.close();
-    } else {
-      const client = new Client({ connectionString: h.config.DATABASE_URL });
-      await client.connect();
-      await client.query(damage);
-      await client.end();
-    }
+    // The first one's stored payload is damaged in the database itself (a bad restore, a hand edit).
+    const client = new Client({ connectionString: h.config.DATABASE_URL });
+    await client.connect();
+    await client.query(`UPDATE mail_messages SET payload = '{"user":' WHERE id = $1`, [broken]);
+    await client.end();
 
     smtp = await start.relay(port);
     const { mail } = await waitFor(() => smtp.received[0]);
@@ -199,28 +189,24 @@ describe.each(STORE_KINDS)('delivery over SMTP (%s outbox)', (kind) => {
 });
 
 describe('delivery to the mailbox folder (no SMTP_URL)', () => {
+  const start = startPerTest();
+
   test('each message is written as a parseable .eml file named after its id', async () => {
-    const h = createHarness();
-    try {
-      const id = await accept(h);
-      const file = await waitFor(() =>
-        readdirSync(h.config.MAILBOX_DIR).find((n) => n.endsWith(`${id}.eml`)),
-      );
-      expect(readdirSync(h.config.MAILBOX_DIR)).toEqual([file]);
-      const raw = readFileSync(path.join(h.config.MAILBOX_DIR, file));
-      expect(raw.toString('latin1')).toMatch(/\r\n\r\n/);
-      const mail = await simpleParser(raw);
-      expect(mail.subject).toBe('Website enquiry: A new website');
-      expect(one(mail.replyTo)).toEqual([
-        { name: 'Thandi Nkosi', address: 'thandi@example.co.za' },
-      ]);
-      expect(one(mail.from)[0]?.address).toBe('website@highveld-digital.co.za');
-      expect(mail.messageId).toBe(`<${id}@highveld-digital.co.za>`);
-      expect(mail.text).toContain('we would like a quote.');
-      await waitFor(async () => (await ready(h)).messages.delivered === 1);
-    } finally {
-      await h.close();
-    }
+    const h = start.harness();
+    const id = await accept(h);
+    const file = await waitFor(() =>
+      readdirSync(h.config.MAILBOX_DIR).find((n) => n.endsWith(`${id}.eml`)),
+    );
+    expect(readdirSync(h.config.MAILBOX_DIR)).toEqual([file]);
+    const raw = readFileSync(path.join(h.config.MAILBOX_DIR, file));
+    expect(raw.toString('latin1')).toMatch(/\r\n\r\n/);
+    const mail = await simpleParser(raw);
+    expect(mail.subject).toBe('Website enquiry: A new website');
+    expect(one(mail.replyTo)).toEqual([{ name: 'Thandi Nkosi', address: 'thandi@example.co.za' }]);
+    expect(one(mail.from)[0]?.address).toBe('website@highveld-digital.co.za');
+    expect(mail.messageId).toBe(`<${id}@highveld-digital.co.za>`);
+    expect(mail.text).toContain('we would like a quote.');
+    await waitFor(async () => (await ready(h)).messages.delivered === 1);
   });
 });
 

@@ -1,7 +1,6 @@
 import request from 'supertest';
 import { FORM_STARTED_TOKEN_FIELD } from '../form-token';
 import { getCsrf, post, startPerTest, validMessage, waitFor, type Harness } from './helpers';
-import { STORE_KINDS, testStore } from './stores';
 
 /**
  * Every prospect's message reaches a person: delivered, or held as spam and shown to sales in the
@@ -11,9 +10,8 @@ import { STORE_KINDS, testStore } from './stores';
 
 const DAY = 86_400_000;
 
-describe.each(STORE_KINDS)('held messages (%s outbox)', (kind) => {
-  const store = testStore(kind, 3496);
-  const start = startPerTest(store);
+describe('held messages', () => {
+  const start = startPerTest();
 
   const formToken = async (h: Harness) =>
     ((await request(h.app).get('/api/form-token').expect(200)).body as { token: string }).token;

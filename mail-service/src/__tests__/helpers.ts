@@ -1,7 +1,7 @@
 /**
  * What the mail-service's tests share: the service in this process (a harness, per test or per
  * describe block) and requests the way the site's form sends them. The relay: relay.ts; the
- * stores: stores.ts.
+ * databases: stores.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -12,10 +12,10 @@ import request from 'supertest';
 import { loadConfig, type Config } from '../config';
 import type { Courier } from '../delivery/courier';
 import type { DeliveryWorker } from '../delivery/worker';
-import type { OutboxStore } from '../outbox/store';
+import type { Outbox } from '../outbox/outbox';
 import { createService, type Service } from '../service';
 import { TestSmtp } from './relay';
-import type { TestStore } from './stores';
+import { createDatabase, dropDatabase, testStore, type TestStore } from './stores';
 
 export const ORIGIN = 'http://localhost:3000';
 
@@ -49,7 +49,7 @@ export async function waitFor<T>(
 export interface Harness {
   app: Express;
   config: Config;
-  outbox: OutboxStore;
+  outbox: Outbox;
   worker: DeliveryWorker;
   courier: Courier;
   service: Service;
@@ -57,22 +57,23 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** A harness's settings: a database (stores.ts) and whatever the test sets besides. */
+type HarnessEnv = { DATABASE_URL: string } & Record<string, string>;
+
 /**
- * The service as server.ts wires it (createService), minus the listening socket: a real outbox
- * in a temp folder (or `dataDir`), a real courier (SMTP when SMTP_URL is given, else the mailbox
- * folder) and the worker, started.
+ * The service as server.ts wires it (createService), minus the listening socket: the outbox in
+ * the database of `env`, a real courier (SMTP when SMTP_URL is given, else a mailbox folder of its
+ * own) and the worker, started.
  */
-export function createHarness(
-  env: Record<string, string> = {},
+function createHarness(
+  env: HarnessEnv,
   {
     pollMs,
-    dataDir,
     now,
     leaseMs,
     digestEveryMs,
   }: {
     pollMs?: number;
-    dataDir?: string;
     now?: () => number;
     leaseMs?: number;
     digestEveryMs?: number;
@@ -80,7 +81,7 @@ export function createHarness(
 ): Harness {
   const dir = tempDir('h');
   const config = loadConfig({
-    DATA_DIR: dataDir ?? path.join(dir, 'data'),
+    DATA_DIR: path.join(dir, 'data'),
     MAILBOX_DIR: path.join(dir, 'mailbox'),
     LOG_LEVEL: 'silent',
     RETRY_BASE_MS: '20',
@@ -119,27 +120,40 @@ export function createHarness(
 
 /**
  * A harness with its CSRF token (`csrf`) for the tests of the enclosing describe block: a fresh
- * one for each test, or with `shared` one for them all; closed after.
+ * one for each test, on the block's database emptied before each, or with `shared` one for them
+ * all, on a database of its own; closed after.
  */
 export function useHarness(
   env: Record<string, string> = {},
   { shared = false }: { shared?: boolean } = {},
 ): Harness & { csrf: CsrfPair } {
   const current = {} as Harness & { csrf: CsrfPair };
-  (shared ? beforeAll : beforeEach)(async () => {
-    Object.assign(current, createHarness(env));
-    current.csrf = await getCsrf(current.app);
-  });
-  (shared ? afterAll : afterEach)(() => current.close());
+  if (shared) {
+    beforeAll(async () => {
+      Object.assign(current, createHarness({ ...env, DATABASE_URL: await createDatabase() }));
+      current.csrf = await getCsrf(current.app);
+    });
+    afterAll(async () => {
+      await current.close();
+      await dropDatabase(current.config.DATABASE_URL);
+    });
+  } else {
+    const store = testStore();
+    beforeEach(async () => {
+      Object.assign(current, createHarness({ ...env, ...store.env }));
+      current.csrf = await getCsrf(current.app);
+    });
+    afterEach(() => current.close());
+  }
   return current;
 }
 
 /**
  * Starts harnesses and test relays for the tests of the enclosing describe block (or file); once
  * a test ends, whatever it started is closed, the harnesses first, then the relays. Harnesses use
- * `store` (default: each its own SQLite outbox).
+ * the database of `store`: by default one of the block's own, emptied before each test.
  */
-export function startPerTest(store?: TestStore) {
+export function startPerTest(store: TestStore = testStore()) {
   const harnesses: Harness[] = [];
   const relays: TestSmtp[] = [];
   afterEach(async () => {
@@ -147,8 +161,11 @@ export function startPerTest(store?: TestStore) {
     for (const smtp of relays.splice(0)) await smtp.close();
   });
   return {
-    harness(...[env, options]: Parameters<typeof createHarness>): Harness {
-      const h = createHarness({ ...store?.env, ...env }, options);
+    harness(
+      env: Record<string, string> = {},
+      options?: Parameters<typeof createHarness>[1],
+    ): Harness {
+      const h = createHarness({ ...store.env, ...env }, options);
       harnesses.push(h);
       return h;
     },

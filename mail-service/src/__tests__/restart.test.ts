@@ -4,14 +4,14 @@ import path from 'node:path';
 import request from 'supertest';
 import { getCsrf, post, tempDir, validMessage, waitFor } from './helpers';
 import { TestSmtp, closedPort } from './relay';
-import { STORE_KINDS, testStore, type TestStore } from './stores';
+import { testStore, type TestStore } from './stores';
 import { spawnServer, startService, type ServiceProcess } from './service-process';
 
 /**
- * For one describe block: a folder for the outbox and the mailbox (`env`), and the services and
- * the relay its test starts, all stopped and removed after it.
+ * For one describe block: the database of `store` and a mailbox folder (`env`), and the services
+ * and the relay its test starts, all stopped and removed after it.
  */
-function serviceRuns(prefix: string, store?: TestStore) {
+function serviceRuns(prefix: string, store: TestStore) {
   const dir = tempDir(prefix);
   const children: ChildProcess[] = [];
   let smtp: TestSmtp | undefined;
@@ -21,12 +21,12 @@ function serviceRuns(prefix: string, store?: TestStore) {
     rmSync(dir, { recursive: true, force: true });
   });
   return {
-    /** The outbox's folder (or the store's database) and the mailbox folder. */
+    /** The database, the mailbox folder, and a DATA_DIR with no earlier outbox in it. */
     get env(): Record<string, string> {
       return {
         DATA_DIR: path.join(dir, 'data'),
         MAILBOX_DIR: path.join(dir, 'mailbox'),
-        ...store?.env,
+        ...store.env,
       };
     },
     async start(env: Record<string, string>): Promise<ServiceProcess> {
@@ -77,8 +77,8 @@ describe('start-up configuration', () => {
   });
 });
 
-describe.each(STORE_KINDS)('crashes and restarts (%s outbox)', (kind) => {
-  const store = testStore(kind, 3492);
+describe('crashes and restarts', () => {
+  const store = testStore();
 
   describe('a crash after 202', () => {
     const run = serviceRuns('restart', store);
@@ -174,7 +174,7 @@ describe.each(STORE_KINDS)('crashes and restarts (%s outbox)', (kind) => {
 
       smtp.delayMs = 0;
       const second = await run.start(env);
-      // With a shared outbox the dead process's claims pass to the new one when their lease ends.
+      // The dead process's claims pass to the new one when their lease ends.
       await waitFor(
         async () => (await request(second.url).get('/api/ready')).body.messages?.delivered === 12,
         { timeoutMs: 40_000, what: 'all 12 delivered' },

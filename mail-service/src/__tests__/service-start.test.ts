@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnServer, startService, type ServiceProcess } from './service-process';
+import { testStore } from './stores';
 
 /**
  * The service as `npm start` runs it: a bad setting stops it at once with a message naming the
@@ -14,6 +15,7 @@ import { spawnServer, startService, type ServiceProcess } from './service-proces
 /** sysexits.h's EX_CONFIG, which tells `npm start` not to start it again unchanged. */
 const EX_CONFIG = 78;
 
+const store = testStore();
 let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'mail-start-'));
@@ -29,6 +31,7 @@ async function refused(env: Record<string, string>) {
     MAIL_SERVICE_PORT: '0',
     DATA_DIR: path.join(dir, 'data'),
     MAILBOX_DIR: path.join(dir, 'mailbox'),
+    ...store.env,
     ...env,
   });
   let output = '';
@@ -62,22 +65,14 @@ describe('a bad setting stops the mail-service at once, naming the variable', ()
       /SHUTDOWN_TIMEOUT_MS: expected a whole number from 0 to 600000/,
     ],
     [
-      'DATA_DIR under /proc (the start hung)',
-      () => ({ DATA_DIR: '/proc/nonexistent' }),
-      /DATA_DIR: cannot create \/proc\/nonexistent: \/proc does not exist|DATA_DIR: cannot create \/proc\/nonexistent/,
+      'DATABASE_URL unset (the outbox has nowhere to be)',
+      () => ({ DATABASE_URL: '' }),
+      /DATABASE_URL: is not set: .*PostgreSQL.*npm start runs an embedded PostgreSQL and passes its URL/,
     ],
     [
-      'DATA_DIR a file',
-      () => {
-        writeFileSync(path.join(dir, 'a-file'), 'x');
-        return { DATA_DIR: path.join(dir, 'a-file') };
-      },
-      /DATA_DIR: \S+a-file is a file, not a folder/,
-    ],
-    [
-      'DATA_DIR whose parent does not exist',
-      () => ({ DATA_DIR: path.join(dir, 'no-such', 'data') }),
-      /DATA_DIR: cannot create \S+no-such\/data: \S+no-such does not exist/,
+      'DATABASE_URL of another database',
+      () => ({ DATABASE_URL: 'mysql://mail:hunter2@db.internal/site' }),
+      /DATABASE_URL: must start with postgres:\/\/ or postgresql:\/\//,
     ],
     [
       'MAILBOX_DIR under /proc',
@@ -112,6 +107,7 @@ describe("the mail-service's connections", () => {
   let service: ServiceProcess;
   beforeAll(async () => {
     service = await startService({
+      ...store.env,
       DATA_DIR: path.join(dir, 'served-data'),
       MAILBOX_DIR: path.join(dir, 'served-mailbox'),
       HEADERS_TIMEOUT_MS: '1000',

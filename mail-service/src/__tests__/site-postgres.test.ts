@@ -13,7 +13,8 @@ import { MIGRATIONS_DIR, migrate, openPostgres } from '../postgres';
 import { startPerTest, validMessage, waitFor } from './helpers';
 import { queryOn, testStore } from './stores';
 
-const store = testStore('postgres', 3497);
+// A server of this file's own: its tests stop it and start it again.
+const store = testStore({ ownServer: true });
 const start = startPerTest(store);
 
 /** Runs `sql` on the test database. */

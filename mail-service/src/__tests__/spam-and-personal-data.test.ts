@@ -7,33 +7,29 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { FORM_STARTED_TOKEN_FIELD } from '../form-token';
 import { getCsrf, post, startPerTest, validMessage, waitFor, type Harness } from './helpers';
-import { STORE_KINDS, testStore } from './stores';
 
 /**
  * Spam decisions keep their reasons, an operator lists and releases them, and a person's export
- * and erasure requests are served, with each store, through the API and the outbox command as an
- * operator runs it.
+ * and erasure requests are served, through the API and the outbox command as an operator runs it.
  */
 
 const run = promisify(execFile);
 /** Each test runs the outbox command a few times: a process of its own, seconds on a busy machine. */
 const CLI_TEST_MS = 90_000;
 
-describe.each(STORE_KINDS)('spam reasons and personal data (%s outbox)', (kind) => {
-  const store = testStore(kind, 3495);
-  const start = startPerTest(store);
+describe('spam reasons and personal data', () => {
+  const start = startPerTest();
 
-  /** `npm run outbox -w mail-service -- <args>` against the harness's store. */
+  /** `npm run outbox -w mail-service -- <args>` against the harness's outbox. */
   const outboxCommand = async (h: Harness, args: string[]) =>
     (
       await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
         cwd: path.join(__dirname, '..', '..'),
         env: {
           ...process.env,
-          DATABASE_URL: '',
+          DATABASE_URL: h.config.DATABASE_URL,
           DATA_DIR: h.config.DATA_DIR,
           MAILBOX_DIR: h.config.MAILBOX_DIR,
-          ...store.env,
         },
         encoding: 'utf8',
       })
@@ -62,10 +58,6 @@ describe.each(STORE_KINDS)('spam reasons and personal data (%s outbox)', (kind) 
     return { status: row?.status, reasons: row?.spamReasons };
   };
 
-  // PostgreSQL: the worker is left at its one-minute poll, so a release delivered in seconds was
-  // woken by NOTIFY. SQLite: the command runs in another process, the worker finds it at its poll.
-  const pollMs = kind === 'sqlite' ? 200 : undefined;
-
   test(
     'a message sent 0.5 s after the form was first used is delivered with that signal kept; a held one is listed by the operator, released and delivered',
     async () => {
@@ -73,10 +65,9 @@ describe.each(STORE_KINDS)('spam reasons and personal data (%s outbox)', (kind) 
       // The service's clock stands still while the message is posted, 0.5 s after the token's
       // time: a busy machine's slow request cannot make it older.
       let frozen: number | undefined;
-      const h = start.harness(
-        { SMTP_URL: smtp.url },
-        { ...(pollMs ? { pollMs } : {}), now: () => frozen ?? Date.now() },
-      );
+      // The worker is left at its one-minute poll, so a release delivered in seconds was woken
+      // by the database's notification.
+      const h = start.harness({ SMTP_URL: smtp.url }, { now: () => frozen ?? Date.now() });
       const csrf = await getCsrf(h.app);
       const token = await formToken(h);
       frozen = parseInt(token.split('.')[0]!, 36) + 500;
@@ -214,26 +205,22 @@ describe.each(STORE_KINDS)('spam reasons and personal data (%s outbox)', (kind) 
   );
 
   test(
-    'a token issued by one instance is good at another that shares the store (or the secret)',
+    'a token issued by one instance is good at another on the same database; not at one with another secret',
     async () => {
-      const secret: Record<string, string> =
-        kind === 'sqlite' ? { FORM_TOKEN_SECRET: 'f'.repeat(16) + 'e'.repeat(16) } : {};
       let offset = 0;
-      const a = start.harness(secret, { now: () => Date.now() + offset });
-      const b = start.harness(secret, { now: () => Date.now() + offset });
+      const a = start.harness({}, { now: () => Date.now() + offset });
+      const b = start.harness({}, { now: () => Date.now() + offset });
       const token = await formToken(a);
       offset = 5_000;
       const id = await postMessage(b, { ...validMessage(), [FORM_STARTED_TOKEN_FIELD]: token });
       expect((await reasonsOf(b, id)).reasons).toEqual([]);
-      // Without a shared secret the other instance's token is not ours.
-      if (kind === 'sqlite') {
-        const c = start.harness({}, { now: () => Date.now() + offset });
-        const other = await postMessage(c, {
-          ...validMessage(),
-          [FORM_STARTED_TOKEN_FIELD]: token,
-        });
-        expect((await reasonsOf(c, other)).reasons).toEqual(['form token invalid']);
-      }
+      // An instance given a secret of its own does not take the others' tokens.
+      const c = start.harness(
+        { FORM_TOKEN_SECRET: 'f'.repeat(16) + 'e'.repeat(16) },
+        { now: () => Date.now() + offset },
+      );
+      const other = await postMessage(c, { ...validMessage(), [FORM_STARTED_TOKEN_FIELD]: token });
+      expect((await reasonsOf(c, other)).reasons).toEqual(['form token invalid']);
     },
     CLI_TEST_MS,
   );
@@ -300,8 +287,6 @@ describe.each(STORE_KINDS)('spam reasons and personal data (%s outbox)', (kind) 
         what: 'a refused attempt',
       });
       expect((await h.outbox.statusOf(queued))?.status).toBe('queued');
-      // The search finds them before the erase.
-      if (kind === 'sqlite') expect(filesContaining(h.dir, [phrase]).length).toBeGreaterThan(0);
 
       const out = await outboxCommand(h, ['erase', '--email', address]);
       expect(out).toMatch(
@@ -325,28 +310,21 @@ describe.each(STORE_KINDS)('spam reasons and personal data (%s outbox)', (kind) 
       ]);
       expect(JSON.stringify(audit)).not.toContain(unique);
 
-      if (kind === 'sqlite') {
-        // Every file of the service's folders, the outbox's -wal and -shm among them.
-        const found = filesContaining(h.dir, [address, phrase]);
-        expect(found).toEqual([]);
-        expect(readdirSync(h.config.DATA_DIR)).toContain('outbox.sqlite');
-      } else {
-        const client = new Client({ connectionString: store.env.DATABASE_URL });
-        await client.connect();
-        try {
-          const { rows } = await client.query<{ n: number }>(
-            `SELECT (SELECT COUNT(*) FROM mail_messages WHERE payload ILIKE $1 OR payload ILIKE $2)
-                + (SELECT COUNT(*) FROM mail_erasures WHERE address_hmac ILIKE $1)::integer AS n`,
-            [`%${address}%`, `%${phrase}%`],
-          );
-          expect(Number(rows[0]!.n)).toBe(0);
-          const vacuumed = await client.query<{ at: Date | null }>(
-            "SELECT last_vacuum AS at FROM pg_stat_user_tables WHERE relname = 'mail_messages'",
-          );
-          expect(vacuumed.rows[0]!.at).not.toBeNull();
-        } finally {
-          await client.end();
-        }
+      const client = new Client({ connectionString: h.config.DATABASE_URL });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ n: number }>(
+          `SELECT (SELECT COUNT(*) FROM mail_messages WHERE payload ILIKE $1 OR payload ILIKE $2)
+              + (SELECT COUNT(*) FROM mail_erasures WHERE address_hmac ILIKE $1)::integer AS n`,
+          [`%${address}%`, `%${phrase}%`],
+        );
+        expect(Number(rows[0]!.n)).toBe(0);
+        const vacuumed = await client.query<{ at: Date | null }>(
+          "SELECT last_vacuum AS at FROM pg_stat_user_tables WHERE relname = 'mail_messages'",
+        );
+        expect(vacuumed.rows[0]!.at).not.toBeNull();
+      } finally {
+        await client.end();
       }
 
       // The running service carries on: a new message is stored and delivered.
@@ -391,31 +369,29 @@ describe.each(STORE_KINDS)('spam reasons and personal data (%s outbox)', (kind) 
     CLI_TEST_MS,
   );
 
-  if (kind === 'sqlite') {
-    test(
-      'erase removes the .eml files of the mailbox folder too, and the byte search would have found them',
-      async () => {
-        const h = start.harness({}, { pollMs: 50 });
-        const unique = randomUUID().slice(0, 8);
-        const address = `mailbox-${unique}@example.net`;
-        const phrase = `amber-lantern-${unique}`;
-        const id = await postMessage(h, {
-          user: { name: 'Naledi', email: address },
-          message: { subject: 'Hello', body: `About ${phrase}` },
-        });
-        await waitFor(async () => (await h.outbox.statusOf(id))?.status === 'delivered', {
-          what: 'the .eml file',
-        });
-        // The search finds what is there before the erase.
-        expect(filesContaining(h.dir, [address]).length).toBeGreaterThan(0);
-        expect(await outboxCommand(h, ['erase', '--email', address])).toMatch(
-          /^1 message\(s\) and 1 mailbox file\(s\) erased/,
-        );
-        expect(filesContaining(h.dir, [address, phrase])).toEqual([]);
-      },
-      CLI_TEST_MS,
-    );
-  }
+  test(
+    'erase removes the .eml files of the mailbox folder too, and the byte search would have found them',
+    async () => {
+      const h = start.harness({}, { pollMs: 50 });
+      const unique = randomUUID().slice(0, 8);
+      const address = `mailbox-${unique}@example.net`;
+      const phrase = `amber-lantern-${unique}`;
+      const id = await postMessage(h, {
+        user: { name: 'Naledi', email: address },
+        message: { subject: 'Hello', body: `About ${phrase}` },
+      });
+      await waitFor(async () => (await h.outbox.statusOf(id))?.status === 'delivered', {
+        what: 'the .eml file',
+      });
+      // The search finds what is there before the erase.
+      expect(filesContaining(h.dir, [address]).length).toBeGreaterThan(0);
+      expect(await outboxCommand(h, ['erase', '--email', address])).toMatch(
+        /^1 message\(s\) and 1 mailbox file\(s\) erased/,
+      );
+      expect(filesContaining(h.dir, [address, phrase])).toEqual([]);
+    },
+    CLI_TEST_MS,
+  );
 });
 
 /** The files under `dir` (recursively) whose bytes hold any of `needles`, ignoring ASCII case. */

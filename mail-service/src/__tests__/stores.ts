@@ -1,13 +1,19 @@
 /**
- * The outbox stores the tests run against: SQLite in each harness's own folder, or a real
- * PostgreSQL of the describe block's own, emptied before each test.
+ * The PostgreSQL the tests run against: one server for the run (global-setup.ts), on a port the
+ * system has free, and a database of its own for each describe block (or harness), copied from
+ * the server's migrated template and emptied before each test. Tests that stop the server start
+ * one of their own.
  */
 import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client } from 'pg';
-import { openPostgres } from '../postgres';
+
+/** The variable global-setup.ts hands the run's server to the test files in. */
+export const TEMPLATE_URL_VARIABLE = 'MAIL_TEST_TEMPLATE_URL';
 
 export interface TestPostgres {
+  /** Its migrated template database: tests copy it (createDatabase), or use it as it is. */
   url: string;
   /** Stops the server, keeping its data (the database is down); `resume()` starts it again. */
   pause(): Promise<void>;
@@ -16,17 +22,17 @@ export interface TestPostgres {
 }
 
 /**
- * A real PostgreSQL on `port`: `startPostgres` of @site/build/testing/postgres, run in a process
- * of its own (postgres-process.ts says why).
+ * A real PostgreSQL of its own on a free port: `startPostgres` of @site/build/testing/postgres,
+ * run in a process of its own (postgres-process.ts says why).
  */
-export function startPostgres(port: number): Promise<TestPostgres> {
-  const child = fork(path.join(__dirname, 'postgres-process.ts'), [String(port)], {
+export function startPostgres(): Promise<TestPostgres> {
+  const child = fork(path.join(__dirname, 'postgres-process.ts'), [], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
-    const early = () => reject(new Error(`PostgreSQL on port ${port} did not start`));
+    const early = () => reject(new Error('the test PostgreSQL did not start'));
     child.once('exit', early);
     child.once('message', (message: { url: string }) => {
       child.off('exit', early);
@@ -50,48 +56,76 @@ export function startPostgres(port: number): Promise<TestPostgres> {
   });
 }
 
-export type StoreKind = 'sqlite' | 'postgres';
-/** The outbox stores the fault suite runs against. */
-export const STORE_KINDS: StoreKind[] = ['sqlite', 'postgres'];
+/** `url` with another database name. */
+const onDatabase = (url: string, name: string) => url.replace(/\/[^/]*$/, `/${name}`);
 
-/** The settings that point a service at a store: filled in before the block's first test. */
+/** Runs one statement on the server's maintenance database. */
+async function administer(url: string, statement: string): Promise<void> {
+  const client = new Client({ connectionString: onDatabase(url, 'postgres') });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The run's server (global-setup.ts). */
+function runTemplate(): string {
+  const url = process.env[TEMPLATE_URL_VARIABLE];
+  if (!url) {
+    throw new Error(
+      `no test PostgreSQL: ${TEMPLATE_URL_VARIABLE} is unset (jest.config.cjs's globalSetup starts it)`,
+    );
+  }
+  return url;
+}
+
+/**
+ * A new database, migrated, on the server of `template` (the run's server unless another is
+ * given): a copy of its template database. Resolves to its URL.
+ */
+export async function createDatabase(template = runTemplate()): Promise<string> {
+  const name = `mail_test_${randomBytes(6).toString('hex')}`;
+  const source = new URL(template).pathname.slice(1);
+  await administer(template, `CREATE DATABASE ${name} TEMPLATE ${source}`);
+  return onDatabase(template, name);
+}
+
+/** Drops a database createDatabase made, closing whatever connections it still has. */
+export async function dropDatabase(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  await administer(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
+
+/** The settings that point a service at a database: filled in before the block's first test. */
 export interface TestStore {
-  kind: StoreKind;
-  /** `{}` for SQLite (each harness has a DATA_DIR of its own), `{ DATABASE_URL }` for PostgreSQL. */
-  env: Record<string, string>;
+  env: { DATABASE_URL: string };
+  /** The server of the block's own (`ownServer`), to stop and start again. */
   postgres?: TestPostgres;
 }
 
 /**
- * The store for the tests of the enclosing describe block. PostgreSQL: a server of its own on
- * `port` (3490-3499), started before the block and removed after it, migrated once, and emptied
- * before each test, so that each test starts with an empty outbox as with SQLite.
+ * The database for the tests of the enclosing describe block (or file), made before its first
+ * test and emptied before each, so that each test starts with an empty outbox. `ownServer`: on a
+ * server of the block's own, for tests that stop it (`postgres.pause()`).
  */
-export function testStore(kind: StoreKind, port: number): TestStore {
-  const store: TestStore = { kind, env: {} };
-  if (kind === 'sqlite') return store;
+export function testStore({ ownServer = false }: { ownServer?: boolean } = {}): TestStore {
+  const store: TestStore = { env: { DATABASE_URL: '' } };
   beforeAll(async () => {
-    store.postgres = await startPostgres(port);
-    store.env = { DATABASE_URL: store.postgres.url };
-    const pg = openPostgres(store.postgres.url, { max: 1 });
-    try {
-      await pg.ready;
-    } finally {
-      await pg.close();
-    }
+    if (ownServer) store.postgres = await startPostgres();
+    store.env = { DATABASE_URL: store.postgres?.url ?? (await createDatabase()) };
   }, 60_000);
-  beforeEach(async () => {
-    const client = new Client({ connectionString: store.env.DATABASE_URL });
-    await client.connect();
-    try {
-      await client.query('TRUNCATE mail_messages, mail_rate_limits, mail_probe, mail_erasures');
-      await client.query('UPDATE mail_digest SET last_sent_at = NULL, claimed_until = NULL');
-    } finally {
-      await client.end();
-    }
-  });
+  // DELETE rather than TRUNCATE: a few rows each, and no new files for the server to sync.
+  beforeEach(() =>
+    queryOn(store)(
+      `DELETE FROM mail_messages; DELETE FROM mail_rate_limits; DELETE FROM mail_probe;
+       DELETE FROM mail_erasures; UPDATE mail_digest SET last_sent_at = NULL, claimed_until = NULL`,
+    ),
+  );
   afterAll(async () => {
-    await store.postgres?.stop();
+    if (store.postgres) await store.postgres.stop();
+    else if (store.env.DATABASE_URL) await dropDatabase(store.env.DATABASE_URL);
   }, 30_000);
   return store;
 }

@@ -2,7 +2,7 @@
  * The daily digest of held messages: an e-mail to MAIL_TO, through the same courier as every
  * message, listing what was held as spam since the last digest (who, what, why) with a signed link
  * to release each one. So a message the visitor was told is sent reaches a person either way:
- * delivered, or shown to sales here. One instance of a fleet sends it (the store's claim); a digest
+ * delivered, or shown to sales here. One instance of a fleet sends it (a claim in the database); a digest
  * that cannot be sent is tried again at the next check, and lists the same messages.
  */
 import { randomUUID } from 'node:crypto';
@@ -11,7 +11,7 @@ import type { SendMailOptions } from 'nodemailer';
 import type { Logger } from 'pino';
 import { fromDomain, type Config } from '../config';
 import type { MessageSummary } from '../outbox/queries';
-import type { OutboxStore } from '../outbox/store';
+import type { Outbox } from '../outbox/outbox';
 import type { ServerSecret } from '../secret';
 import type { Courier } from './courier';
 import { describeError } from './failures';
@@ -43,7 +43,7 @@ export async function validReleaseSignature(
 }
 
 export interface DigestDeps {
-  outbox: OutboxStore;
+  outbox: Outbox;
   courier: Courier;
   config: Pick<Config, 'MAIL_FROM' | 'MAIL_TO' | 'ALLOWED_ORIGINS' | 'SPAM_RETENTION_DAYS'>;
   secret: ServerSecret;

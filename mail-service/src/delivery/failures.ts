@@ -3,8 +3,6 @@
  * the kinds the worker acts on, described for the log without any message content, and the wait
  * before the next attempt.
  */
-import { sqliteErrorCode } from '../outbox/sqlite';
-
 interface ErrorFacts {
   code: string | undefined;
   command: string | undefined;
@@ -16,8 +14,7 @@ interface ErrorFacts {
 function errorFacts(error: unknown): ErrorFacts {
   const e = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
   return {
-    // The outbox's own errors (a full disk while recording a result) by SQLite's name for them.
-    code: sqliteErrorCode(error) ?? (typeof e.code === 'string' ? e.code : undefined),
+    code: typeof e.code === 'string' ? e.code : undefined,
     command: typeof e.command === 'string' ? e.command : undefined,
     responseCode: typeof e.responseCode === 'number' ? e.responseCode : undefined,
     response: typeof e.response === 'string' ? e.response.slice(0, 200) : undefined,

@@ -2,7 +2,7 @@
  * The delivery worker: takes what is due from the outbox, sends it through the courier, and
  * records each result; its status feeds /api/ready and the metrics.
  */
-import type { OutboxStore } from '../outbox/store';
+import type { Outbox } from '../outbox/outbox';
 import type { AttemptResult, StoredMessage } from '../outbox/queue';
 import { deliverOne, type AttemptContext, type AttemptOptions } from './attempt';
 import { OPERATOR_HINT, classify, describeError, relayReply } from './failures';
@@ -22,7 +22,7 @@ export interface DeliveryStatus {
 }
 
 export interface WorkerOptions extends InFlowOptions, AttemptOptions {
-  outbox: OutboxStore;
+  outbox: Outbox;
   now?: () => number;
   random?: () => number;
   batchSize?: number;
@@ -87,7 +87,7 @@ export class DeliveryWorker {
   }
 
   start(): void {
-    // A shared outbox announces messages stored by other instances too.
+    // The outbox announces the messages every instance queues, this one's and the others'.
     this.o.outbox.onMessageStored(() => this.kick());
     this.kick();
   }
@@ -274,7 +274,7 @@ export class DeliveryWorker {
             outcome: result.outcome,
             err: describeError(error) === 'error' ? String(error) : describeError(error),
           },
-          'cannot record a delivery result in the outbox: delivery is stopped until the outbox can be written again (DATA_DIR: free disk space; DATABASE_URL: make the database reachable); nothing is sent twice',
+          'cannot record a delivery result in the outbox: delivery is stopped until the database (DATABASE_URL) can be written again; nothing is sent twice',
         );
       }
     }

@@ -6,7 +6,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { BODY_LIMIT_BYTES } from '../config';
 import { sendError, storageUnavailable } from '../errors';
-import { storeUnavailableHint } from '../outbox/store';
+import { OUTBOX_UNAVAILABLE } from '../outbox/outbox';
 import { isUnreachable } from '../postgres';
 
 export const methodNotAllowed =
@@ -48,7 +48,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (isUnreachable(err)) {
       // A route that reached the database without its own answer for an outage: still a 503.
-      logger.error({ err: String(err) }, `a request failed: ${storeUnavailableHint('postgres')}`);
+      logger.error({ err: String(err) }, `a request failed: ${OUTBOX_UNAVAILABLE}`);
       return storageUnavailable(res, 'This cannot be answered just now.');
     }
     logger.error({ err: err instanceof Error ? err.message : String(err) }, 'unexpected error');

@@ -1,6 +1,6 @@
 /**
  * Who a client is, as the rate limit and idempotency keys count them, and the rate limit on
- * stored messages (express-rate-limit; in memory unless instances share a store).
+ * stored messages (express-rate-limit, its counters in PostgreSQL: postgres-rate-limit-store.ts).
  */
 import type { Request, RequestHandler } from 'express';
 import { rateLimit, ipKeyGenerator, type RateLimitInfo, type Store } from 'express-rate-limit';
@@ -46,7 +46,7 @@ export interface RateLimitDeps {
   config: Pick<Config, 'RATE_LIMIT_MAX' | 'RATE_LIMIT_WINDOW'>;
   clientOf: (req: Request) => string;
   metrics?: Metrics | undefined;
-  store?: Store | undefined;
+  store: Store;
   now: () => number;
 }
 
@@ -72,7 +72,7 @@ export function rateLimiter({
     skip: (_req, res) => res.locals.replay !== undefined,
     // A message that could not be stored (503) gives the allowance back.
     skipFailedRequests: true,
-    ...(store ? { store } : {}),
+    store,
     // The checks it would print to the console are this module's business: trust proxy is
     // configured and validated in config.ts, and the key generator handles IPv6.
     validate: false,

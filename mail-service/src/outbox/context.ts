@@ -1,19 +1,19 @@
 /**
- * What the outbox's operations kept beside outbox.ts run on, and the `id IN (...)` clauses they
- * share: the statements are looked up at each use, so that a closed outbox refuses them all.
+ * What the outbox's operations kept beside outbox.ts run on, and the id lists they share: the
+ * statements are looked up at each use, so that a closed outbox refuses them all.
  */
-import type { Sql, Store } from './sql';
+import type { Sql } from './sql';
 
 export interface OutboxContext {
-  /** The store's statements; throws once the outbox is closed. */
+  /** The outbox's statements; throws once the outbox is closed. */
   sql(): Sql;
-  readonly store: Store;
   now(): number;
 }
 
-/** `(?, ?, ?)` for a list of values. */
-export const list = (values: readonly unknown[]) => `(${values.map(() => '?').join(', ')})`;
 export const someIds = (ids: string[] | undefined): ids is string[] => !!ids && ids.length > 0;
-/** `AND id IN (...)` for the ids given, or nothing when there are none (all of them). */
-export const onlyIds = (ids: string[] | undefined) =>
-  someIds(ids) ? `AND id IN ${list(ids)}` : '';
+
+/**
+ * The ids as one parameter for `($n::text[] IS NULL OR id = ANY($n))`: the ids given, or NULL
+ * (every row) when there are none.
+ */
+export const idsOrAll = (ids: string[] | undefined): string[] | null => (someIds(ids) ? ids : null);

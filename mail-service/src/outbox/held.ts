@@ -2,8 +2,9 @@
  * Messages held as spam: released to the queue when judged wrongly, and listed for sales in a
  * digest that one process at a time claims, sends, and marks as sent.
  */
-import { list, onlyIds, someIds, type OutboxContext } from './context';
+import { someIds, type OutboxContext } from './context';
 import { SUMMARY_COLUMNS, toSummary, type MessageSummary, type SummaryRow } from './queries';
+import { announceQueued } from './sql';
 
 /**
  * Releases held messages judged wrongly (the digest's link, or an operator): queued, due now, in
@@ -14,14 +15,14 @@ export async function release(db: OutboxContext, ids: string[]): Promise<number>
   const at = db.now();
   return db.sql().transaction(async (tx) => {
     const n = await tx.run(
-      `UPDATE mail_messages SET status = 'queued', attempts = 0, next_attempt_at = ?,
-         queued_at = ?, released_at = ?, updated_at = ?,
+      `UPDATE mail_messages SET status = 'queued', attempts = 0, next_attempt_at = $1,
+         queued_at = $1, released_at = $1, updated_at = $1,
          lane = (SELECT COUNT(*) + 1 FROM mail_messages q
                  WHERE q.client_hash = mail_messages.client_hash AND q.status = 'queued')
-       WHERE status = 'spam' ${onlyIds(ids)}`,
-      [at, at, at, at, ...ids],
+       WHERE status = 'spam' AND id = ANY($2)`,
+      [at, ids],
     );
-    if (n > 0) await db.store.announce(tx);
+    if (n > 0) await announceQueued(tx);
     return n;
   });
 }
@@ -34,9 +35,9 @@ export async function release(db: OutboxContext, ids: string[]): Promise<number>
 export async function claimDigest(db: OutboxContext, everyMs: number, leaseMs: number) {
   const now = db.now();
   const claimed = await db.sql().run(
-    `UPDATE mail_digest SET claimed_until = ?
-     WHERE id = 1 AND (claimed_until IS NULL OR claimed_until <= ?)
-       AND (last_sent_at IS NULL OR last_sent_at <= ?)
+    `UPDATE mail_digest SET claimed_until = $1
+     WHERE id = 1 AND (claimed_until IS NULL OR claimed_until <= $2)
+       AND (last_sent_at IS NULL OR last_sent_at <= $3)
        AND EXISTS (SELECT 1 FROM mail_messages WHERE status = 'spam' AND digested_at IS NULL)`,
     [now + leaseMs, now, now - everyMs],
   );
@@ -52,7 +53,7 @@ export async function heldForDigest(
   const rows = await db
     .sql()
     .all<SummaryRow>(
-      `SELECT ${SUMMARY_COLUMNS} FROM mail_messages ${where} ORDER BY created_at LIMIT ?`,
+      `SELECT ${SUMMARY_COLUMNS} FROM mail_messages ${where} ORDER BY created_at LIMIT $1`,
       [limit],
     );
   const [count] = await db
@@ -66,15 +67,12 @@ export async function digestDone(db: OutboxContext, ids: string[] | undefined): 
   const now = db.now();
   await db.sql().transaction(async (tx) => {
     if (someIds(ids)) {
-      await tx.run(`UPDATE mail_messages SET digested_at = ? WHERE id IN ${list(ids)}`, [
-        now,
-        ...ids,
-      ]);
+      await tx.run('UPDATE mail_messages SET digested_at = $1 WHERE id = ANY($2)', [now, ids]);
     }
     await tx.run(
       `UPDATE mail_digest SET claimed_until = NULL,
-         last_sent_at = CASE WHEN ? = 1 THEN ? ELSE last_sent_at END WHERE id = 1`,
-      [ids ? 1 : 0, now],
+         last_sent_at = CASE WHEN $1 THEN $2::bigint ELSE last_sent_at END WHERE id = 1`,
+      [ids !== undefined, now],
     );
   });
 }

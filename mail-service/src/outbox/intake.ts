@@ -1,12 +1,12 @@
 /**
- * How accepted messages get into the outbox, in either store: group commit (one transaction, one
- * fsync, for all the messages that arrive in one turn of the event loop) and idempotency keys
- * scoped to the client and bound to the message.
+ * How accepted messages get into the outbox: group commit (one transaction, one commit to disk,
+ * for all the messages that arrive in one turn of the event loop) and idempotency keys scoped to
+ * the client and bound to the message.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { CONTACT_FIELDS, payloadValues, type ContactMessage } from '@site/contracts/contact';
-import { emailDomainOf } from './schema';
-import type { Sql, Store } from './sql';
+import { announceQueued, type Sql } from './sql';
+import { emailDomainOf } from './stored';
 
 export interface NewMessage {
   payload: ContactMessage;
@@ -46,7 +46,7 @@ interface PendingInsert {
   reject: (error: unknown) => void;
 }
 
-const BY_KEY = 'SELECT id, body_hash FROM mail_messages WHERE idempotency_key = ?';
+const BY_KEY = 'SELECT id, body_hash FROM mail_messages WHERE idempotency_key = $1';
 
 /** What a key found stored stands for: the same message (a replay) or another (a conflict). */
 const judged = (row: { id: string; body_hash: string | null }, hash: string): EnqueueResult =>
@@ -55,7 +55,8 @@ const judged = (row: { id: string; body_hash: string | null }, hash: string): En
 /**
  * Inserts are group-committed: the messages that arrive in one turn of the event loop are written
  * in one transaction, and each request is answered only after that transaction has committed. One
- * fsync then covers many messages, which is what keeps the durable endpoint fast under load.
+ * commit to disk then covers many messages, which is what keeps the durable endpoint fast under
+ * load.
  */
 export class Intake {
   private pending: PendingInsert[] = [];
@@ -63,13 +64,13 @@ export class Intake {
   private flushing: Promise<void> | undefined;
 
   constructor(
-    private readonly store: Store,
+    private readonly sql: Sql,
     private readonly now: () => number,
   ) {}
 
   /**
    * Stores a message; resolves once it is committed durably. A key this client used before
-   * (through any instance sharing the store) resolves with the message stored under it and stores
+   * (through any instance) resolves with the message stored under it and stores
    * nothing, or with a conflict when that message was a different one.
    */
   async enqueue(message: NewMessage): Promise<EnqueueResult> {
@@ -117,9 +118,7 @@ export class Intake {
       if (inFlight.hash !== hash) return { outcome: 'conflict' };
       return { outcome: 'replay', messageId: await inFlight.promise };
     }
-    const [existing] = await this.store.sql.all<{ id: string; body_hash: string | null }>(BY_KEY, [
-      key,
-    ]);
+    const [existing] = await this.sql.all<{ id: string; body_hash: string | null }>(BY_KEY, [key]);
     return existing && judged(existing, hash);
   }
 
@@ -139,7 +138,7 @@ export class Intake {
   private async commit(batch: PendingInsert[]): Promise<void> {
     let results: EnqueueResult[];
     try {
-      results = await this.store.sql.transaction((tx) => this.insert(tx, batch));
+      results = await this.sql.transaction((tx) => this.insert(tx, batch));
     } catch (error) {
       for (const p of batch) p.reject(error);
       return;
@@ -157,11 +156,11 @@ export class Intake {
       // Fair order: a client's first waiting message is in lane 1, its second in lane 2, ...
       const lane = held
         ? '0'
-        : "(SELECT COUNT(*) + 1 FROM mail_messages WHERE client_hash = ? AND status = 'queued')";
+        : "(SELECT COUNT(*) + 1 FROM mail_messages WHERE client_hash = $4 AND status = 'queued')";
       const stored = await tx.run(
         `INSERT INTO mail_messages (id, idempotency_key, body_hash, client_hash, status, payload,
            email_domain, created_at, queued_at, next_attempt_at, updated_at, spam_reasons, lane)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${lane})
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $8, $8, $9, ${lane})
          ON CONFLICT (idempotency_key) DO NOTHING`,
         [
           p.id,
@@ -171,12 +170,11 @@ export class Intake {
           held ? 'spam' : 'queued',
           JSON.stringify(payload),
           emailDomainOf(payload.user.email),
-          ...[at, at, at, at],
+          at,
           spamReasons.length > 0 ? JSON.stringify(spamReasons) : null,
-          ...(held ? [] : [client]),
         ],
       );
-      // Only another process sharing the store can have taken the key in the meantime.
+      // Only another instance can have taken the key in the meantime.
       const [existing] =
         stored === 0 && p.key !== null
           ? await tx.all<{ id: string; body_hash: string | null }>(BY_KEY, [p.key])
@@ -186,7 +184,7 @@ export class Intake {
       queued ||= stored > 0 && !held;
     }
     // Announced in the same transaction, so only a committed message is.
-    if (queued) await this.store.announce(tx);
+    if (queued) await announceQueued(tx);
     return results;
   }
 }

@@ -1,21 +1,18 @@
 import type { Config } from '../config';
 import { openPostgres, type Postgres } from '../postgres';
 import { Outbox, type OutboxOptions } from './outbox';
-import { sqliteStore } from './schema';
-import { postgresStore } from './sql';
 import { moveInSqlite } from './move-in';
 
 /**
- * The outbox the settings choose: PostgreSQL shared by every instance when DATABASE_URL is set
- * (with the pool it runs on, one per process), else the SQLite file in DATA_DIR.
+ * The outbox in the PostgreSQL of DATABASE_URL, with the pool it runs on (one per process, which
+ * the caller closes after the outbox). An outbox file an earlier start kept in DATA_DIR moves into
+ * the database before anything runs.
  */
 export function openOutbox(
   config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>,
   options: OutboxOptions = {},
   log: (message: string) => void = () => undefined,
-): { outbox: Outbox; postgres?: Postgres } {
-  if (!config.DATABASE_URL) return { outbox: new Outbox(sqliteStore(config.DATA_DIR), options) };
-  // An outbox file an earlier start kept in DATA_DIR moves into the database before anything runs.
+): { outbox: Outbox; postgres: Postgres } {
   const postgres = openPostgres(config.DATABASE_URL, {
     afterMigrations: async (pool) => {
       const moved = await moveInSqlite(pool, config.DATA_DIR);
@@ -26,5 +23,5 @@ export function openOutbox(
       }
     },
   });
-  return { outbox: new Outbox(postgresStore(postgres), options), postgres };
+  return { outbox: new Outbox(postgres, options), postgres };
 }

@@ -1,19 +1,19 @@
 /**
- * The outbox: every accepted message, durably, in one of two stores (sql.ts): the SQLite file of
- * one instance, or the PostgreSQL every instance shares. One object, the one the API, the delivery
- * worker, the digest and the outbox command hold, with each operation written once; only how a
- * statement runs and the few words the dialects spell differently belong to the store.
+ * The outbox: every accepted message, durably, in the PostgreSQL every instance shares (the pool
+ * and the migrations: ../postgres.ts). One object, the one the API, the delivery worker, the
+ * digest and the outbox command hold, with each operation written once.
  *
  * Delivery claims: a worker claims due messages in fair order with a lease (`claimed_by`,
- * `lease_until`, on the store's clock) and a fencing token (`claim`, counted up by each claim).
- * With a shared store the lease is renewed while the sends run, the token is checked right before
- * each send, and a result is recorded only under it: an instance that died or stalled past its
- * lease leaves its messages to the others, and sends or records none of them once they passed on.
+ * `lease_until`, on the database's clock) and a fencing token (`claim`, counted up by each claim).
+ * The lease is renewed while the sends run, the token is checked right before each send, and a
+ * result is recorded only under it: an instance that died or stalled past its lease leaves its
+ * messages to the others, and sends or records none of them once they passed on.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ContactMessage } from '@site/contracts/contact';
 import type { Listener } from '@site/postgres';
-import { list, onlyIds, someIds, type OutboxContext } from './context';
+import type { Postgres } from '../postgres';
+import { idsOrAll, type OutboxContext } from './context';
 import * as heldMessages from './held';
 import { Intake, type EnqueueResult, type NewMessage } from './intake';
 import {
@@ -26,20 +26,29 @@ import {
 } from './queries';
 import { storedMessage, type AttemptResult, type DueRow, type StoredMessage } from './queue';
 import * as retention from './retention';
-import { sqliteStore, type MessageStatus } from './schema';
-import type { Sql, Store } from './sql';
+import { onQueued, sqlOn, type Sql } from './sql';
+import type { MessageStatus } from './stored';
 
 /** A claim lasts this long without renewal (renewed every third of it while the send runs). */
 export const DEFAULT_LEASE_MS = 10_000;
 
+/**
+ * The database's clock, in ms, the one every instance shares: leases are set and compared on it,
+ * so a machine whose clock runs ahead cannot take another's claims early.
+ */
+const DB_NOW = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
+
+/** What an operator reads when the outbox cannot be used: an outage, not a configuration error. */
+export const OUTBOX_UNAVAILABLE =
+  'the database (DATABASE_URL) cannot be reached; it is used again as soon as it answers';
+
 export interface OutboxOptions {
   now?: () => number;
-  /** How long a claim holds without renewal (a shared store renews it every third of that). */
+  /** How long a claim holds without renewal (renewed every third of that). */
   leaseMs?: number;
 }
 
 export class Outbox {
-  readonly kind: Store['kind'];
   /** Who claims, in `claimed_by`: unique per process. */
   readonly instanceId = randomUUID();
   private readonly now: () => number;
@@ -47,41 +56,37 @@ export class Outbox {
   private readonly intake: Intake;
   /** Messages this instance has claimed and not yet recorded, with their claims' tokens. */
   private readonly claimed = new Map<string, number>();
-  private readonly renewTimer: NodeJS.Timeout | undefined;
+  private readonly renewTimer: NodeJS.Timeout;
   private listener: Listener | undefined;
   private closing: Promise<void> | undefined;
+  /** The statements, open or closed. */
+  private readonly statements: Sql;
   /** What the operations kept in retention.ts and held.ts run on. */
   private readonly db: OutboxContext;
 
+  /** The outbox on `pg`, the process's pool, which its owner closes after the outbox. */
   constructor(
-    private readonly store: Store,
+    private readonly pg: Postgres,
     { now = Date.now, leaseMs = DEFAULT_LEASE_MS }: OutboxOptions = {},
   ) {
-    this.kind = store.kind;
     this.now = now;
     this.leaseMs = leaseMs;
-    this.intake = new Intake(store, now);
-    this.db = { sql: () => this.sql, store, now };
-    if (store.shared) {
-      this.renewTimer = setInterval(() => void this.renewLeases(), leaseMs / 3);
-      this.renewTimer.unref();
-    }
+    this.statements = sqlOn(pg);
+    this.intake = new Intake(this.statements, now);
+    this.db = { sql: () => this.sql, now };
+    this.renewTimer = setInterval(() => void this.renewLeases(), leaseMs / 3);
+    this.renewTimer.unref();
   }
 
-  /** The SQLite outbox in `dir` (made if needed). */
-  static open(dir: string, now?: () => number): Outbox {
-    return new Outbox(sqliteStore(dir), { ...(now ? { now } : {}) });
-  }
-
-  /** The store's statements, while the outbox is open. */
+  /** The statements, while the outbox is open. */
   private get sql(): Sql {
     if (this.closing) throw new Error('the outbox is closed');
-    return this.store.sql;
+    return this.statements;
   }
 
-  /** Resolves once the store can be used (PostgreSQL: connected and migrated); rejects if not. */
+  /** Resolves once the database can be used (connected and migrated); rejects if not. */
   ready(): Promise<void> {
-    return this.store.ready;
+    return this.pg.ready;
   }
 
   /** Stores a message; resolves once it is committed durably (see Intake). */
@@ -102,24 +107,16 @@ export class Outbox {
    * Rows another instance is claiming right now are skipped; a claim whose lease ended is free.
    */
   async due(limit: number): Promise<StoredMessage[]> {
-    const { clock, skipLocked } = this.store;
-    const due = `SELECT id AS due_id FROM mail_messages
-       WHERE status = 'queued' AND next_attempt_at <= ?
-         AND (lease_until IS NULL OR lease_until <= ${clock})
-       ORDER BY lane, created_at LIMIT ? ${skipLocked}`;
-    const columns = 'id, payload, lane, created_at, queued_at, attempts, done_rcpts, claim';
-    // With no one else delivering, nothing needs claiming: a read, as it always was (on a full
-    // disk the message is still sent, and only its result waits for space).
-    const rows = this.store.shared
-      ? await this.sql.all<DueRow>(
-          `UPDATE mail_messages SET claimed_by = ?, lease_until = ${clock} + ?, claim = claim + 1
-           FROM (${due}) AS due WHERE mail_messages.id = due.due_id RETURNING ${columns}`,
-          [this.instanceId, this.leaseMs, this.now(), limit],
-        )
-      : await this.sql.all<DueRow>(`SELECT ${columns} FROM mail_messages WHERE id IN (${due})`, [
-          this.now(),
-          limit,
-        ]);
+    const rows = await this.sql.all<DueRow>(
+      `UPDATE mail_messages SET claimed_by = $1, lease_until = ${DB_NOW} + $2, claim = claim + 1
+       FROM (SELECT id AS due_id FROM mail_messages
+             WHERE status = 'queued' AND next_attempt_at <= $3
+               AND (lease_until IS NULL OR lease_until <= ${DB_NOW})
+             ORDER BY lane, created_at LIMIT $4 FOR UPDATE SKIP LOCKED) AS due
+       WHERE mail_messages.id = due.due_id
+       RETURNING id, payload, lane, created_at, queued_at, attempts, done_rcpts, claim`,
+      [this.instanceId, this.leaseMs, this.now(), limit],
+    );
     rows.sort((a, b) => a.lane - b.lane || a.created_at - b.created_at);
     const out: StoredMessage[] = [];
     for (const row of rows) {
@@ -153,16 +150,14 @@ export class Outbox {
   /**
    * Right before a send: whether this instance's claim still holds (the row carries its token and
    * the lease has not lapsed), renewing the lease if so, in one statement. False means another
-   * instance has the message now: it must not be sent. Always true when no one else delivers.
+   * instance has the message now: it must not be sent.
    */
   async holdClaim(message: Pick<StoredMessage, 'id' | 'claim'>): Promise<boolean> {
-    if (!this.store.shared) return true;
-    const { clock } = this.store;
     const held = await this.sql.run(
-      `UPDATE mail_messages SET lease_until = ${clock} + ?
-       WHERE id = ? AND claim = ? AND claimed_by = ? AND status = 'queued'
-         AND lease_until > ${clock}`,
-      [this.leaseMs, message.id, message.claim ?? -1, this.instanceId],
+      `UPDATE mail_messages SET lease_until = ${DB_NOW} + $1
+       WHERE id = $2 AND claim = $3 AND claimed_by = $4 AND status = 'queued'
+         AND lease_until > ${DB_NOW}`,
+      [this.leaseMs, message.id, message.claim, this.instanceId],
     );
     if (held === 0) this.claimed.delete(message.id);
     return held > 0;
@@ -170,10 +165,9 @@ export class Outbox {
 
   /** When this instance can next find something due: a claimed message from its lease's end. */
   async nextDueAt(): Promise<number | undefined> {
-    const { clock, greatest } = this.store;
-    // A lease's end, on the store's clock, as this process's clock reads it.
+    // A lease's end, on the database's clock, as this process's clock reads it.
     const [row] = await this.sql.all<{ at: number | null }>(
-      `SELECT MIN(${greatest}(next_attempt_at, COALESCE(lease_until - ${clock} + ?, 0))) AS at
+      `SELECT MIN(GREATEST(next_attempt_at, COALESCE(lease_until - ${DB_NOW} + $1, 0))) AS at
        FROM mail_messages WHERE status = 'queued'`,
       [this.now()],
     );
@@ -187,32 +181,36 @@ export class Outbox {
   async retryQueuedNow(): Promise<number> {
     const now = this.now();
     return this.sql.run(
-      "UPDATE mail_messages SET next_attempt_at = ? WHERE status = 'queued' AND next_attempt_at > ?",
-      [now, now],
+      "UPDATE mail_messages SET next_attempt_at = $1 WHERE status = 'queued' AND next_attempt_at > $1",
+      [now],
     );
   }
 
   /**
    * Records the result of one attempt, right after the send, so that a crash can repeat at most
-   * the sends in progress, and gives up the claim. With a shared store only under the claim the
-   * send was made with: a stalled instance's late result for a message claimed since changes
-   * nothing. The commit does not wait for the disk: losing it only sends the message again.
+   * the sends in progress, and gives up the claim; only under the claim the send was made with: a
+   * stalled instance's late result for a message claimed since changes nothing.
    */
   async record(r: AttemptResult): Promise<void> {
-    const at = this.now();
-    const fence = this.store.shared ? 'AND claimed_by = ? AND claim = ?' : '';
-    const where = [r.id, ...(this.store.shared ? [this.instanceId, r.claim ?? -1] : [])];
     const [set, values] =
       r.outcome === 'delivered'
-        ? ["status = 'delivered', last_error = NULL, delivered_at = ?", [at]]
+        ? ["status = 'delivered', last_error = NULL, delivered_at = $6", []]
         : r.outcome === 'retry'
-          ? ['next_attempt_at = ?, last_error = ?', [r.nextAttemptAt, r.error]]
-          : ["status = 'failed', last_error = ?, acknowledged_at = NULL", [r.error]];
+          ? ['next_attempt_at = $7, last_error = $8', [r.nextAttemptAt, r.error]]
+          : ["status = 'failed', last_error = $7, acknowledged_at = NULL", [r.error]];
     await this.sql.run(
-      `UPDATE mail_messages SET ${set}, attempts = ?, done_rcpts = ?, updated_at = ?,
-         claimed_by = NULL, lease_until = NULL WHERE id = ? ${fence}`,
-      [...values, r.attempts, JSON.stringify(r.recipients), at, ...where],
-      { durable: false },
+      `UPDATE mail_messages SET ${set}, attempts = $4, done_rcpts = $5, updated_at = $6,
+         claimed_by = NULL, lease_until = NULL
+       WHERE id = $1 AND claimed_by = $2 AND claim = $3`,
+      [
+        r.id,
+        this.instanceId,
+        r.claim,
+        r.attempts,
+        JSON.stringify(r.recipients),
+        this.now(),
+        ...values,
+      ],
     );
     this.claimed.delete(r.id);
   }
@@ -225,10 +223,10 @@ export class Outbox {
   async requeue(ids?: string[]): Promise<number> {
     const at = this.now();
     return this.sql.run(
-      `UPDATE mail_messages SET status = 'queued', attempts = 0, next_attempt_at = ?,
-         queued_at = ?, acknowledged_at = NULL, updated_at = ?
-       WHERE status = 'failed' AND redacted_at IS NULL ${onlyIds(ids)}`,
-      [at, at, at, ...(ids ?? [])],
+      `UPDATE mail_messages SET status = 'queued', attempts = 0, next_attempt_at = $1,
+         queued_at = $1, acknowledged_at = NULL, updated_at = $1
+       WHERE status = 'failed' AND redacted_at IS NULL AND ($2::text[] IS NULL OR id = ANY($2))`,
+      [at, idsOrAll(ids)],
     );
   }
 
@@ -241,9 +239,9 @@ export class Outbox {
   async acknowledge(ids?: string[]): Promise<number> {
     const at = this.now();
     return this.sql.run(
-      `UPDATE mail_messages SET acknowledged_at = ?, updated_at = ?
-       WHERE status = 'failed' AND acknowledged_at IS NULL ${onlyIds(ids)}`,
-      [at, at, ...(ids ?? [])],
+      `UPDATE mail_messages SET acknowledged_at = $1, updated_at = $1
+       WHERE status = 'failed' AND acknowledged_at IS NULL AND ($2::text[] IS NULL OR id = ANY($2))`,
+      [at, idsOrAll(ids)],
     );
   }
 
@@ -275,7 +273,7 @@ export class Outbox {
   /** The status of one message, for operators and tests. */
   async statusOf(id: string): Promise<{ status: MessageStatus; attempts: number } | undefined> {
     const [row] = await this.sql.all<{ status: MessageStatus; attempts: number }>(
-      'SELECT status, attempts FROM mail_messages WHERE id = ?',
+      'SELECT status, attempts FROM mail_messages WHERE id = $1',
       [id],
     );
     return row;
@@ -283,20 +281,11 @@ export class Outbox {
 
   /** Messages by state, newest first; the content only when asked for. */
   async list(options: ListOptions): Promise<MessageSummary[]> {
-    const where = ['1 = 1'];
-    const args: unknown[] = [];
-    if (options.status) {
-      where.push('status = ?');
-      args.push(options.status);
-    }
-    if (someIds(options.ids)) {
-      where.push(`id IN ${list(options.ids)}`);
-      args.push(...options.ids);
-    }
     const rows = await this.sql.all<SummaryRow>(
-      `SELECT ${SUMMARY_COLUMNS} FROM mail_messages WHERE ${where.join(' AND ')}
-       ORDER BY created_at DESC LIMIT ?`,
-      [...args, options.limit ?? 50],
+      `SELECT ${SUMMARY_COLUMNS} FROM mail_messages
+       WHERE ($1::text IS NULL OR status = $1) AND ($2::text[] IS NULL OR id = ANY($2))
+       ORDER BY created_at DESC LIMIT $3`,
+      [options.status ?? null, idsOrAll(options.ids), options.limit ?? 50],
     );
     return rows.map((row) => toSummary(row, options.withContent));
   }
@@ -323,10 +312,10 @@ export class Outbox {
     return retention.erasures(this.db);
   }
 
-  /** The server secret kept in the store, made by the first process that asks. */
+  /** The server secret kept in the database, made by the first process that asks. */
   async storedSecret(): Promise<string> {
     await this.sql.run(
-      "INSERT INTO mail_secrets (name, value) VALUES ('server', ?) ON CONFLICT (name) DO NOTHING",
+      "INSERT INTO mail_secrets (name, value) VALUES ('server', $1) ON CONFLICT (name) DO NOTHING",
       [randomBytes(32).toString('base64url')],
     );
     const [row] = await this.sql.all<{ value: string }>(
@@ -340,7 +329,7 @@ export class Outbox {
   async probeWritable(): Promise<boolean> {
     try {
       await this.sql.run(
-        `INSERT INTO mail_probe (id, at) VALUES (1, ?)
+        `INSERT INTO mail_probe (id, at) VALUES (1, $1)
          ON CONFLICT (id) DO UPDATE SET at = excluded.at`,
         [this.now()],
       );
@@ -363,31 +352,27 @@ export class Outbox {
   }
 
   /**
-   * Calls `wake` when another process has stored a message (PostgreSQL: LISTEN, on a connection
-   * of its own that is made again when lost), and again after each reconnection. A shared store's
-   * workers sleep between polls otherwise; a store no one else writes to has nothing to listen for.
+   * Calls `wake` when any instance has queued a message (LISTEN, see sql.ts), and again after
+   * each reconnection: the worker sleeps between polls otherwise.
    */
   onMessageStored(wake: () => void): void {
-    this.listener = this.store.onAnnounced(wake);
+    this.listener = onQueued(this.pg, wake);
   }
 
-  /** Commits what is pending, gives up this instance's claims, and closes the store. */
+  /** Commits what is pending and gives up this instance's claims; the pool stays its owner's. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       clearInterval(this.renewTimer);
       try {
         await this.intake.flush();
-        if (this.store.shared) {
-          await this.store.sql.run(
-            'UPDATE mail_messages SET claimed_by = NULL, lease_until = NULL WHERE claimed_by = ?',
-            [this.instanceId],
-          );
-        }
+        await this.statements.run(
+          'UPDATE mail_messages SET claimed_by = NULL, lease_until = NULL WHERE claimed_by = $1',
+          [this.instanceId],
+        );
       } catch {
         // Unreachable: the claims' leases end on their own.
       } finally {
         await this.listener?.close();
-        await this.store.close();
       }
     })();
     return this.closing;

@@ -3,7 +3,7 @@
  * summaries, with personal data only when asked for.
  */
 import type { ContactMessage } from '@site/contracts/contact';
-import { readPayload, readReasons, type MessageStatus } from './schema';
+import { readPayload, readReasons, type MessageStatus } from './stored';
 
 export type MessageCounts = Record<MessageStatus, number>;
 

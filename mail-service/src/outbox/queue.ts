@@ -1,6 +1,6 @@
 /** A message as the delivery worker takes it from the outbox, and the result of an attempt. */
 import type { ContactMessage } from '@site/contracts/contact';
-import { readPayload } from './schema';
+import { readPayload } from './stored';
 
 /** A message as the delivery worker reads it back. */
 export interface StoredMessage {
@@ -13,12 +13,12 @@ export interface StoredMessage {
   attempts: number;
   /** Recipients the relay has already accepted this message for (a partial earlier attempt). */
   doneRecipients: string[];
-  /** The fencing token of this instance's claim (a shared store): checked before the send. */
-  claim?: number;
+  /** The fencing token of this instance's claim: checked before the send. */
+  claim: number;
 }
 
-/** The result of one attempt, recorded under the claim it was made with (a shared store). */
-export type AttemptResult = { claim?: number | undefined } & (
+/** The result of one attempt, recorded under the claim it was made with. */
+export type AttemptResult = { claim: number } & (
   | { id: string; outcome: 'delivered'; attempts: number; recipients: string[] }
   | {
       id: string;

@@ -3,10 +3,10 @@
  * to see and to erase every message sent from their address, with the audit of erasures served.
  */
 import { normalizeAddress } from './address';
-import { list, someIds, type OutboxContext } from './context';
+import { idsOrAll, type OutboxContext } from './context';
 import { SUMMARY_COLUMNS, toSummary, type MessageSummary, type SummaryRow } from './queries';
-import { readPayload, type MessageStatus } from './schema';
 import type { Sql } from './sql';
+import { readPayload, type MessageStatus } from './stored';
 
 export interface RetentionPolicy {
   /** Delivered messages (and acknowledged failed ones) keep their content this long. */
@@ -38,17 +38,18 @@ export interface EraseRequest {
 
 /** Deletes messages for good: the ones named, or every one in a state older than `before`. */
 export async function purge(db: OutboxContext, options: PurgeOptions): Promise<number> {
-  const where: string[] = [];
-  const args: unknown[] = [];
-  const add = (clause: string, ...values: unknown[]) => {
-    where.push(clause);
-    args.push(...values);
-  };
-  if (someIds(options.ids)) add(`id IN ${list(options.ids)}`, ...options.ids);
-  if (options.status) add('status = ?', options.status);
-  if (options.before !== undefined) add('updated_at < ?', options.before);
-  if (where.length === 0) throw new Error('purge needs ids, a state or an age');
-  return db.sql().run(`DELETE FROM mail_messages WHERE ${where.join(' AND ')}`, args);
+  const ids = idsOrAll(options.ids);
+  const status = options.status ?? null;
+  const before = options.before ?? null;
+  if (ids === null && status === null && before === null) {
+    throw new Error('purge needs ids, a state or an age');
+  }
+  return db.sql().run(
+    `DELETE FROM mail_messages
+     WHERE ($1::text[] IS NULL OR id = ANY($1)) AND ($2::text IS NULL OR status = $2)
+       AND ($3::bigint IS NULL OR updated_at < $3)`,
+    [ids, status, before],
+  );
 }
 
 /**
@@ -67,23 +68,24 @@ export async function applyRetention(
   return db.sql().transaction(async (tx) => ({
     deleted: await tx.run(
       `DELETE FROM mail_messages
-       WHERE status = 'spam' AND created_at < ? AND digested_at IS NOT NULL`,
+       WHERE status = 'spam' AND created_at < $1 AND digested_at IS NOT NULL`,
       [now - policy.spamMs],
     ),
     redacted: await tx.run(
       `UPDATE mail_messages SET payload = NULL, idempotency_key = NULL, body_hash = NULL,
-         client_hash = NULL, redacted_at = ?
-       WHERE redacted_at IS NULL AND updated_at < ?
+         client_hash = NULL, redacted_at = $1
+       WHERE redacted_at IS NULL AND updated_at < $2
          AND (status = 'delivered'
-           OR (status = 'failed' AND acknowledged_at IS NOT NULL AND acknowledged_at < ?))`,
-      [now, old, old],
+           OR (status = 'failed' AND acknowledged_at IS NOT NULL AND acknowledged_at < $2))`,
+      [now, old],
     ),
   }));
 }
 
 /**
  * The rows from an address, compared as addresses (any case, an internationalised domain in
- * either form) in JavaScript: SQLite's lower() knows only ASCII letters.
+ * either form, see address.ts) in JavaScript: the address is inside the payload's JSON, and its
+ * domain's two forms are the same only once turned into ASCII.
  */
 async function matching(sql: Sql, address: string): Promise<SummaryRow[]> {
   const wanted = normalizeAddress(address);
@@ -103,21 +105,22 @@ export async function messagesFrom(db: OutboxContext, address: string): Promise<
 
 /**
  * Deletes every message from the address and records the erasure (an HMAC of the address, the
- * count) in one transaction, then scrubs the store's files (see Store.scrub); returns the ids.
+ * count) in one transaction, then vacuums the table, so that the freed space is reused (the WAL,
+ * archives and backups: the README's "Personal data"); returns the ids.
  */
 export async function erase(db: OutboxContext, request: EraseRequest): Promise<string[]> {
   const ids = await db.sql().transaction(async (tx) => {
     const found = (await matching(tx, request.address)).map((row) => row.id);
     if (found.length > 0) {
-      await tx.run(`DELETE FROM mail_messages WHERE id IN ${list(found)}`, found);
+      await tx.run('DELETE FROM mail_messages WHERE id = ANY($1)', [found]);
     }
     await tx.run(
-      'INSERT INTO mail_erasures (at, address_hmac, messages, files) VALUES (?, ?, ?, ?)',
+      'INSERT INTO mail_erasures (at, address_hmac, messages, files) VALUES ($1, $2, $3, $4)',
       [db.now(), request.addressHmac, found.length, request.files],
     );
     return found;
   });
-  await db.store.scrub();
+  await db.sql().run('VACUUM mail_messages');
   return ids;
 }
 

@@ -5,7 +5,7 @@
 import type { RequestHandler } from 'express';
 import type { Config } from '../config';
 import type { DeliveryStatus } from '../delivery/worker';
-import type { OutboxStore } from '../outbox/store';
+import type { Outbox } from '../outbox/outbox';
 import type { MessageCounts } from '../outbox/queries';
 
 /** /api/ready re-checks the disk at most this often, so polling it cannot turn into fsync load. */
@@ -17,7 +17,7 @@ export const health: RequestHandler = (_req, res) => {
 
 export interface ReadinessDeps {
   config: Pick<Config, 'READY_MAX_QUEUE_AGE'>;
-  outbox: OutboxStore;
+  outbox: Outbox;
   delivery: { status(): DeliveryStatus };
   now: () => number;
 }

@@ -9,11 +9,11 @@ import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { validReleaseSignature } from '../delivery/digest';
 import { STORAGE_RETRY_AFTER_SECONDS } from '../errors';
-import type { OutboxStore } from '../outbox/store';
+import type { Outbox } from '../outbox/outbox';
 import type { ServerSecret } from '../secret';
 
 export interface HeldDeps {
-  outbox: OutboxStore;
+  outbox: Outbox;
   secret: ServerSecret;
   delivery: { kick(): void };
   logger: Logger;
@@ -59,7 +59,7 @@ async function heldMessage(
 
 type Params = { id: string; signature: string };
 
-/** The secret and the messages are in the store: while it cannot be reached, a 503 page. */
+/** The secret and the messages are in the database: while it cannot be reached, a 503 page. */
 const orUnavailable =
   (handler: RequestHandler<Params>): RequestHandler<Params> =>
   async (req, res, next) => {

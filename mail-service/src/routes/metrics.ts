@@ -25,7 +25,7 @@ export function metricsEndpoint({ config, metrics }: MetricsRouteDeps): RequestH
     try {
       text = await metrics.registry.metrics();
     } catch {
-      // The outbox's figures are read at scrape time: none while the store cannot be read.
+      // The outbox's figures are read at scrape time: none while the database cannot be read.
       return storageUnavailable(res, 'The outbox cannot be read just now.');
     }
     res.type(metrics.registry.contentType).send(text);

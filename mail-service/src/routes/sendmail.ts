@@ -20,7 +20,7 @@ import { FORM_STARTED_TOKEN_FIELD, FORM_TOKEN_MAX_LENGTH, type FormTokens } from
 import type { Metrics } from '../metrics';
 import { parseJson } from '../middleware/json-body';
 import type { EnqueueResult } from '../outbox/intake';
-import { storeUnavailableHint, type OutboxStore } from '../outbox/store';
+import { OUTBOX_UNAVAILABLE, type Outbox } from '../outbox/outbox';
 import { judgeSpam, type SpamJudgement, type SpamRules } from '../spam';
 
 /** 1 to 200 printable ASCII characters. */
@@ -39,7 +39,7 @@ interface Accepted {
 }
 
 export interface ValidateDeps {
-  outbox: OutboxStore;
+  outbox: Outbox;
   delivery: { status(): DeliveryStatus };
   clientOf: (req: Request) => string;
 }
@@ -135,7 +135,7 @@ function takeFormToken(value: unknown): {
 }
 
 export interface StoreDeps {
-  outbox: OutboxStore;
+  outbox: Outbox;
   delivery: { kick(): void; admit?(): Promise<void> | undefined };
   logger: Logger;
   metrics?: Metrics | undefined;
@@ -159,7 +159,7 @@ export function storeMessage({
     try {
       if (replay) result = await replay;
       else {
-        // The token's key may come from the store: a store that cannot be read is a 503 too.
+        // The token's key may come from the database: one that cannot be read is a 503 too.
         spam = judgeSpam(payload, await formTokens.check(formStartedToken), spamRules);
         if (!spam.held) await delivery.admit?.();
         result = await outbox.enqueue({
@@ -173,7 +173,7 @@ export function storeMessage({
     } catch (error) {
       logger.error(
         { err: error instanceof Error ? error.message : 'unknown' },
-        `could not store a message: ${storeUnavailableHint(outbox.kind)}; messages are answered 503 until then`,
+        `could not store a message: ${OUTBOX_UNAVAILABLE}; messages are answered 503 until then`,
       );
       return storageUnavailable(res, 'Your message could not be saved just now.');
     }
