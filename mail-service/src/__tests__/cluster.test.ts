@@ -359,9 +359,11 @@ describe('the database away while delivery results are recorded', () => {
 
 describe('the database unreachable, as an operator and a client see it', () => {
   test('every request that needs the database is a 503 with Retry-After, never a 500; the log says the database cannot be reached', async () => {
+    const dir = tempDir('outage');
     const service = await startService({
       ...store.env,
-      DATA_DIR: tempDir('outage'),
+      DATA_DIR: path.join(dir, 'data'),
+      MAILBOX_DIR: path.join(dir, 'mailbox'),
       METRICS_TOKEN: 'metrics-token-0123456789',
       RATE_LIMIT_MAX: '100',
     });
@@ -405,6 +407,7 @@ describe('the database unreachable, as an operator and a client see it', () => {
     } finally {
       service.child.kill('SIGTERM');
       await service.exited;
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 });
