@@ -2,7 +2,8 @@
  * `npm run dev`: the whole site with hot reload. Each remote runs its own webpack dev server on its
  * port (site.json), the shell's dev server on 3000 reads a development manifest that points at
  * them (`deploy/dev/remotes.json`, written again whenever a route table changes), and the
- * mail-service runs in watch mode on 3005. Ctrl-C stops everything.
+ * mail-service runs in watch mode on 3005, on an embedded PostgreSQL of the development run's own
+ * (`deploy/dev/.postgres`). Ctrl-C stops everything.
  *
  * One group inside the real site, with server render: `npm run dev -w mfe-data` (dev-group.ts).
  * One group's pages alone, without the shell: `npm run dev:frame -w mfe-data`.
@@ -11,6 +12,7 @@ import { watch } from 'node:fs';
 import path from 'node:path';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { runTogether } from './lib/processes';
+import { databaseDir, localDatabase } from './lib/local-database';
 import { oneSiteAtATime } from './lib/one-site';
 import { buildManifest, liveManifestFile, writeManifest } from './manifest';
 
@@ -34,9 +36,11 @@ async function main(): Promise<void> {
       );
     });
   }
+  const database = await localDatabase({ dir: databaseDir(path.dirname(manifestFile)).dir });
   const webpackCli = require.resolve('webpack-cli/bin/cli.js');
   const serve = [webpackCli, 'serve', '--mode', 'development'];
   runTogether([
+    database.spec,
     ...SITE_REMOTES.map(({ folder }) => ({
       name: folder,
       cwd: path.join(root, folder),
@@ -47,6 +51,7 @@ async function main(): Promise<void> {
       name: 'mail-service',
       cwd: path.join(root, 'mail-service'),
       args: ['--watch', '--import', 'tsx', 'src/server.ts'],
+      env: { DATABASE_URL: database.url },
       logs: 'pino',
     },
   ]);

@@ -7,7 +7,9 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -17,6 +19,7 @@ import { listenOnFreePort, portRange } from '@site/build/testing/ports';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { createSite, type Site, type SiteHooks } from '../../site';
 import { parseSiteSettings, type SiteSettingName } from '../../settings';
+import { startPostgres } from '../control-plane-helpers';
 
 const ROOT = path.join(__dirname, '..', '..', '..', '..');
 export const SHELL_DIST = path.join(ROOT, 'shell', 'dist');
@@ -123,7 +126,7 @@ class Bucket {
   }
 }
 
-/** The real mail-service, started as `npm start` starts it, with its outbox and mailbox in `dir`. */
+/** The real mail-service, started as `npm start` starts it, with its mailbox in `dir`. */
 async function startMailService(dir: string, env: Record<string, string>) {
   mkdirSync(dir, { recursive: true });
   const probe = http.createServer();
@@ -187,6 +190,15 @@ export interface DeployAnswer {
 }
 
 /** The shell's production build, built once on a fresh checkout. */
+/** A port no one listens on now, from the system's ephemeral range. */
+async function ephemeralPort(): Promise<number> {
+  const probe = http.createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 async function shellBuilt(): Promise<void> {
   if (!existsSync(path.join(SHELL_DIST, 'server', 'render.js'))) {
     await promisify(execFile)('npm', ['run', 'build', '-w', 'shell'], { cwd: ROOT });
@@ -209,15 +221,21 @@ export async function startFixture(
   const bucket = new Bucket(path.join(work, 'remotes'));
   const origin = `http://127.0.0.1:${await listenOnFreePort(bucket.server, ports())}`;
   bucket.origin = origin;
+  // The mail-service keeps its outbox in PostgreSQL: a server of the fixture's own, on a free port.
+  const postgres = options.mailService
+    ? await startPostgres({ port: await ephemeralPort() })
+    : undefined;
   const mail = options.mailService
-    ? await startMailService(path.join(work, 'mail'), options.mailService).catch(
-        async (error: unknown) => {
-          // A fixture that cannot start leaves nothing running behind it.
-          await new Promise((resolve) => bucket.server.close(resolve));
-          rmSync(work, { recursive: true, force: true });
-          throw error;
-        },
-      )
+    ? await startMailService(path.join(work, 'mail'), {
+        DATABASE_URL: postgres!.url,
+        ...options.mailService,
+      }).catch(async (error: unknown) => {
+        // A fixture that cannot start leaves nothing running behind it.
+        await new Promise((resolve) => bucket.server.close(resolve));
+        await postgres?.stop();
+        rmSync(work, { recursive: true, force: true });
+        throw error;
+      })
     : undefined;
   const deployDir = path.join(work, 'deploy');
   mkdirSync(deployDir);
@@ -278,6 +296,7 @@ export async function startFixture(
         mail.child.kill('SIGTERM');
         await exited;
       }
+      await postgres?.stop();
       rmSync(work, { recursive: true, force: true });
     },
   };
