@@ -90,6 +90,30 @@ describe('the outbox', () => {
     await other.closeAll();
   });
 
+  test('a claim let go (it could not be checked before a send) lapses, and another instance takes the message', async () => {
+    const leaseMs = 400;
+    const first = openOutbox({ ...store.env, DATA_DIR: dir }, { leaseMs });
+    const other = openOutbox({ ...store.env, DATA_DIR: dir }, { leaseMs });
+    try {
+      const kept = (await first.outbox.enqueue(message())) as { messageId: string };
+      const letGo = (await first.outbox.enqueue(message({ client: '203.0.113.2' }))) as {
+        messageId: string;
+      };
+      expect((await first.outbox.due(10)).map((m) => m.id).sort()).toEqual(
+        [kept.messageId, letGo.messageId].sort(),
+      );
+      first.outbox.letGo(letGo.messageId);
+      // Three leases on: the claim still renewed holds, the one let go has lapsed.
+      await new Promise((resolve) => setTimeout(resolve, leaseMs * 3));
+      expect((await other.outbox.due(10)).map((m) => m.id)).toEqual([letGo.messageId]);
+    } finally {
+      await first.outbox.close();
+      await other.outbox.close();
+      await first.postgres.close();
+      await other.postgres.close();
+    }
+  });
+
   test('keeps the mailbox folder to its owner alone, even one made open before', () => {
     const mailboxDir = path.join(dir, 'mailbox');
     mkdirSync(mailboxDir, { mode: 0o755 });

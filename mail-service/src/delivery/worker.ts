@@ -252,6 +252,8 @@ export class DeliveryWorker {
         'not sent: its claim lapsed and another instance has it now',
       );
     } catch (error) {
+      // Not renewed any more: its lease lapses and it is claimed again once the database is back.
+      this.o.outbox.letGo(message.id);
       this.o.logger.warn(
         { messageId: message.id, err: describeError(error) },
         'not sent: its claim could not be checked (the database is unreachable); it is sent once the database is back',

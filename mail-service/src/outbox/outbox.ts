@@ -148,6 +148,15 @@ export class Outbox {
   }
 
   /**
+   * Stops renewing the claim on a message this instance will not send now (its claim could not be
+   * checked): the lease lapses, and the message is claimed again, by this instance or another, once
+   * it has. Renewed forever instead, it would never be sent until the process restarts.
+   */
+  letGo(id: string): void {
+    this.claimed.delete(id);
+  }
+
+  /**
    * Right before a send: whether this instance's claim still holds (the row carries its token and
    * the lease has not lapsed), renewing the lease if so, in one statement. False means another
    * instance has the message now: it must not be sent.
