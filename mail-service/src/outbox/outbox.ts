@@ -365,6 +365,8 @@ export class Outbox {
    * each reconnection: the worker sleeps between polls otherwise.
    */
   onMessageStored(wake: () => void): void {
+    // A worker starting after the outbox was closed gets no listener: no one would close it.
+    if (this.closing) return;
     this.listener = onQueued(this.pg, wake);
   }
 
