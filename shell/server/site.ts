@@ -32,6 +32,7 @@ import health from './metrics/health-plugin';
 import { metricsPlugin } from './metrics/plugin';
 import pages from './pages/plugin';
 import render from './render/plugin';
+import { WARM_LIMIT_MS } from './render/pool';
 import { seoRoutes } from './pages/seo-plugin';
 import shellBuild from './pages/shell-build-plugin';
 import { sitePages } from './pages/site-pages-plugin';
@@ -88,6 +89,10 @@ export async function createSite(config: SiteConfig, hooks: SiteHooks = {}): Pro
     // Long enough for any path Node's header limit lets through; the page lookup is exact.
     routerOptions: { maxParamLength: 16 * 1024 },
     return503OnClosing: true,
+    // Each step of the start bounds its own wait: the control plane's database (30 s), the shell's
+    // first render process (render/pool.ts). Fastify's default of 10 s would end the start of a
+    // server on a busy machine before either had given up.
+    pluginTimeout: Math.max(30_000, WARM_LIMIT_MS) + 10_000,
     frameworkErrors: refuseBadTarget,
     forceCloseConnections: true,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },

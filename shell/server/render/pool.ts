@@ -36,6 +36,9 @@ export { RenderProcessError, RenderTimeoutError, type RenderPoolOptions } from '
 
 const START_TIMEOUT_MS = 10_000;
 
+/** The longest `warm()` waits for a pool's first process (its own bound; see below). */
+export const WARM_LIMIT_MS = START_TIMEOUT_MS * 2;
+
 export class RenderPool {
   private readonly workers = new Set<Worker>();
   private readonly queue: Pending[] = [];
