@@ -75,8 +75,7 @@ test('a deploy uploads the version folder to a bucket, resumes after it was kill
       },
     });
     await deployment.writeManifest({});
-    const manifestFile = path.join(deployment.deployDir, 'remotes.json');
-    const before = readFileSync(manifestFile, 'utf8');
+    const before = await deployment.storedManifest();
 
     const work = await buildPublicHealthNext('bucket-public-health');
     const env = {
@@ -103,7 +102,7 @@ test('a deploy uploads the version folder to a bucket, resumes after it was kill
       /uploading (\d+) of \1 files \(\d+ KB\) to s3:\/\/site-cdn\/groups\/public-health\/1\.1\.0\//,
     );
     // Nothing was published: the live manifest is byte for byte as it was, the new page unknown.
-    expect(readFileSync(manifestFile, 'utf8')).toBe(before);
+    expect(await deployment.storedManifest()).toBe(before);
     expect((await fetch(`${site}/public-health/field-training`)).status).toBe(404);
 
     // Deployed again: what arrived is kept, the rest uploaded, then published.
@@ -119,7 +118,7 @@ test('a deploy uploads the version folder to a bucket, resumes after it was kill
     expect(resumed.stdout).toContain(`-> 1.1.0 (${origin}/1.1.0/remoteEntry.js)`);
 
     // The bucket serves the files as a CDN would hand them on.
-    const entry = JSON.parse(readFileSync(manifestFile, 'utf8')).remotes.find(
+    const entry = JSON.parse((await deployment.storedManifest())!).remotes.find(
       (r: { name: string }) => r.name === 'public_health',
     );
     expect(entry.entry).toBe(`${origin}/1.1.0/remoteEntry.js`);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from '@playwright/test';
+import { freshDatabase } from '../support/database';
 import { ROOT } from '../support/deployment';
 import { ready } from '../support/ready';
 
@@ -128,6 +129,7 @@ test('npm run new-group: a clone gets a group whose tests pass and whose page go
       PORT: String(SITE_PORT),
       SITE_URL: SITE,
       DEPLOY_DIR: deployDir,
+      DATABASE_URL: await freshDatabase('new_group'),
       DEPLOY_TOKEN: TOKEN,
       DEPLOY_ALLOWED_ORIGINS: HOST,
       MAIL_SERVICE_URL: 'http://127.0.0.1:3479',

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { ready } from '../support/ready';
-import { ROOT, test } from '../support/deployment';
+import { ROOT, changesOf, test } from '../support/deployment';
 import { buildPublicHealthNext, fingerprint } from '../support/team-build';
 import { groupToken } from '../support/team-commands';
 
@@ -65,9 +65,7 @@ test.describe('a team deploys and rolls back its group on its own', () => {
       deploy: { token: TOKEN, allowedOrigins: [...LOCAL_REMOTES, 'http://localhost:3161'] },
     });
     await deployment.writeManifest({});
-    const manifestBefore = JSON.parse(
-      readFileSync(path.join(deployment.deployDir, 'remotes.json'), 'utf8'),
-    );
+    const manifestBefore = JSON.parse((await deployment.storedManifest())!);
 
     // The public-health team changes a heading, adds a page, bumps its version and builds.
     const work = await buildPublicHealthNext('team-public-health');
@@ -77,14 +75,13 @@ test.describe('a team deploys and rolls back its group on its own', () => {
     const healthToken = groupToken(site, TOKEN, 'public_health');
     const dataToken = groupToken(site, TOKEN, 'data');
     const origin = { REMOTE_PUBLIC_HEALTH_URL: 'http://localhost:3161' };
-    const manifestFile = path.join(deployment.deployDir, 'remotes.json');
 
     const foreign = team(work, site, { ...origin, DEPLOY_TOKEN: dataToken });
     expect(foreign.status).toBe(1);
     expect(foreign.stderr).toMatch(
       /^deploy: refused \(HTTP 403, group_not_allowed\): the deploy token group:data#[0-9a-f]{12} may change only data, not public_health; nothing was changed\n$/,
     );
-    expect(JSON.parse(readFileSync(manifestFile, 'utf8'))).toEqual(manifestBefore);
+    expect(JSON.parse((await deployment.storedManifest())!)).toEqual(manifestBefore);
 
     const deployed = team(
       work,
@@ -99,7 +96,7 @@ test.describe('a team deploys and rolls back its group on its own', () => {
     expect(deployed.stdout).toContain('-> 1.1.0 (http://localhost:3161/1.1.0/remoteEntry.js)');
 
     // Only the team's entry changed.
-    const manifestAfter = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    const manifestAfter = JSON.parse((await deployment.storedManifest())!);
     const others = (m: { remotes: { name: string }[] }) =>
       m.remotes.filter((r) => r.name !== 'public_health');
     expect(others(manifestAfter)).toEqual(others(manifestBefore));
@@ -122,7 +119,7 @@ test.describe('a team deploys and rolls back its group on its own', () => {
       healthToken,
     );
     const healthId = /^gdt_([0-9a-f]{12})_/.exec(healthToken)?.[1];
-    expect(history.body.history).toEqual([
+    expect(changesOf(history.body.history)).toEqual([
       expect.objectContaining({
         by: 'public-health-ci',
         credential: `group:public_health#${healthId}`,
@@ -158,9 +155,8 @@ test.describe('a team deploys and rolls back its group on its own', () => {
       deploy: { token: TOKEN, allowedOrigins: [...LOCAL_REMOTES, host] },
     });
     await deployment.writeManifest({});
-    const manifestFile = path.join(deployment.deployDir, 'remotes.json');
-    const live = () => readFileSync(manifestFile, 'utf8');
-    const before = live();
+    const live = () => deployment.storedManifest();
+    const before = await live();
     const { body } = await api(site, 'GET', '/_deploy/manifest');
     const base = body.version as string;
 
@@ -257,14 +253,14 @@ exports.pages = Object.fromEntries(paths.map((p) => [p, async () => ({ default: 
     for (const [name, answer, status, reason] of cases) {
       expect(answer.status, name).toBe(status);
       expect(String(answer.body.message), name).toMatch(reason);
-      expect(live(), name).toBe(before);
+      expect(await live(), name).toBe(before);
     }
-    expect((await api(site, 'GET', '/_deploy/history')).body.history).toEqual([]);
+    expect(changesOf((await api(site, 'GET', '/_deploy/history')).body.history)).toEqual([]);
 
     // The same checks pass a good version, which then goes live.
     const good = await put('1.0.1');
     expect(good.status).toBe(200);
-    expect(live()).not.toBe(before);
+    expect(await live()).not.toBe(before);
     rmSync(dist, { recursive: true, force: true });
   });
 });
@@ -310,6 +306,7 @@ test.describe('a broken group at run time', () => {
     const data = manifest.remotes.find((r: { name: string }) => r.name === 'data');
     data.routes[0].path = '/somewhere-else/bi';
     writeFileSync(file, JSON.stringify(manifest));
+    await deployment.publishManifestFile();
 
     await expect
       .poll(async () => (await fetch(`${site}/services/data-analytics/big-data`)).status)

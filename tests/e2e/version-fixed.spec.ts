@@ -53,12 +53,11 @@ async function siteWithBucket(deployment: TestDeployment, sitePort: number, buck
   });
   expect(live.to, JSON.stringify(live)).toEqual(expect.objectContaining({ version: '1.0.0' }));
 
-  const manifestFile = path.join(deployment.deployDir, 'remotes.json');
   return {
     site,
     origin,
     bucket,
-    manifest: () => readFileSync(manifestFile, 'utf8'),
+    manifest: () => deployment.storedManifest(),
     history: async () => (await api('GET', '/_deploy/history')).history as unknown[],
     /** The team's deploy, uploading to the bucket as a bucket sync would. */
     deploy: (workspace: string, ...args: string[]) =>
@@ -95,7 +94,7 @@ test.describe("a version's contents are fixed once built and deployed", () => {
       3400,
       3401,
     );
-    const before = manifest();
+    const before = await manifest();
 
     // The team builds 1.1.0, then changes a heading and deploys without bumping the version.
     const work = await buildPublicHealthNext('version-fixed-stale');
@@ -111,7 +110,7 @@ test.describe("a version's contents are fixed once built and deployed", () => {
     expect(refused.stdout).not.toContain('deployed');
     // Nothing was uploaded, and the live site is as it was.
     expect(existsSync(path.join(bucket, '1.1.0'))).toBe(false);
-    expect(manifest()).toBe(before);
+    expect(await manifest()).toBe(before);
     expect(await history()).toHaveLength(1);
 
     // Never published, so the team may build 1.1.0 again from what the workspace holds now.
@@ -128,13 +127,13 @@ test.describe("a version's contents are fixed once built and deployed", () => {
     ).toBeVisible();
 
     // Once published it is fixed: it is not built again.
-    const published = manifest();
+    const published = await manifest();
     const again = deploy(work, '--rebuild');
     expect(again.status).toBe(1);
     expect(again.stderr).toContain(
       `deploy: mfe-public-health 1.1.0 was already published at ${origin}, so it cannot be rebuilt; a version's contents are fixed once published: bump the version (npm version patch -w mfe-public-health) and deploy again`,
     );
-    expect(manifest()).toBe(published);
+    expect(await manifest()).toBe(published);
   });
 
   test('deploying a version the origin holds goes on when the contents are the same, and is refused when they are not', async ({
@@ -163,7 +162,7 @@ test.describe("a version's contents are fixed once built and deployed", () => {
       `deployed public_health: 1.1.0 (${origin}/1.1.0/remoteEntry.js) -> 1.1.0 (${origin}/1.1.0/remoteEntry.js)`,
     );
     expect(fingerprint(path.join(bucket, '1.1.0'))).toBe(uploaded);
-    const live = manifest();
+    const live = await manifest();
     const changes = (await history()).length;
 
     // A colleague's clone at the same version with another heading builds 1.1.0 afresh: other
@@ -179,7 +178,7 @@ test.describe("a version's contents are fixed once built and deployed", () => {
       ),
     );
     expect(fingerprint(path.join(bucket, '1.1.0'))).toBe(uploaded);
-    expect(manifest()).toBe(live);
+    expect(await manifest()).toBe(live);
     expect(await history()).toHaveLength(changes);
     await page.goto(`${site}/public-health/MandE-tools`);
     await ready(page);

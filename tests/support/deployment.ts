@@ -3,8 +3,9 @@
  * remote hosts and a mail-service on ports of their own, and Playwright's `test` with one per test.
  * A team's next version and its commands: team-build.ts, team-commands.ts.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { promisify, isDeepStrictEqual } from 'node:util';
 import type { Server, Socket } from 'node:net';
 import os from 'node:os';
 import readline from 'node:readline';
@@ -12,6 +13,7 @@ import path from 'node:path';
 import { test as base } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { SMTP_PORT } from './smtp';
+import pg from 'pg';
 import { freshDatabase } from './database';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -42,8 +44,50 @@ export class TestDeployment {
   readonly children: ChildProcess[] = [];
   /** What the servers started by this deployment have logged. */
   siteLog = '';
-  /** The site servers that read their live manifest from `deployDir` (not from a database). */
-  private fileSites: { url: string; child: ChildProcess }[] = [];
+  /** The site servers that share this deployment's database (not one a test gave them). */
+  private sharedSites: { url: string; child: ChildProcess }[] = [];
+  private databaseUrl: Promise<string> | undefined;
+
+  /**
+   * This deployment's control plane: a database of its own on the run's PostgreSQL, made when
+   * first asked for. Every site server of the deployment shares it, as replicas do, unless a test
+   * gives one a `DATABASE_URL` of its own.
+   */
+  database(): Promise<string> {
+    this.databaseUrl ??= freshDatabase('site');
+    return this.databaseUrl;
+  }
+
+  /** Runs `sql` on this deployment's database. */
+  private async query<Row extends pg.QueryResultRow>(sql: string): Promise<Row[]> {
+    const client = new pg.Client({ connectionString: await this.database() });
+    await client.connect();
+    try {
+      return (await client.query<Row>(sql)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** The live manifest as the control plane stores it (its exact text), or undefined before any. */
+  async storedManifest(): Promise<string | undefined> {
+    const [row] = await this.query<{ body: string }>(
+      'SELECT v.body FROM live_manifest l JOIN manifest_versions v ON v.version = l.version',
+    );
+    return row?.body;
+  }
+
+  /**
+   * Everything the control plane keeps about deploys, each row as JSON text: the history and the
+   * deploy tokens' records (what an operator's backup of the database would hold).
+   */
+  async storedRecords(): Promise<string> {
+    const rows = await this.query<{ row: string }>(
+      `SELECT row_to_json(h)::text AS row FROM manifest_history h
+       UNION ALL SELECT row_to_json(t)::text FROM deploy_tokens t`,
+    );
+    return rows.map((r) => r.row).join('\n');
+  }
 
   /**
    * Starts a site server (the built shell, this deployment's manifest) as its own process, the way
@@ -62,10 +106,12 @@ export class TestDeployment {
     } = {},
   ): Promise<string> {
     const url = `http://localhost:${port}`;
+    const shared = !options.env?.['DATABASE_URL'];
     const settings: Record<string, string> = {
       PORT: String(port),
       SITE_URL: url,
       DEPLOY_DIR: this.deployDir,
+      ...(shared ? { DATABASE_URL: await this.database() } : {}),
       MAIL_SERVICE_URL: options.apiTarget ?? 'http://127.0.0.1:3005',
       RENDER_TIMEOUT_MS: String(options.renderTimeoutMs ?? 3000),
       RENDER_WORKERS: '1',
@@ -83,7 +129,7 @@ export class TestDeployment {
       settings,
       `${url}/favicon.svg`,
     );
-    if (!settings.DATABASE_URL) this.fileSites.push({ url, child });
+    if (shared) this.sharedSites.push({ url, child });
     return url;
   }
 
@@ -177,9 +223,10 @@ export class TestDeployment {
   }
 
   /**
-   * Writes this deployment's manifest from the remotes' builds (`scripts/manifest.ts`), and waits
-   * until every running site server of this deployment that reads it from the folder serves it:
-   * a site notices the changed file shortly after it is written, not at the instant.
+   * Writes this deployment's manifest from the remotes' builds (`scripts/manifest.ts`) and makes it
+   * live as `npm start --fresh-manifest` does (`local-start.ts`, a site-server command: a publish
+   * with a 'seed' history entry per group it changes). Resolves once every running site server of
+   * this deployment serves it: a site hears of the change shortly after it is made, not at once.
    */
   async writeManifest(options: {
     versions?: Record<string, string>;
@@ -194,31 +241,40 @@ export class TestDeployment {
       args.push('--version', `${name}=${v}`);
     for (const [name, d] of Object.entries(options.dists ?? {}))
       args.push('--dist', `${name}=${d}`);
-    execFileSync(
-      process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'scripts', 'manifest.ts'), ...args],
+    await run([path.join(ROOT, 'scripts', 'manifest.ts'), ...args], env);
+    await this.publishManifestFile();
+  }
+
+  /**
+   * Makes the deploy folder's `remotes.json` live on this deployment's database; rejects with the
+   * command's own words when the control plane refuses it.
+   */
+  async publishManifestFile(): Promise<void> {
+    await run(
+      [path.join(ROOT, 'shell', 'server', 'control-plane', 'local-start.ts'), '--fresh-manifest'],
       {
-        cwd: ROOT,
-        env: { ...process.env, ...env },
-        stdio: 'pipe',
+        DATABASE_URL: await this.database(),
+        DEPLOY_DIR: this.deployDir,
       },
     );
-    const written = readFileSync(path.join(this.deployDir, 'remotes.json'), 'utf8');
-    const running = this.fileSites.filter(({ child }) => isRunning(child));
+    const written = JSON.parse(
+      readFileSync(path.join(this.deployDir, 'remotes.json'), 'utf8'),
+    ) as unknown;
+    const running = this.sharedSites.filter(({ child }) => isRunning(child));
     await Promise.all(running.map(({ url }) => this.servesManifest(url, written)));
   }
 
-  /** Resolves once `site` serves `text` as its live manifest; throws after 10 s. */
-  private async servesManifest(site: string, text: string): Promise<void> {
+  /** Resolves once `site` serves `manifest` as its live manifest; throws after 10 s. */
+  private async servesManifest(site: string, manifest: unknown): Promise<void> {
     const deadline = Date.now() + 10_000;
     for (;;) {
       const served = await fetch(`${site}/remotes.json`).then(
-        (response) => response.text(),
+        (response) => response.json() as Promise<unknown>,
         () => undefined,
       );
-      if (served === text) return;
+      if (isDeepStrictEqual(served, manifest)) return;
       if (Date.now() > deadline)
-        throw new Error(`${site} did not serve the manifest written 10 s ago: ${this.siteLog}`);
+        throw new Error(`${site} did not serve the manifest published 10 s ago: ${this.siteLog}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }
@@ -252,6 +308,28 @@ export class TestDeployment {
     await Promise.all(this.children.map(endProcess));
     rmSync(this.deployDir, { recursive: true, force: true });
     for (const folder of this.folders) rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The changes of a deploy history made since the site started: the entries the control plane
+ * wrote when it was first filled from the deploy folder (action 'seed') left out.
+ */
+export const changesOf = <Entry extends { action?: unknown }>(history: unknown): Entry[] =>
+  (history as Entry[]).filter((entry) => entry.action !== 'seed');
+
+/** Runs a TypeScript command to its end; rejects with what it printed when it fails. */
+async function run(args: string[], env: Record<string, string>): Promise<void> {
+  try {
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${path.basename(args[0]!)} failed: ${stderr ?? ''}${stdout ?? ''}`, {
+      cause: error,
+    });
   }
 }
 
