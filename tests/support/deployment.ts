@@ -168,6 +168,11 @@ export class TestDeployment {
         .on('line', (line) => (this.siteLog += `${readableLine(line)}\n`));
     }
     this.children.push(child);
+    // A process that stops says so in the log, whoever stopped it: a failure shows why a port
+    // stopped answering.
+    child.once('exit', (code, signal) => {
+      this.siteLog += `${path.basename(args[0]!)} (port ${env['PORT'] ?? env['MAIL_SERVICE_PORT'] ?? args.at(-1)}) exited: ${signal ?? code}\n`;
+    });
     // A site server starts its render processes before it listens: on a machine busy with the
     // other tests that can take a while. It is waited for, not raced: a process that stops fails
     // at once, one that never answers fails after a minute.
