@@ -21,7 +21,6 @@ import { freshDatabase } from './test-postgres';
  */
 jest.setTimeout(90_000);
 
-
 test('a change held up past its deadline inside its transaction is refused, and nothing of it goes live', async () => {
   const url = await freshDatabase();
   const { stores, close } = await startStores(url, deployDirWith(manifestJson('1.0.0')), 1);

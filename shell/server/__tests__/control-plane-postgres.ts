@@ -24,7 +24,9 @@ async function main(): Promise<void> {
     try {
       postgres = await startPostgres({ port });
     } catch (error) {
-      if (attempt === 3) throw new Error(`PostgreSQL on port ${port}: ${describe(error, port)}`);
+      if (attempt === 3) {
+        throw new Error(`PostgreSQL on port ${port}: ${describe(error, port)}`, { cause: error });
+      }
     }
   }
   const server = postgres;

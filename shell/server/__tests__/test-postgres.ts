@@ -88,3 +88,14 @@ export async function freshDatabase(server = runServer()): Promise<string> {
   fresh.pathname = `/${name}`;
   return fresh.href;
 }
+
+/** Every row of `table` in the database at `url`, as JSON text: what is kept there, verbatim. */
+export async function tableText(url: string, table: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return JSON.stringify((await client.query(`SELECT * FROM ${table}`)).rows);
+  } finally {
+    await client.end();
+  }
+}
