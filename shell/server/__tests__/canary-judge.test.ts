@@ -13,7 +13,6 @@ import {
   SHELL_DIST,
   call,
   deployDirWith,
-  portRange,
   shellBuilt,
 } from './deploy-credentials-helpers';
 import {
@@ -27,10 +26,12 @@ import {
   until,
   visit,
 } from './canary-helpers';
+import { freshDatabase } from './test-postgres';
 
 /**
- * A canary judged on one site server (the real shell build, real render processes, the files
- * control plane), driven in-process: views the site counts, reports that count only with the view's
+ * A canary judged on one site server (the real shell build, real render processes, its control
+ * plane in a database of the run's PostgreSQL; the bucket on a port the system has free), driven
+ * in-process: views the site counts, reports that count only with the view's
  * token, and the judge's ticks called by the test instead of waited for.
  */
 jest.setTimeout(180_000);
@@ -44,7 +45,7 @@ beforeAll(async () => {
   await shellBuilt();
   work = mkdtempSync(path.join(os.tmpdir(), 'site-canary-judge-'));
   bucket = new Bucket(path.join(work, 'bucket'));
-  await bucket.listen(portRange(3340, 3399, 3340 + Math.floor(Math.random() * 60)));
+  await bucket.listen();
   for (const version of ['1.0.0', '1.1.0', '1.2.0', '1.3.0']) bucket.version('alpha', version);
   for (const version of ['1.0.0', '1.1.0', '1.2.0']) bucket.version('beta', version);
   site = await createSite(
@@ -54,6 +55,7 @@ beforeAll(async () => {
         bucket.remote('alpha'),
         bucket.remote('beta'),
       ]),
+      DATABASE_URL: await freshDatabase(),
       MAIL_SERVICE_URL: 'http://127.0.0.1:9',
       SITE_URL: 'http://localhost',
       RENDER_WORKERS: '1',

@@ -1,14 +1,14 @@
 /**
  * @jest-environment node
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import pg from 'pg';
 import { canaryPlanProblem, parseDuration } from '@site/contracts/canary-plan';
 import { CanaryCounter } from '../canary/counts';
 import { judge } from '@site/contracts/canary-judgment';
 import { clientKey } from '../canary/beacon';
-import { FileCountStore } from '../control-plane/counts-files';
+import { PostgresCountStore } from '../control-plane/counts-postgres';
+import { migrate } from '../control-plane/migrate';
+import { freshDatabase } from './test-postgres';
 
 const settings = { maxErrorRate: 0.02, minViews: 100, windowSeconds: 600 };
 
@@ -65,15 +65,17 @@ describe("a canary's judgment", () => {
 });
 
 describe('what a canary is judged on', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'canary-counts-'));
+  let url: string;
+  beforeEach(async () => {
+    url = await freshDatabase();
+    const pool = new pg.Pool({ connectionString: url });
+    await migrate(pool);
+    await pool.end();
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   test("each token counts once, on this replica and in the store; counts survive the server's restart", async () => {
     const now = 1_700_000_000_000;
-    const store = new FileCountStore(dir, () => now);
+    const store = new PostgresCountStore(url);
     const one = new CanaryCounter(store, () => now);
     const two = new CanaryCounter(store, () => now);
     for (let i = 0; i < 10; i++) one.view('data', '1.1.0', i === 0);
@@ -86,9 +88,13 @@ describe('what a canary is judged on', () => {
     const from = Math.floor(now / 1000) - 10;
     expect(await store.sum('data', '1.1.0', from)).toEqual({ views: 10, errors: 2 });
     await store.close();
-    const again = new FileCountStore(dir, () => now);
-    expect(await again.sum('data', '1.1.0', from)).toEqual({ views: 10, errors: 2 });
-    expect(await again.sum('data', '1.1.0', from + 11)).toEqual({ views: 0, errors: 0 });
+    const again = new PostgresCountStore(url);
+    try {
+      expect(await again.sum('data', '1.1.0', from)).toEqual({ views: 10, errors: 2 });
+      expect(await again.sum('data', '1.1.0', from + 11)).toEqual({ views: 0, errors: 0 });
+    } finally {
+      await again.close();
+    }
   });
 
   test('reports without a valid token are limited per /64, the whole IPv6 address never', () => {

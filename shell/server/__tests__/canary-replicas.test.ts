@@ -7,7 +7,6 @@ import path from 'node:path';
 import pg from 'pg';
 import { createSite, type Site } from '../site';
 import { parseSiteSettings } from '../settings';
-import { freshDatabase, startPostgres, type TestPostgres } from './control-plane-helpers';
 import {
   Bucket,
   GRANTS,
@@ -15,14 +14,14 @@ import {
   SHELL_DIST,
   call,
   deployDirWith,
-  portRange,
   shellBuilt,
 } from './deploy-credentials-helpers';
 import { address, canaries, flood, report, startCanary, until, visit } from './canary-helpers';
+import { freshDatabase } from './test-postgres';
 
 /**
  * One judgment for the whole site: three real site servers (the real shell build, real render
- * processes) on one real PostgreSQL (port 3476), judging every 300 ms. Views are served by one
+ * processes) on one database of the run's PostgreSQL, judging every 300 ms. Views are served by one
  * replica and reported to another; the replica holding the judging lease is closed midway, and
  * another takes the judgment over from the counts in the database. Then, on the two left, a healthy
  * canary is stepped and promoted and an inconclusive one holds.
@@ -30,7 +29,6 @@ import { address, canaries, flood, report, startCanary, until, visit } from './c
 jest.setTimeout(240_000);
 
 const INTERVAL_MS = 300;
-let postgres: TestPostgres;
 let work: string;
 let bucket: Bucket;
 let databaseUrl: string;
@@ -56,11 +54,10 @@ const startReplica = (deployDir: string) =>
 
 beforeAll(async () => {
   await shellBuilt();
-  postgres = await startPostgres({ port: 3476 });
-  databaseUrl = await freshDatabase(postgres.url);
+  databaseUrl = await freshDatabase();
   work = mkdtempSync(path.join(os.tmpdir(), 'site-canary-replicas-'));
   bucket = new Bucket(path.join(work, 'bucket'));
-  await bucket.listen(portRange(3400, 3469, 3400 + Math.floor(Math.random() * 70)));
+  await bucket.listen();
   for (const version of ['1.0.0', '1.1.0', '1.2.0']) bucket.version('alpha', version);
   for (const version of ['1.0.0', '1.1.0']) bucket.version('beta', version);
   const deployDir = deployDirWith(path.join(work, 'deploy'), [
@@ -79,7 +76,6 @@ afterAll(async () => {
   await db?.end();
   await Promise.all((sites ?? []).map((s) => s.close().catch(() => undefined)));
   await bucket?.close();
-  await postgres?.stop();
   rmSync(work, { recursive: true, force: true });
 });
 

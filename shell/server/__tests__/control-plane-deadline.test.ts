@@ -8,13 +8,11 @@ import { inTime } from '../control-plane/postgres-change';
 import {
   deployDirWith,
   deployOf,
-  freshDatabase,
   manifestJson,
-  startPostgres,
   startStores,
   timeUntil,
-  type TestPostgres,
 } from './control-plane-helpers';
+import { freshDatabase } from './test-postgres';
 
 /**
  * A change carries a deadline: the moment its client stops waiting. However long the replica
@@ -23,14 +21,8 @@ import {
  */
 jest.setTimeout(90_000);
 
-let postgres: TestPostgres;
-beforeAll(async () => {
-  postgres = await startPostgres({ port: 3476 });
-});
-afterAll(() => postgres.stop());
-
 test('a change held up past its deadline inside its transaction is refused, and nothing of it goes live', async () => {
-  const url = await freshDatabase(postgres.url);
+  const url = await freshDatabase();
   const { stores, close } = await startStores(url, deployDirWith(manifestJson('1.0.0')), 1);
   const store = stores[0] as PostgresControlPlane;
   const holder = new pg.Client({ connectionString: url });
@@ -79,7 +71,7 @@ test('a change held up past its deadline inside its transaction is refused, and 
 });
 
 test('a transaction whose client stalls between its last check and its COMMIT is ended by the database at the deadline', async () => {
-  const url = await freshDatabase(postgres.url);
+  const url = await freshDatabase();
   const client = new pg.Client({ connectionString: url });
   const reader = new pg.Client({ connectionString: url });
   await client.connect();
@@ -103,7 +95,7 @@ test('a transaction whose client stalls between its last check and its COMMIT is
 });
 
 test('a deadline already passed is refused before the transaction touches anything', async () => {
-  const url = await freshDatabase(postgres.url);
+  const url = await freshDatabase();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -1,78 +1,15 @@
 /**
- * What the control-plane tests share: a database of its own per test on one PostgreSQL, a deploy
- * folder holding a manifest, and a change as the deployer makes it.
+ * What the control-plane tests share: a deploy folder holding a manifest, a change as the deployer
+ * makes it, and replicas' control planes on one database (each test takes a database of its own
+ * on the run's PostgreSQL: test-postgres.ts).
  */
 import { lineLogger } from '../http/logger';
-import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { testManifest, testRemote } from '@site/build/testing/manifest';
 import type { HistoryDraft, LiveManifest } from '../control-plane';
 import { PostgresControlPlane } from '../control-plane/postgres';
-
-export interface TestPostgres {
-  url: string;
-  /** Stops the server, keeping its data; `resume()` starts it again. */
-  pause(): Promise<void>;
-  resume(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-/**
- * `startPostgres` of @site/build/testing/postgres, run in a process of its own
- * (control-plane-postgres.ts says why): a real PostgreSQL on `port`.
- */
-export function startPostgres({ port }: { port: number }): Promise<TestPostgres> {
-  const child = fork(path.join(__dirname, 'control-plane-postgres.ts'), [String(port)], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const reply = <T>(what: string): Promise<T> =>
-    new Promise((resolve, reject) => {
-      const onExit = (code: number | null) =>
-        reject(new Error(`PostgreSQL's process ended (${code}) before ${what}`));
-      child.once('exit', onExit);
-      child.once('message', (message: T) => {
-        child.off('exit', onExit);
-        resolve(message);
-      });
-    });
-  const command = async (name: 'pause' | 'resume') => {
-    const done = reply<{ done?: string; error?: string }>(name);
-    child.send(name);
-    const answer = await done;
-    if (answer.done !== name) throw new Error(`PostgreSQL could not ${name}: ${answer.error}`);
-  };
-  return reply<{ url: string }>('it started').then(({ url }) => ({
-    url,
-    pause: () => command('pause'),
-    resume: () => command('resume'),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.disconnect();
-      }),
-  }));
-}
-
-let databases = 0;
-
-/** A new, empty database on the server at `url`; resolves to its URL. */
-export async function freshDatabase(url: string): Promise<string> {
-  const name = `cp_${process.pid}_${++databases}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const fresh = new URL(url);
-  fresh.pathname = `/${name}`;
-  return fresh.href;
-}
 
 export const ORIGIN = 'https://cdn.example.com';
 

@@ -7,72 +7,97 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { lineLogger } from '../http/logger';
-import { FileControlPlane } from '../control-plane/files';
-import { FileCountStore } from '../control-plane/counts-files';
+import type { CountRow } from '../canary/counts';
+import { live, manifestText, type HistoryDraft, type LiveManifest } from '../control-plane';
 import { PostgresCountStore } from '../control-plane/counts-postgres';
 import { MOVED_DIR } from '../control-plane/move-in';
-import {
-  deployDirWith,
-  deployOf,
-  freshDatabase,
-  manifestJson,
-  startPostgres,
-  startStores,
-  type TestPostgres,
-} from './control-plane-helpers';
+import { newToken, publicRecord, type StoredToken } from '../control-plane/tokens';
+import type { HistoryEntry } from '../deploy/history';
+import { deployDirWith, deployOf, manifestJson, startStores } from './control-plane-helpers';
+import { freshDatabase } from './test-postgres';
 
-let postgres: TestPostgres;
+jest.setTimeout(60_000);
 
-beforeAll(async () => {
-  postgres = await startPostgres({ port: 3475 });
-}, 60_000);
+/** A reason as odd as a team may write one: line and paragraph separators, emoji, RTL marks. */
+const ODD_REASON =
+  'roll back\u2028twice\u2029then 🚀 👩🏽‍💻 \u200fعاجل\u200e \u202eevil\u202c \uFEFF end';
 
-afterAll(() => postgres?.stop());
-
-/** A deploy folder as an earlier `npm start` left it: two deploys, a team token, canary counts. */
-async function earlierRun() {
+/**
+ * A deploy folder as an earlier `npm start` left it, written in the file store's own formats:
+ * remotes.json (the live manifest), history.jsonl (one JSON line per change), group-tokens.json
+ * (`{ tokens }`, digests only) and canary-counts.json (`{ counts, reports, decisions }`). Two
+ * deploys and a rollback whose reason is `ODD_REASON`, a team token and a revoked one, canary
+ * counts with a token report.
+ */
+function earlierRun() {
   const dir = deployDirWith(manifestJson('1.0.0'));
-  const files = new FileControlPlane(
-    dir,
-    lineLogger(() => undefined),
+  const history: HistoryEntry[] = [];
+  let current: LiveManifest = live(readFileSync(path.join(dir, 'remotes.json'), 'utf8'));
+  const change = (version: string, draft: HistoryDraft) => {
+    current = live(manifestText(manifestJson(version)));
+    history.push({ ...draft, manifestVersion: current.version });
+  };
+  change('1.1.0', deployOf(current, '1.1.0'));
+  change('1.2.0', deployOf(current, '1.2.0'));
+  change('1.1.0', { ...deployOf(current, '1.1.0'), action: 'rollback', reason: ODD_REASON });
+  writeFileSync(path.join(dir, 'remotes.json'), current.text);
+  // JSON.stringify leaves U+2028 and U+2029 as they are: the line holds them raw.
+  writeFileSync(
+    path.join(dir, 'history.jsonl'),
+    history.map((entry) => `${JSON.stringify(entry)}\n`).join(''),
   );
-  let live = await files.start();
-  live = await files.publish({ ...manifestJson('1.1.0') }, live.version, deployOf(live, '1.1.0'));
-  live = await files.publish({ ...manifestJson('1.2.0') }, live.version, deployOf(live, '1.2.0'));
-  const issued = await files.tokens.create(['data']);
-  const revoked = await files.tokens.create(['custom_dev']);
-  await files.tokens.revoke(revoked.record.id);
-  await files.close();
-  const counts = new FileCountStore(dir);
+
+  const made = newToken();
+  const ended = newToken();
+  const tokens: StoredToken[] = [
+    { id: made.id, groups: ['data'], createdAt: '2026-11-01T10:00:00.000Z', digest: made.digest },
+    {
+      id: ended.id,
+      groups: ['custom_dev'],
+      createdAt: '2026-11-01T10:01:00.000Z',
+      revokedAt: '2026-11-02T09:00:00.000Z',
+      digest: ended.digest,
+    },
+  ];
+  writeFileSync(path.join(dir, 'group-tokens.json'), `${JSON.stringify({ tokens }, null, 2)}\n`);
+
   const second = Math.floor(Date.now() / 1000);
-  await counts.add(
-    [{ group: 'data', version: '1.2.0', second, views: 7, errors: 1 }],
-    [{ group: 'data', version: '1.2.0', second, nonce: 'n-1', expiresAt: Date.now() + 60_000 }],
+  // Seven views, one failed, and one more error by a token report (counted in the row too).
+  const counts: CountRow[] = [{ group: 'data', version: '1.1.0', second, views: 7, errors: 2 }];
+  writeFileSync(
+    path.join(dir, 'canary-counts.json'),
+    JSON.stringify({ counts, reports: [['n-1', Date.now() + 60_000]], decisions: [] }),
   );
-  await counts.close();
-  return { dir, live, history: await files.history(), token: issued.token, revoked, second };
+  return {
+    dir,
+    live: current,
+    history,
+    token: made.token,
+    revoked: publicRecord(tokens[1]!),
+    second,
+  };
 }
 
 test('the first start on a database takes the files whole; the next start finds nothing to move', async () => {
-  const before = await earlierRun();
-  const url = await freshDatabase(postgres.url);
+  const before = earlierRun();
+  const url = await freshDatabase();
 
   const { stores, logs, close } = await startStores(url, before.dir, 1);
   const [plane] = stores;
   try {
     expect(plane!.peek()?.version).toBe(before.live.version);
     expect(await plane!.history()).toEqual(before.history);
-    expect(before.history.map((e) => e.to.version)).toEqual(['1.1.0', '1.2.0']);
+    expect(before.history.map((e) => e.to.version)).toEqual(['1.1.0', '1.2.0', '1.1.0']);
+    expect((await plane!.history('data')).at(-1)?.reason).toBe(ODD_REASON);
     expect((await plane!.tokens.verify(before.token))?.groups).toEqual(['data']);
-    expect((await plane!.tokens.list()).find((t) => t.id === before.revoked.record.id)).toEqual(
+    expect((await plane!.tokens.list()).find((t) => t.id === before.revoked.id)).toEqual(
       expect.objectContaining({ revokedAt: expect.any(String) as unknown }),
     );
     const counts = new PostgresCountStore(url);
-    expect(await counts.sum('data', '1.2.0', before.second - 10)).toEqual({ views: 7, errors: 2 });
+    expect(await counts.sum('data', '1.1.0', before.second - 10)).toEqual({ views: 7, errors: 2 });
     await counts.close();
     expect(logs.join('\n')).toMatch(
-      /moved the file store of .* into PostgreSQL: manifest \w+, 2 history entries, 2 deploy tokens, 1 canary count rows/,
+      /moved the file store of .* into PostgreSQL: manifest \w+, 3 history entries, 2 deploy tokens, 1 canary count rows/,
     );
 
     // What was moved is put aside where nothing reads it, unreadable by any other user.
@@ -95,8 +120,8 @@ test('the first start on a database takes the files whole; the next start finds 
 });
 
 test('replicas starting together on the files move them once', async () => {
-  const before = await earlierRun();
-  const url = await freshDatabase(postgres.url);
+  const before = earlierRun();
+  const url = await freshDatabase();
   const { stores, logs, close } = await startStores(url, before.dir, 3);
   try {
     for (const plane of stores) expect(plane.peek()?.version).toBe(before.live.version);
@@ -108,8 +133,8 @@ test('replicas starting together on the files move them once', async () => {
 });
 
 test('a token file that is not valid stops the start with what to do, and moves nothing', async () => {
-  const before = await earlierRun();
-  const url = await freshDatabase(postgres.url);
+  const before = earlierRun();
+  const url = await freshDatabase();
   const tokens = path.join(before.dir, 'group-tokens.json');
   writeFileSync(tokens, '{"tokens": [');
   await expect(startStores(url, before.dir, 1)).rejects.toThrow(

@@ -1,6 +1,7 @@
 /**
  * @jest-environment node
  */
+import { ephemeralPort } from '@site/build/testing/ports';
 import { lineLogger } from '../http/logger';
 import {
   ControlPlaneUnavailableError,
@@ -12,18 +13,18 @@ import {
   deployDirWith,
   deployOf,
   manifestJson,
-  startPostgres,
   startStores,
   timeUntil,
   NOTIFIED_MS,
-  type TestPostgres,
 } from './control-plane-helpers';
+import { startPostgres, type TestPostgres } from './test-postgres';
 
 jest.setTimeout(90_000);
 
+// A server of this file's own, on a free port: its tests stop it.
 let postgres: TestPostgres;
 beforeAll(async () => {
-  postgres = await startPostgres({ port: 3479 });
+  postgres = await startPostgres();
 });
 afterAll(() => postgres.stop());
 
@@ -135,8 +136,10 @@ test('while PostgreSQL is down (until every replica has noticed), replicas serve
 
 test('a replica that cannot reach its database at start-up tries again, then gives up saying why', async () => {
   const logs: string[] = [];
+  // A free port: no database answers there.
+  const port = await ephemeralPort();
   const store = new PostgresControlPlane({
-    url: 'postgres://site:secret@127.0.0.1:3488/site',
+    url: `postgres://site:secret@127.0.0.1:${port}/site`,
     deployDir: deployDirWith(manifestJson('1.0.0')),
     log: lineLogger((message) => logs.push(message)),
     startTimeoutMs: 2500,
@@ -146,12 +149,14 @@ test('a replica that cannot reach its database at start-up tries again, then giv
   await store.close();
   expect(failure).toBeInstanceOf(ControlPlaneUnavailableError);
   expect((failure as Error).message).toBe(
-    'the control-plane database postgres://site:***@127.0.0.1:3488/site is unreachable (connect ECONNREFUSED 127.0.0.1:3488); gave up after 3 s',
+    `the control-plane database postgres://site:***@127.0.0.1:${port}/site is unreachable (connect ECONNREFUSED 127.0.0.1:${port}); gave up after 3 s`,
   );
   expect(Date.now() - started).toBeGreaterThanOrEqual(2500);
   expect(logs).toHaveLength(1);
   expect(logs[0]).toMatch(
-    /^site: the control-plane database postgres:\/\/site:\*\*\*@127\.0\.0\.1:3488\/site is unreachable \(connect ECONNREFUSED 127\.0\.0\.1:3488\); trying again for up to \d+ s$/,
+    new RegExp(
+      `^site: the control-plane database postgres://site:\\*\\*\\*@127\\.0\\.0\\.1:${port}/site is unreachable \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\); trying again for up to \\d+ s$`,
+    ),
   );
   expect(logs.join('\n')).not.toContain('secret');
 });

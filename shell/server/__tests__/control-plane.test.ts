@@ -9,22 +9,14 @@ import { migrate } from '../control-plane/migrate';
 import {
   deployDirWith,
   deployOf,
-  freshDatabase,
   manifestJson,
-  startPostgres,
   startStores,
   timeUntil,
   NOTIFIED_MS,
-  type TestPostgres,
 } from './control-plane-helpers';
+import { freshDatabase } from './test-postgres';
 
 jest.setTimeout(60_000);
-
-let postgres: TestPostgres;
-beforeAll(async () => {
-  postgres = await startPostgres({ port: 3478 });
-});
-afterAll(() => postgres.stop());
 
 async function count(url: string, sql: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
@@ -39,7 +31,7 @@ async function count(url: string, sql: string): Promise<number> {
 
 describe('the control plane in PostgreSQL', () => {
   test('migrations are applied once, even by replicas that start together', async () => {
-    const url = await freshDatabase(postgres.url);
+    const url = await freshDatabase();
     const pools = [1, 2, 3].map(() => new pg.Pool({ connectionString: url }));
     try {
       const applied = await Promise.all(pools.map((pool) => migrate(pool)));
@@ -58,7 +50,7 @@ describe('the control plane in PostgreSQL', () => {
   });
 
   test('an empty database starts from DEPLOY_DIR/remotes.json once, with three replicas starting together', async () => {
-    const url = await freshDatabase(postgres.url);
+    const url = await freshDatabase();
     const deployDir = deployDirWith(manifestJson('1.0.0'));
     const fileVersion = live(readFileSync(path.join(deployDir, 'remotes.json'), 'utf8')).version;
     const { stores, logs, close } = await startStores(url, deployDir, 3);
@@ -92,7 +84,7 @@ describe('the control plane in PostgreSQL', () => {
   });
 
   test('two replicas publishing from the same base 100 times: exactly one wins each time', async () => {
-    const url = await freshDatabase(postgres.url);
+    const url = await freshDatabase();
     const { stores, close } = await startStores(url, deployDirWith(manifestJson('1.0.0')), 2);
     const [one, two] = stores as [(typeof stores)[0], (typeof stores)[0]];
     try {
@@ -146,7 +138,7 @@ describe('the control plane in PostgreSQL', () => {
   });
 
   test('every replica serves each change by notification alone, the poll switched off', async () => {
-    const url = await freshDatabase(postgres.url);
+    const url = await freshDatabase();
     // No poll to help: the notification alone must bring the change.
     const { stores, close } = await startStores(url, deployDirWith(manifestJson('1.0.0')), 3, {
       pollMs: 60_000,
@@ -188,8 +180,61 @@ describe('the control plane in PostgreSQL', () => {
     }
   });
 
+  test('a change records its history entry; a change from the base it replaced is refused and records nothing', async () => {
+    const url = await freshDatabase();
+    const { stores, close } = await startStores(url, deployDirWith(manifestJson('1.0.0')), 1);
+    const store = stores[0]!;
+    try {
+      const before = await store.get();
+      const after = await store.publish(
+        manifestJson('1.1.0'),
+        before.version,
+        deployOf(before, '1.1.0'),
+      );
+      expect(store.peek()?.version ?? (await store.get()).version).toBe(after.version);
+      expect((await store.history('data')).filter((e) => e.action === 'deploy')).toEqual([
+        expect.objectContaining({
+          from: expect.objectContaining({ version: '1.0.0' }) as unknown,
+          to: expect.objectContaining({ version: '1.1.0' }) as unknown,
+          manifestVersion: after.version,
+        }),
+      ]);
+
+      await expect(
+        store.publish(manifestJson('1.2.0'), before.version, deployOf(before, '1.2.0')),
+      ).rejects.toEqual(new StaleManifestError(after.version));
+      expect((await store.get()).version).toBe(after.version);
+      expect((await store.history()).filter((e) => e.action === 'deploy')).toHaveLength(1);
+    } finally {
+      await close();
+    }
+  });
+
+  test('group tokens made together are all kept, each verified by its own secret', async () => {
+    const url = await freshDatabase();
+    const { stores, close } = await startStores(url, deployDirWith(manifestJson('1.0.0')), 2);
+    try {
+      const groups = ['alpha', 'beta', 'gamma', 'delta'];
+      // Made on two replicas at once.
+      const made = await Promise.all(
+        groups.map((group, i) => stores[i % 2]!.tokens.create([group])),
+      );
+      expect((await stores[0]!.tokens.list()).map((t) => t.groups[0]).sort()).toEqual(
+        [...groups].sort(),
+      );
+      for (const { token, record } of made) {
+        expect(await stores[1]!.tokens.verify(token)).toEqual(record);
+      }
+      const first = made[0]!.token;
+      const forged = `${first.slice(0, -1)}${first.endsWith('A') ? 'B' : 'A'}`;
+      expect(await stores[0]!.tokens.verify(forged)).toBeUndefined();
+    } finally {
+      await close();
+    }
+  });
+
   test('a change from a base that is not live is refused and changes nothing', async () => {
-    const url = await freshDatabase(postgres.url);
+    const url = await freshDatabase();
     const { stores, close } = await startStores(url, deployDirWith(manifestJson('1.0.0')), 1);
     const store = stores[0]!;
     try {

@@ -1,7 +1,8 @@
 /**
  * What the deploy-credential tests share: a bucket of groups' version folders served by a real
- * HTTP server (each group's route table, federation manifest and Node build), and a real site (the
- * real shell build, real render processes) whose deploy API is called in-process.
+ * HTTP server on a port the system has free (each group's route table, federation manifest and
+ * Node build), and a real site (the real shell build, real render processes, its control plane in
+ * a database of the run's PostgreSQL) whose deploy API is called in-process.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,9 +11,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRoute } from '@site/build/testing/manifest';
-import { listenOnFreePort, portRange } from '@site/build/testing/ports';
+import type { AddressInfo } from 'node:net';
 import { createSite, type Site } from '../site';
 import { parseSiteSettings } from '../settings';
+import { freshDatabase } from './test-postgres';
 
 export const SHELL_DIST = path.join(__dirname, '..', '..', 'dist');
 export const OPERATOR = 'operator-token-of-the-credentials-test';
@@ -93,8 +95,9 @@ export class Bucket {
     res.end(readFileSync(file));
   }
 
-  async listen(ports: readonly number[]): Promise<void> {
-    this.origin = `http://127.0.0.1:${await listenOnFreePort(this.server, ports)}`;
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
   close(): Promise<void> {
@@ -137,10 +140,11 @@ export function deployDirWith(dir: string, remotes: unknown[]): string {
 }
 
 /**
- * A site with the deploy API on, entries allowed from `origin`; `limits`: the time limits of one
- * change's checks and of one fetch from a group's host.
+ * A site with the deploy API on, entries allowed from `origin`, its control plane in the database
+ * at `databaseUrl` (replicas share one; a new one when not given); `limits`: the time limits of
+ * one change's checks and of one fetch from a group's host.
  */
-export function startSite(
+export async function startSite(
   deployDir: string,
   origin: string,
   databaseUrl?: string,
@@ -150,7 +154,7 @@ export function startSite(
     parseSiteSettings({
       SHELL_DIST,
       DEPLOY_DIR: deployDir,
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      DATABASE_URL: databaseUrl ?? (await freshDatabase()),
       MAIL_SERVICE_URL: 'http://127.0.0.1:9',
       SITE_URL: 'http://localhost',
       RENDER_WORKERS: '1',
@@ -202,5 +206,3 @@ export async function groupToken(site: Site, ...groups: string[]): Promise<strin
 export async function base(site: Site): Promise<string> {
   return (await call(site, 'GET', '/manifest', OPERATOR)).body.version as string;
 }
-
-export { portRange };

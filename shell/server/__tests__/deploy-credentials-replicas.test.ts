@@ -6,7 +6,6 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { Site } from '../site';
-import { freshDatabase, startPostgres, type TestPostgres } from './control-plane-helpers';
 import {
   Bucket,
   OPERATOR,
@@ -14,15 +13,16 @@ import {
   call,
   deployDirWith,
   groupToken,
-  portRange,
   shellBuilt,
   startSite,
 } from './deploy-credentials-helpers';
+import { startPostgres, type TestPostgres } from './test-postgres';
 
 /**
  * Group tokens on replicas: two real sites (the real shell build, real render processes) on one
- * real PostgreSQL (port 3477), their deploy APIs called in-process. A token made, rotated or
- * revoked through one replica holds on the other from its next call.
+ * real PostgreSQL of this file's own (its last test stops it), on a port the system has free, as
+ * is the bucket's; their deploy APIs called in-process. A token made, rotated or revoked through
+ * one replica holds on the other from its next call.
  */
 jest.setTimeout(120_000);
 
@@ -35,11 +35,11 @@ let two: Site;
 
 beforeAll(async () => {
   await shellBuilt();
-  postgres = await startPostgres({ port: 3477 });
-  databaseUrl = await freshDatabase(postgres.url);
+  postgres = await startPostgres();
+  databaseUrl = postgres.url;
   work = mkdtempSync(path.join(os.tmpdir(), 'site-credentials-replicas-'));
   bucket = new Bucket(path.join(work, 'bucket'));
-  await bucket.listen(portRange(3400, 3469, 3400 + Math.floor(Math.random() * 70)));
+  await bucket.listen();
   for (const version of ['1.0.0', '1.1.0']) bucket.version('alpha', version);
   bucket.version('beta', '1.0.0');
   const deployDir = deployDirWith(path.join(work, 'deploy'), [

@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Site } from '../site';
@@ -12,37 +12,39 @@ import {
   call,
   deployDirWith,
   groupToken,
-  portRange,
   shellBuilt,
   startSite,
   tableOf,
 } from './deploy-credentials-helpers';
+import { freshDatabase, tableText } from './test-postgres';
 
 /**
  * Each group's team deploys with a token of its own, on a real site (the real shell build, real
  * render processes, groups `alpha` and `beta` served by a real HTTP server) with its manifest, its
- * history and the groups' tokens in files. The deploy API is called in-process. Ports 3400-3469.
+ * history and the groups' tokens in a database of the run's PostgreSQL. The deploy API is called
+ * in-process; the bucket listens on a port the system has free.
  */
 jest.setTimeout(60_000);
 
 let work: string;
 let bucket: Bucket;
 let site: Site;
-let deployDir: string;
+let databaseUrl: string;
 
 beforeAll(async () => {
   await shellBuilt();
   work = mkdtempSync(path.join(os.tmpdir(), 'site-credentials-'));
   bucket = new Bucket(path.join(work, 'bucket'));
-  await bucket.listen(portRange(3400, 3469, 3400 + Math.floor(Math.random() * 70)));
+  await bucket.listen();
   for (const group of ['alpha', 'beta']) {
     for (const version of ['1.0.0', '1.1.0']) bucket.version(group, version);
   }
-  deployDir = deployDirWith(path.join(work, 'deploy'), [
+  const deployDir = deployDirWith(path.join(work, 'deploy'), [
     bucket.remote('alpha'),
     bucket.remote('beta'),
   ]);
-  site = await startSite(deployDir, bucket.origin);
+  databaseUrl = await freshDatabase();
+  site = await startSite(deployDir, bucket.origin, databaseUrl);
 }, 180_000);
 
 afterAll(async () => {
@@ -51,7 +53,8 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const manifestText = () => readFileSync(path.join(deployDir, 'remotes.json'), 'utf8');
+/** The live manifest, as the site serves it. */
+const manifestText = async () => (await site.app.inject('/remotes.json')).body;
 
 describe('group deploy tokens', () => {
   test('only the operator makes, lists, rotates and revokes them; the site keeps their digests alone', async () => {
@@ -79,7 +82,7 @@ describe('group deploy tokens', () => {
       });
     }
 
-    // Listed without its secret; stored as a digest, readable by the server's user alone.
+    // Listed without its secret; stored as a digest.
     const listed = (await call(site, 'GET', '/tokens', OPERATOR)).body.tokens as Record<
       string,
       unknown
@@ -90,11 +93,9 @@ describe('group deploy tokens', () => {
       credential: `group:alpha#${id}`,
       createdAt: expect.any(String),
     });
-    const file = path.join(deployDir, 'group-tokens.json');
-    const stored = readFileSync(file, 'utf8');
+    const stored = await tableText(databaseUrl, 'deploy_tokens');
     expect(stored).not.toContain(token.slice(`gdt_${id}_`.length));
     expect(stored).toContain(id);
-    expect(statSync(file).mode & 0o777).toBe(0o600);
 
     // Rotated: the old secret is refused at once, the new one works, under the same id.
     const rotated = await call(site, 'POST', `/tokens/${id}/rotate`, OPERATOR, {});
@@ -174,7 +175,7 @@ describe("a group's token changes its own group only", () => {
     expect(own.status).toBe(200);
     expect(own.body.credential).toBe(`group:alpha#${alphaId}`);
 
-    const before = manifestText();
+    const before = await manifestText();
     const now = await base(site);
     const beta = { base: now, entry: bucket.entry('beta', '1.1.0'), version: '1.1.0' };
     const attempts: [string, 'PUT' | 'POST', string, unknown][] = [
@@ -206,7 +207,7 @@ describe("a group's token changes its own group only", () => {
           message: `the deploy token group:alpha#${alphaId} may change only alpha, not beta; nothing was changed`,
         },
       ]);
-      expect(manifestText()).toBe(before);
+      expect(await manifestText()).toBe(before);
     }
 
     // A release of both needs a token for both (or the operator's), and so does taking it back.
@@ -259,7 +260,7 @@ describe("a group's token changes its own group only", () => {
       ['rollback', 'alpha', 'operator'],
       ['rollback', 'beta', 'operator'],
     ]);
-    const stored = readFileSync(path.join(deployDir, 'history.jsonl'), 'utf8');
+    const stored = await tableText(databaseUrl, 'manifest_history');
     for (const secret of [alpha, OPERATOR]) expect(stored).not.toContain(secret);
   });
 });
@@ -274,7 +275,7 @@ describe('an entry is checked against its group', () => {
       message: `the route table at the entry's origin belongs to "beta", not "alpha"`,
     };
     const now = await base(site);
-    const before = manifestText();
+    const before = await manifestText();
     for (const [what, method, route, body] of [
       ['deploy', 'PUT', '/remotes/alpha', { base: now, ...entry }],
       ['preview', 'PUT', '/remotes/alpha', { base: now, ...entry, preview: true }],
@@ -283,7 +284,7 @@ describe('an entry is checked against its group', () => {
     ] as const) {
       const answer = await call(site, method, route, OPERATOR, body);
       expect([what, answer.status, answer.body]).toEqual([what, 422, refusal]);
-      expect(manifestText()).toBe(before);
+      expect(await manifestText()).toBe(before);
     }
 
     // A version that was live, whose route table was changed since: its rollback is refused too.
@@ -380,7 +381,7 @@ describe('an entry is checked against its group', () => {
         prefixes: ['/alpha', prefix],
         routes: tableOf('alpha', ['/alpha/page', `${prefix}/page`]).routes,
       });
-      const before = manifestText();
+      const before = await manifestText();
       const answer = await call(site, 'PUT', '/remotes/alpha', await groupToken(site, 'alpha'), {
         base: await base(site),
         entry: bucket.entry('alpha', version),
@@ -391,7 +392,7 @@ describe('an entry is checked against its group', () => {
         error,
         expect.stringContaining(message),
       ]);
-      expect(manifestText()).toBe(before);
+      expect(await manifestText()).toBe(before);
     },
   );
 });

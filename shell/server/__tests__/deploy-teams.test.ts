@@ -13,7 +13,6 @@ import {
   call,
   deployDirWith,
   groupToken,
-  portRange,
   shellBuilt,
   startSite,
 } from './deploy-credentials-helpers';
@@ -22,8 +21,8 @@ import {
  * Teams deploying side by side on a real site (the real shell build, real render processes,
  * groups `alpha` and `beta` served by a real HTTP server that can be made to hang), through the
  * deploy API called in-process: no team waits for another's checks, a group's token reads only its
- * own group, and a rollback after a canary goes back to what every visitor last had. Ports
- * 3400-3469.
+ * own group, and a rollback after a canary goes back to what every visitor last had. Its control
+ * plane is a database of the run's PostgreSQL; the bucket listens on a port the system has free.
  */
 jest.setTimeout(60_000);
 
@@ -44,7 +43,7 @@ beforeAll(async () => {
   await shellBuilt();
   work = mkdtempSync(path.join(os.tmpdir(), 'site-teams-'));
   bucket = new Bucket(path.join(work, 'bucket'));
-  await bucket.listen(portRange(3400, 3469, 3400 + Math.floor(Math.random() * 70)));
+  await bucket.listen();
   for (const group of ['alpha', 'beta']) {
     for (const version of ['1.0.0', '1.0.1', '1.0.2', '2.0.0']) bucket.version(group, version);
   }

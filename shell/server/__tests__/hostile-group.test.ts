@@ -21,10 +21,10 @@ import { promisify } from 'node:util';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { createRemoteServer, type RemoteHost } from '@site/serving';
-import { listenOnFreePort, portRange } from '@site/build/testing/ports';
 import http from 'node:http';
 import { createSite, type Site } from '../site';
 import { parseSiteSettings } from '../settings';
+import { freshDatabase } from './test-postgres';
 
 /**
  * A page-group team turned hostile: it builds a real version of its group, replaces its Node build
@@ -32,7 +32,8 @@ import { parseSiteSettings } from '../settings';
  * file, as any team can. Its code reads nothing of the outbox or the deploy folder, writes into no
  * served folder, listens nowhere, and changes nothing of any other group's pages or the shell's:
  * they stay byte for byte what they were, while it is live and after its rollback; its memory and
- * its page size are bounded, and its failures count for it alone. Ports 3350-3369.
+ * its page size are bounded, and its failures count for it alone. The site's control plane is a
+ * database of the run's PostgreSQL; the group's host listens on a port the system has free.
  */
 const ROOT = path.join(__dirname, '..', '..', '..');
 const SHELL_DIST = path.join(ROOT, 'shell', 'dist');
@@ -200,8 +201,8 @@ beforeAll(async () => {
   host = await createRemoteServer(remotes);
   const server = host.app.server as http.Server;
   await host.app.ready();
-  const port = await listenOnFreePort(server, portRange(3350, 3369));
-  origin = `http://127.0.0.1:${port}`;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
 
   deployDir = path.join(work, 'deploy');
   mkdirSync(deployDir, { mode: 0o700 });
@@ -229,6 +230,7 @@ beforeAll(async () => {
     parseSiteSettings({
       SHELL_DIST,
       DEPLOY_DIR: deployDir,
+      DATABASE_URL: await freshDatabase(),
       MAIL_SERVICE_URL: 'http://127.0.0.1:9',
       SITE_URL: 'https://www.example.com',
       RENDER_WORKERS: '1',

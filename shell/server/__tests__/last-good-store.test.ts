@@ -4,18 +4,14 @@
 /**
  * What is kept of the last good pages is bounded: a page over the size limit is not kept, the
  * pages known good longest ago go first when there are more than the count, and a page served as
- * it was composed stays fresh. Both stores: files (one server) and PostgreSQL (replicas).
+ * it was composed stays fresh. Kept in PostgreSQL, a database of its own for each test.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { RemoteDeployment } from '@site/contracts';
-import { FileLastGoodStore } from '../control-plane/last-good-files';
 import { PostgresLastGoodStore } from '../control-plane/last-good-postgres';
 import { migrate } from '../control-plane/migrate';
-import { LastGoodPages, type LastGoodStore } from '../pages/last-good';
+import { LastGoodPages } from '../pages/last-good';
 import pg from 'pg';
-import { freshDatabase, startPostgres, type TestPostgres } from './control-plane-helpers';
+import { freshDatabase } from './test-postgres';
 
 jest.setTimeout(30_000);
 
@@ -23,42 +19,17 @@ const HOUR = 60 * 60 * 1000;
 const data = { name: 'data', version: '1.0.0' } as RemoteDeployment;
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-let postgres: TestPostgres | undefined;
-afterAll(() => postgres?.stop());
-
-/** A store of each kind, and how to make a fresh one. */
-const stores: [string, () => Promise<{ store: LastGoodStore; done: () => void }>][] = [
-  [
-    'files',
-    async () => {
-      const dir = mkdtempSync(path.join(os.tmpdir(), 'last-good-store-'));
-      return {
-        store: new FileLastGoodStore(dir),
-        done: () => rmSync(dir, { recursive: true, force: true }),
-      };
-    },
-  ],
-  [
-    'PostgreSQL',
-    async () => {
-      postgres ??= await startPostgres({ port: 3474 });
-      const url = await freshDatabase(postgres.url);
-      const pool = new pg.Pool({ connectionString: url });
-      await migrate(pool);
-      await pool.end();
-      return { store: new PostgresLastGoodStore(url), done: () => undefined };
-    },
-  ],
-];
-
-describe.each(stores)('the last good pages in %s', (_, open) => {
-  let store: LastGoodStore;
-  let done: () => void;
+describe('the last good pages', () => {
+  let store: PostgresLastGoodStore;
   let now: number;
   let pages: LastGoodPages;
 
   beforeEach(async () => {
-    ({ store, done } = await open());
+    const url = await freshDatabase();
+    const pool = new pg.Pool({ connectionString: url });
+    await migrate(pool);
+    await pool.end();
+    store = new PostgresLastGoodStore(url);
     now = Date.parse('2026-11-29T04:00:00Z');
     pages = new LastGoodPages(
       store,
@@ -68,10 +39,7 @@ describe.each(stores)('the last good pages in %s', (_, open) => {
     );
   });
 
-  afterEach(async () => {
-    await pages.close();
-    done();
-  });
+  afterEach(() => pages.close());
 
   /** Renders `path` now and lets it be written. */
   async function render(urlPath: string, html: string) {

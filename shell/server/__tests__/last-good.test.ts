@@ -13,7 +13,7 @@ import path from 'node:path';
 import { testManifest } from '@site/build/testing/manifest';
 import { createSite, type Site, type SiteHooks } from '../site';
 import { parseSiteSettings } from '../settings';
-import { freshDatabase, startPostgres, type TestPostgres } from './control-plane-helpers';
+import { freshDatabase } from './test-postgres';
 import { drawn, heading, startGroupHost, type GroupHost } from './last-good-hosts';
 
 // Site servers start and stop several times a test, on a machine other tests share.
@@ -29,9 +29,8 @@ let deployDir: string;
 let probeHost: GroupHost;
 let otherHost: GroupHost;
 const sites: Site[] = [];
-let postgres: TestPostgres | undefined;
-/** Where the control plane is: files in the deploy folder, or this database. */
-let databaseUrl: string | undefined;
+/** The control plane's database: a new one on the run's PostgreSQL for each test. */
+let databaseUrl: string;
 
 async function startSite(hooks: SiteHooks = {}): Promise<Site> {
   const site = await createSite(
@@ -44,7 +43,7 @@ async function startSite(hooks: SiteHooks = {}): Promise<Site> {
       GROUP_RENDER_WORKERS: '1',
       METRICS_TOKEN,
       FETCH_TIMEOUT_MS: '1000',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      DATABASE_URL: databaseUrl,
     }),
     { processMetrics: false, log: () => undefined, ...hooks },
   );
@@ -67,17 +66,10 @@ async function lastGoodServed(site: Site, group: string): Promise<number> {
   return line ? Number(line.split(' ').at(-1)) : 0;
 }
 
-afterAll(() => postgres?.stop());
-
-/** A site server that (re)starts, and a group host stopped or killed, with either control plane. */
-function outageTests(store: 'files' | 'PostgreSQL') {
-  beforeAll(async () => {
-    if (store === 'PostgreSQL') postgres ??= await startPostgres({ port: 3474 });
-  }, 120_000);
-
+/** A site server that (re)starts, and a group host stopped or killed. */
+describe('a site server and a group host that went away', () => {
   beforeEach(async () => {
-    databaseUrl =
-      postgres && store === 'PostgreSQL' ? await freshDatabase(postgres.url) : undefined;
+    databaseUrl = await freshDatabase();
     work = mkdtempSync(path.join(os.tmpdir(), 'site-last-good-'));
     deployDir = path.join(work, 'deploy');
     mkdirSync(deployDir);
@@ -149,10 +141,7 @@ function outageTests(store: 'files' | 'PostgreSQL') {
       expect(await lastGoodServed(site, 'probe')).toBe(0);
     });
   });
-}
-
-describe('with the control plane in files (one server)', () => outageTests('files'));
-describe('with the control plane in PostgreSQL (replicas)', () => outageTests('PostgreSQL'));
+});
 
 describe('a group page that throws while rendering, after it was good', () => {
   afterEach(async () => {
@@ -162,7 +151,7 @@ describe('a group page that throws while rendering, after it was good', () => {
   });
 
   it('is served from its last good composition, on a server started afterwards too', async () => {
-    databaseUrl = undefined;
+    databaseUrl = await freshDatabase();
     work = mkdtempSync(path.join(os.tmpdir(), 'site-last-good-'));
     deployDir = path.join(work, 'deploy');
     mkdirSync(deployDir);

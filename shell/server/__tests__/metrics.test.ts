@@ -4,19 +4,22 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRemote } from '@site/build/testing/manifest';
-import { listenOnFreePort, portRange } from '@site/build/testing/ports';
+import { ephemeralPort } from '@site/build/testing/ports';
 import { createSite, type Site } from '../site';
 import { parseSiteSettings } from '../settings';
+import { freshDatabase } from './test-postgres';
 
 /**
  * The site server's metrics and error beacon, on a real site (the real shell build, real render
  * processes, two groups served by a real HTTP server): after known traffic the scrape shows it,
- * per group and version. Ports 3300-3339.
+ * per group and version. Its control plane is a database of the run's PostgreSQL; every server
+ * listens on a port the system has free.
  */
 const SHELL_DIST = path.join(__dirname, '..', '..', 'dist');
 const METRICS_TOKEN = 'metrics-token-for-the-test-0123';
@@ -33,14 +36,6 @@ exports.pages = {
   '/other/page': page('Another group'),
 };
 `;
-
-/** A free port in 3300-3339 for a site, found by listening on it once. */
-async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  const port = await listenOnFreePort(probe, portRange(3300, 3339));
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** One sample of a scrape: `name{labels}` must match every label given. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {
@@ -113,7 +108,8 @@ beforeAll(async () => {
     }
     res.end(readFileSync(file));
   });
-  origin = `http://127.0.0.1:${await listenOnFreePort(remoteServer, portRange(3300, 3339))}`;
+  await new Promise<void>((resolve) => remoteServer.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(remoteServer.address() as AddressInfo).port}`;
 
   const deployDir = path.join(work, 'deploy');
   mkdirSync(deployDir);
@@ -139,12 +135,13 @@ beforeAll(async () => {
       ]),
     ),
   );
-  const port = await freePort();
+  const port = await ephemeralPort();
   siteUrl = `http://127.0.0.1:${port}`;
   site = await createSite(
     parseSiteSettings({
       SHELL_DIST,
       DEPLOY_DIR: deployDir,
+      DATABASE_URL: await freshDatabase(),
       MAIL_SERVICE_URL: 'http://127.0.0.1:9',
       SITE_URL: siteUrl,
       RENDER_TIMEOUT_MS: '1000',
@@ -186,6 +183,7 @@ describe('GET /_metrics', () => {
       parseSiteSettings({
         SHELL_DIST,
         DEPLOY_DIR: deployDir,
+        DATABASE_URL: await freshDatabase(),
         MAIL_SERVICE_URL: 'http://127.0.0.1:9',
         SITE_URL: 'http://localhost',
         RENDER_WORKERS: '1',

@@ -5,16 +5,18 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRemote } from '@site/build/testing/manifest';
-import { listenOnFreePort, portRange } from '@site/build/testing/ports';
+import { ephemeralPort } from '@site/build/testing/ports';
 import { HotPages, PageShape, crc32Combine, joinGzip, piece } from '../pages/pieces';
 import { createSite, type Site } from '../site';
 import { parseSiteSettings } from '../settings';
+import { freshDatabase } from './test-postgres';
 
 describe('pieces of a page joined', () => {
   it('are one gzip stream of the pieces in order, as any gzip reader reads it', () => {
@@ -67,7 +69,8 @@ describe('pieces of a page joined', () => {
 /**
  * A deploy of one group, on a real site (the real shell build, real render processes, two groups
  * served by a real HTTP server): the other group's pages and the shell's stay in the page cache
- * (counted as hits), and every page a visitor gets embeds the new manifest. Ports 3340-3349.
+ * (counted as hits), and every page a visitor gets embeds the new manifest. Its control plane is
+ * a database of the run's PostgreSQL; every server listens on a port the system has free.
  */
 const SHELL_DIST = path.join(__dirname, '..', '..', 'dist');
 const METRICS_TOKEN = 'metrics-token-for-the-pieces-test';
@@ -80,7 +83,6 @@ let work: string;
 let remoteServer: http.Server;
 let site: Site;
 let siteUrl: string;
-let deployDir: string;
 let origin: string;
 
 const entry = (group: string, version: string) => ({
@@ -92,15 +94,23 @@ const entry = (group: string, version: string) => ({
   serverIntegrity: sha256Integrity(Buffer.from(PAGES_JS)),
 });
 
-function publish(probeVersion: string): void {
-  const file = path.join(deployDir, 'remotes.json');
-  writeFileSync(
-    `${file}.tmp`,
-    JSON.stringify(testManifest([entry('probe', probeVersion), entry('other', '2.0.0')])),
-  );
-  // As the file store writes it: a new file put in place.
-  rmSync(file, { force: true });
-  writeFileSync(file, readFileSync(`${file}.tmp`));
+const manifest = (probeVersion: string) =>
+  testManifest([entry('probe', probeVersion), entry('other', '2.0.0')]);
+
+/** A deploy of `probe` at `version`, as the deploy API makes it: a change of the control plane. */
+async function deploy(version: string): Promise<void> {
+  const plane = site.app.controlPlane;
+  const before = await plane.get();
+  const from = before.manifest.remotes.find((r) => r.name === 'probe');
+  await plane.publish(manifest(version), before.version, {
+    at: new Date().toISOString(),
+    by: 'operator',
+    action: 'deploy',
+    remote: 'probe',
+    from: from ? { version: from.version, entry: from.entry } : null,
+    to: { version, entry: `${origin}/probe/${version}/remoteEntry.js` },
+    reason: `deploy ${version}`,
+  });
 }
 
 async function lookups(): Promise<{ hit: number; miss: number }> {
@@ -162,18 +172,19 @@ beforeAll(async () => {
     }
     res.end(readFileSync(file));
   });
-  origin = `http://127.0.0.1:${await listenOnFreePort(remoteServer, portRange(3340, 3349))}`;
-  deployDir = path.join(work, 'deploy');
+  await new Promise<void>((resolve) => remoteServer.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(remoteServer.address() as AddressInfo).port}`;
+  // The manifest the site starts from: an empty database takes it as its first.
+  const deployDir = path.join(work, 'deploy');
   mkdirSync(deployDir);
-  publish('1.0.0');
-  const probe = http.createServer();
-  const port = await listenOnFreePort(probe, portRange(3340, 3349));
-  await new Promise((resolve) => probe.close(resolve));
+  writeFileSync(path.join(deployDir, 'remotes.json'), JSON.stringify(manifest('1.0.0')));
+  const port = await ephemeralPort();
   siteUrl = `http://127.0.0.1:${port}`;
   site = await createSite(
     parseSiteSettings({
       SHELL_DIST,
       DEPLOY_DIR: deployDir,
+      DATABASE_URL: await freshDatabase(),
       MAIL_SERVICE_URL: 'http://127.0.0.1:9',
       SITE_URL: siteUrl,
       RENDER_WORKERS: '1',
@@ -196,7 +207,7 @@ test('a deploy of one group leaves the other pages cached, each with the new man
   expect(before['/other/page']).toContain('Another group');
   expect(embedded(before['/'] ?? '')).toContain('/probe/1.0.0/remoteEntry.js');
 
-  publish('1.0.1');
+  await deploy('1.0.1');
   for (;;) {
     const live = await fetch(`${siteUrl}/remotes.json`).then((r) => r.text());
     if (live.includes('/probe/1.0.1/')) break;

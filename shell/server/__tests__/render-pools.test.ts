@@ -15,6 +15,7 @@ import {
 import { copyFile, cp, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import { builtinModules } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -22,7 +23,6 @@ import { promisify } from 'node:util';
 import { parseManifest, type DeploymentManifest, type RemoteDeployment } from '@site/contracts';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRemote } from '@site/build/testing/manifest';
-import { listenOnFreePort, portRange } from '@site/build/testing/ports';
 import { lineLogger } from '../http/logger';
 import { ALLOWED_BUILTINS } from '../render/builtins';
 import { chooseWall, describeWall } from '../render/launcher';
@@ -51,9 +51,11 @@ const PATHS = [
 const WALL = chooseWall('nobody');
 const ROOT = typeof process.getuid === 'function' && process.getuid() === 0;
 
-/** Listens on a free port from 3400 to 3469 (the databases of other tests use 3470 on), from a random start. */
-const listenInRange = (server: http.Server): Promise<number> =>
-  listenOnFreePort(server, portRange(3400, 3469, 3400 + Math.floor(Math.random() * 70)));
+/** Listens on a port the system has free; resolves with it. */
+const listenFree = (server: http.Server): Promise<number> =>
+  new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
 
 const alive = (pid: number): boolean => existsSync(`/proc/${pid}`);
 const commandLine = (pid: number): string[] =>
@@ -165,7 +167,7 @@ beforeAll(async () => {
     res.end('inside');
   });
   internalServer.on('connection', () => internalHits.push('connection'));
-  internalUrl = `http://127.0.0.1:${await listenInRange(internalServer)}/secret`;
+  internalUrl = `http://127.0.0.1:${await listenFree(internalServer)}/secret`;
 
   remoteServer = http.createServer((req, res) => {
     const file = path.join(remotesDir, path.normalize(decodeURIComponent(req.url ?? '/')));
@@ -175,7 +177,7 @@ beforeAll(async () => {
     }
     res.end(readFileSync(file));
   });
-  origin = `http://127.0.0.1:${await listenInRange(remoteServer)}`;
+  origin = `http://127.0.0.1:${await listenFree(remoteServer)}`;
 
   await cp(FIXTURE, path.join(remotesDir, 'probe'), { recursive: true });
   const pages = path.join(remotesDir, 'probe', '1.0.0', 'server', 'pages.js');

@@ -8,12 +8,15 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { listenOnFreePort, portRange } from '@site/build/testing/ports';
+import { ephemeralPort } from '@site/build/testing/ports';
+import { freshDatabase } from './test-postgres';
 
 /**
  * The site server as its own process, started as `npm start` and production start it
  * (`node --import tsx shell/server/main.ts`): a bad setting stops it at once with a message naming
  * the variable, and its connections are bounded in time and per client address, over real sockets.
+ * Its starts share a database of the run's PostgreSQL (one at a time, each from the same empty
+ * manifest), each on a port the system has free.
  */
 
 const ROOT = path.join(__dirname, '..', '..', '..');
@@ -24,6 +27,7 @@ const EX_CONFIG = 78;
 
 let work: string;
 let deployDir: string;
+let databaseUrl: string;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
@@ -35,6 +39,7 @@ beforeAll(async () => {
   deployDir = path.join(work, 'deploy');
   mkdirSync(deployDir);
   writeFileSync(path.join(deployDir, 'remotes.json'), '{"schemaVersion":1,"remotes":[]}\n');
+  databaseUrl = await freshDatabase();
   // Once, so that tsx's compile of the server's sources (cold after a change) is not counted
   // against the first case's time.
   await (
@@ -53,16 +58,6 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  const port = await listenOnFreePort(
-    probe,
-    portRange(3300, 3339, 3300 + Math.floor(Math.random() * 40)),
-  );
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 interface Started {
   child: ChildProcess;
   output: () => string;
@@ -70,17 +65,18 @@ interface Started {
 }
 
 /**
- * `main.ts` with these variables over working ones (the real shell build, an empty manifest, a
- * free port, one render process); `openFiles` lowers its file-descriptor limit as `ulimit -n` does.
+ * `main.ts` with these variables over working ones (the real shell build, an empty manifest, the
+ * file's database, a free port, one render process); `openFiles` lowers its file-descriptor limit
+ * as `ulimit -n` does.
  */
 async function site(env: Record<string, string>, openFiles?: number): Promise<Started> {
   const full = {
     ...process.env,
-    PORT: String(await freePort()),
+    PORT: String(await ephemeralPort()),
     SHELL_DIST,
     DEPLOY_DIR: deployDir,
     RENDER_WORKERS: '1',
-    DATABASE_URL: '',
+    DATABASE_URL: databaseUrl,
     HOST: '',
     ...env,
   };
@@ -156,26 +152,32 @@ describe('a bad setting stops the site server at once, naming the variable', () 
       () => ({ REQUEST_TIMEOUT_MS: '3000000000' }),
       /REQUEST_TIMEOUT_MS: "3000000000" is not a whole number of milliseconds \(1000 to 600000\)/,
     ],
-  ])('%s', async (_what, env, message) => {
-    const started = await site(env());
-    let timer: NodeJS.Timeout | undefined;
-    const code = await Promise.race([
-      started.exited,
-      new Promise<string>((resolve) => {
-        timer = setTimeout(() => resolve('still running after 10 s'), 10_000);
-      }),
-    ]);
-    clearTimeout(timer);
-    expect({ code, output: started.output() }).toEqual({
-      code: EX_CONFIG,
-      output: expect.stringMatching(message),
-    });
-    expect(started.output()).toMatch(/^site: could not start: Invalid settings:\n/);
-  });
+  ])(
+    '%s',
+    async (_what, env, message) => {
+      const started = await site(env());
+      let timer: NodeJS.Timeout | undefined;
+      const code = await Promise.race([
+        started.exited,
+        new Promise<string>((resolve) => {
+          timer = setTimeout(() => resolve('still running after 10 s'), 10_000);
+        }),
+      ]);
+      clearTimeout(timer);
+      expect({ code, output: started.output() }).toEqual({
+        code: EX_CONFIG,
+        output: expect.stringMatching(message),
+      });
+      expect(started.output()).toMatch(/^site: could not start: Invalid settings:\n/);
+      // Longer than the 10 s the process is given to stop.
+    },
+    20_000,
+  );
 
   test('PORT in use: named', async () => {
     const taken = http.createServer();
-    const port = await listenOnFreePort(taken, portRange(3300, 3339), '0.0.0.0');
+    await new Promise<void>((resolve) => taken.listen(0, '0.0.0.0', resolve));
+    const port = (taken.address() as net.AddressInfo).port;
     try {
       const started = await site({ PORT: String(port) });
       expect(await started.exited).toBe(EX_CONFIG);

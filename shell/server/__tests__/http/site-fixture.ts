@@ -2,22 +2,24 @@
  * One real site for a test file to ask in-process (`app.inject`, no port of its own): the real shell
  * build, real render processes, two test groups whose version folders a real HTTP server serves,
  * the deploy API and the metrics on. With `mailService`, the real mail-service runs as its own
- * process (as `npm start` starts it) and the site's `/api` and contact form reach it.
- * Ports 3500-3529.
+ * process (as `npm start` starts it) and the site's `/api` and contact form reach it. The site's
+ * control plane and the mail-service's outbox each have a new database on the run's PostgreSQL
+ * (test-postgres.ts). Every server listens on a port the system has free.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRoute } from '@site/build/testing/manifest';
-import { ephemeralPort, listenOnFreePort, portRange } from '@site/build/testing/ports';
+import { ephemeralPort } from '@site/build/testing/ports';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { createSite, type Site, type SiteHooks } from '../../site';
 import { parseSiteSettings, type SiteSettingName } from '../../settings';
-import { startPostgres } from '../control-plane-helpers';
+import { freshDatabase } from '../test-postgres';
 
 const ROOT = path.join(__dirname, '..', '..', '..', '..');
 export const SHELL_DIST = path.join(ROOT, 'shell', 'dist');
@@ -25,8 +27,6 @@ export const SITE_URL = 'https://www.example.test';
 export const DEPLOY_TOKEN = 'deploy-token-of-the-http-tests';
 export const METRICS_TOKEN = 'metrics-token-of-the-http-tests';
 export const BEACON_LIMIT = 5;
-
-const ports = () => portRange(3500, 3529, 3500 + Math.floor(Math.random() * 30));
 
 /** The test groups, their prefixes and pages (`broken` throws while it renders). */
 export const GROUPS = {
@@ -127,9 +127,7 @@ class Bucket {
 /** The real mail-service, started as `npm start` starts it, with its mailbox in `dir`. */
 async function startMailService(dir: string, env: Record<string, string>) {
   mkdirSync(dir, { recursive: true });
-  const probe = http.createServer();
-  const port = await listenOnFreePort(probe, ports());
-  await new Promise((resolve) => probe.close(resolve));
+  const port = await ephemeralPort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: path.join(ROOT, 'mail-service'),
     env: {
@@ -209,20 +207,17 @@ export async function startFixture(
   await shellBuilt();
   const work = mkdtempSync(path.join(os.tmpdir(), 'site-http-'));
   const bucket = new Bucket(path.join(work, 'remotes'));
-  const origin = `http://127.0.0.1:${await listenOnFreePort(bucket.server, ports())}`;
+  await new Promise<void>((resolve) => bucket.server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(bucket.server.address() as AddressInfo).port}`;
   bucket.origin = origin;
-  // The mail-service keeps its outbox in PostgreSQL: a server of the fixture's own, on a free port.
-  const postgres = options.mailService
-    ? await startPostgres({ port: await ephemeralPort() })
-    : undefined;
   const mail = options.mailService
     ? await startMailService(path.join(work, 'mail'), {
-        DATABASE_URL: postgres!.url,
+        // The mail-service keeps its outbox in PostgreSQL: a database of its own.
+        DATABASE_URL: await freshDatabase(),
         ...options.mailService,
       }).catch(async (error: unknown) => {
         // A fixture that cannot start leaves nothing running behind it.
         await new Promise((resolve) => bucket.server.close(resolve));
-        await postgres?.stop();
         rmSync(work, { recursive: true, force: true });
         throw error;
       })
@@ -243,6 +238,7 @@ export async function startFixture(
     parseSiteSettings({
       SHELL_DIST,
       DEPLOY_DIR: deployDir,
+      DATABASE_URL: await freshDatabase(),
       MAIL_SERVICE_URL: mail?.url ?? 'http://127.0.0.1:9',
       SITE_URL,
       RENDER_WORKERS: '1',
@@ -286,7 +282,6 @@ export async function startFixture(
         mail.child.kill('SIGTERM');
         await exited;
       }
-      await postgres?.stop();
       rmSync(work, { recursive: true, force: true });
     },
   };
