@@ -51,8 +51,8 @@ const schema = z.object({
   SITE_URL: origin('https://www.example.com').optional(),
   // The shell's build: public/ (what visitors may fetch) and server/ (its Node build).
   SHELL_DIST: folder.default(path.join(ROOT, 'shell', 'dist')),
-  // Where the live manifest lives without a database (<DEPLOY_DIR>/remotes.json), and what an
-  // empty database starts from.
+  // What an empty database starts from (<DEPLOY_DIR>/remotes.json, and the files an earlier
+  // single server kept its state in: control-plane/move-in.ts).
   DEPLOY_DIR: folder.default(path.join(ROOT, 'deploy')),
   // The proxy keeps each request's own path (/api/…): a path here would be silently ignored.
   MAIL_SERVICE_URL: origin('http://127.0.0.1:3005').default('http://127.0.0.1:3005'),
@@ -102,8 +102,12 @@ const schema = z.object({
   ROUTE_TABLE_MAX_BYTES: wholeNumber('a number of bytes', 65_536, 20_971_520).default(1024 * 1024),
   // The proxies whose X-Forwarded-* headers count (Fastify's trustProxy).
   TRUST_PROXY: trustProxySetting.default(false),
-  // PostgreSQL shared by replicas; without it, the control plane is files in DEPLOY_DIR.
-  DATABASE_URL: databaseUrl.optional(),
+  // The control plane, in PostgreSQL shared by every replica: the live manifest and its history,
+  // the groups' deploy tokens, the canary counts and the last good pages. Required; `npm start`
+  // passes its embedded PostgreSQL's. Holds credentials: never logged.
+  DATABASE_URL: databaseUrl(
+    'the live manifest, its history, the deploy tokens and the canary counts are kept in PostgreSQL',
+  ),
   // GET /_metrics answers with this bearer token; off (404) without it. The same rule as the
   // deploy token's (and the mail-service's METRICS_TOKEN).
   METRICS_TOKEN: deployToken.optional(),

@@ -13,10 +13,15 @@ import {
 
 const root = path.join(__dirname, '..', '..', '..');
 
+/** The one setting without a default, which `npm start` sets: the control plane's database. */
+const database = { DATABASE_URL: 'postgres://site:password@localhost:5432/site' };
+/** The settings of `env`, with the database set unless `env` sets it. */
+const parse = (env: NodeJS.ProcessEnv) => parseSiteSettings({ ...database, ...env });
+
 /** The problems a set of variables is refused with, one line per variable. */
 function problems(env: NodeJS.ProcessEnv): readonly string[] {
   try {
-    parseSiteSettings(env);
+    parse(env);
   } catch (error) {
     if (error instanceof SettingsError) return error.problems;
     throw error;
@@ -25,9 +30,22 @@ function problems(env: NodeJS.ProcessEnv): readonly string[] {
 }
 
 describe('the site server settings', () => {
+  test('without DATABASE_URL the server does not start, and says where one comes from', () => {
+    let refused: readonly string[] = [];
+    try {
+      parseSiteSettings({});
+    } catch (error) {
+      if (error instanceof SettingsError) refused = error.problems;
+    }
+    expect(refused).toEqual([
+      'DATABASE_URL: is not set: the live manifest, its history, the deploy tokens and the canary counts are kept in PostgreSQL (postgres://user:password@host:5432/database); npm start runs an embedded PostgreSQL and passes its URL',
+    ]);
+    expect(problems({ DATABASE_URL: 'mysql://site:secret@db/site' })[0]).not.toContain('secret');
+  });
+
   test('with nothing set, every setting has its default', () => {
     // Each default is the value .env.example states (env-example.test.ts); a few read here.
-    expect(parseSiteSettings({})).toMatchObject<Partial<SiteConfig>>({
+    expect(parse({})).toMatchObject<Partial<SiteConfig>>({
       PORT: 3000,
       SITE_URL: 'http://localhost:3000',
       SHELL_DIST: path.join(root, 'shell', 'dist'),
@@ -36,14 +54,14 @@ describe('the site server settings', () => {
       DEPLOY_ALLOWED_ORIGINS: [],
       TRUST_PROXY: false,
     });
-    expect(parseSiteSettings({}).DEPLOY_TOKEN).toBeUndefined();
+    expect(parse({}).DEPLOY_TOKEN).toBeUndefined();
     // Read where they are used, and never changed there.
-    expect(Object.isFrozen(parseSiteSettings({}))).toBe(true);
-    expect(Object.isFrozen(parseSiteSettings({}).DEPLOY_ALLOWED_ORIGINS)).toBe(true);
+    expect(Object.isFrozen(parse({}))).toBe(true);
+    expect(Object.isFrozen(parse({}).DEPLOY_ALLOWED_ORIGINS)).toBe(true);
   });
 
   test('the connection limits the server applies are the settings over the stated ones', () => {
-    expect(connectionLimits(parseSiteSettings({ MAX_CONNECTIONS_PER_CLIENT: '9' }))).toEqual({
+    expect(connectionLimits(parse({ MAX_CONNECTIONS_PER_CLIENT: '9' }))).toEqual({
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
       keepAliveTimeoutMs: 72_000,
@@ -53,7 +71,7 @@ describe('the site server settings', () => {
   });
 
   test("LOG_LEVEL is one of pino's levels, shared with the mail-service", () => {
-    expect(parseSiteSettings({ LOG_LEVEL: 'warn' }).LOG_LEVEL).toBe('warn');
+    expect(parse({ LOG_LEVEL: 'warn' }).LOG_LEVEL).toBe('warn');
     expect(problems({ LOG_LEVEL: 'loud' })).toEqual([
       expect.stringMatching(
         /^LOG_LEVEL: .*expected one of fatal, error, warn, info, debug, trace, silent/,
@@ -63,7 +81,7 @@ describe('the site server settings', () => {
 
   test('the route table limits are bounded, and each is read into its place', () => {
     expect(
-      parseSiteSettings({
+      parse({
         ROUTE_TITLE_MAX_CHARS: '80',
         ROUTE_NAV_LABEL_MAX_CHARS: '40',
         ROUTE_GROUP_MAX_CHARS: '30',
@@ -96,7 +114,7 @@ describe('the site server settings', () => {
 
   test('the last good pages stand in for a minute to 30 days, and are bounded in count and size', () => {
     expect(
-      parseSiteSettings({
+      parse({
         LAST_GOOD_SECONDS: '3600',
         LAST_GOOD_PAGES: '200',
         LAST_GOOD_PAGE_BYTES: '65536',
@@ -117,7 +135,7 @@ describe('the site server settings', () => {
 
   test('the connection limits are bounded: times within what a timer holds, the request after its headers', () => {
     expect(
-      parseSiteSettings({
+      parse({
         HEADERS_TIMEOUT_MS: '2000',
         REQUEST_TIMEOUT_MS: '5000',
         KEEP_ALIVE_TIMEOUT_MS: '65000',
@@ -149,7 +167,7 @@ describe('the site server settings', () => {
 
   test("a canary's judgment (rate, minimum views, window) and how often it is judged are checked", () => {
     expect(
-      parseSiteSettings({
+      parse({
         CANARY_MAX_ERROR_RATE: '0.05',
         CANARY_MIN_VIEWS: '300',
         CANARY_WINDOW_SECONDS: '30',
@@ -184,13 +202,13 @@ describe('the site server settings', () => {
       expect.stringMatching(/^CANARY_ERROR_THRESHOLD: no longer read; .*CANARY_MAX_ERROR_RATE/),
     ]);
     expect(problems({ CANARY_ERROR_THRESHOLD: '5', PORT: 'x' })).toHaveLength(2);
-    expect(parseSiteSettings({ CANARY_ERROR_THRESHOLD: '  ' }).CANARY_MIN_VIEWS).toBeGreaterThan(0);
+    expect(parse({ CANARY_ERROR_THRESHOLD: '  ' }).CANARY_MIN_VIEWS).toBeGreaterThan(0);
   });
 
   test('METRICS_TOKEN turns the metrics on; a short one is refused without being echoed', () => {
     const token = 'metrics-token-0123456789';
-    expect(parseSiteSettings({ METRICS_TOKEN: token }).METRICS_TOKEN).toBe(token);
-    expect(parseSiteSettings({}).METRICS_TOKEN).toBeUndefined();
+    expect(parse({ METRICS_TOKEN: token }).METRICS_TOKEN).toBe(token);
+    expect(parse({}).METRICS_TOKEN).toBeUndefined();
     const refused = problems({ METRICS_TOKEN: 'short secret' });
     expect(refused).toHaveLength(1);
     expect(refused[0]).toMatch(/^METRICS_TOKEN: expected at least 16 printable characters/);
@@ -198,7 +216,7 @@ describe('the site server settings', () => {
   });
 
   test('BEACON_RATE_LIMIT is a whole number of reports per minute', () => {
-    expect(parseSiteSettings({ BEACON_RATE_LIMIT: '5' }).BEACON_RATE_LIMIT).toBe(5);
+    expect(parse({ BEACON_RATE_LIMIT: '5' }).BEACON_RATE_LIMIT).toBe(5);
     for (const bad of ['0', '1.5', 'ten', '100001']) {
       expect(problems({ BEACON_RATE_LIMIT: bad })).toEqual([
         `BEACON_RATE_LIMIT: "${bad}" is not a number of reports per minute (1 to 100000)`,
@@ -207,14 +225,12 @@ describe('the site server settings', () => {
   });
 
   test('empty and blank values count as unset; values are trimmed', () => {
-    expect(parseSiteSettings({ PORT: '', RENDER_TIMEOUT_MS: '  ', DEPLOY_TOKEN: '' })).toEqual(
-      parseSiteSettings({}),
-    );
-    expect(parseSiteSettings({ PORT: ' 3456 ' }).PORT).toBe(3456);
+    expect(parse({ PORT: '', RENDER_TIMEOUT_MS: '  ', DEPLOY_TOKEN: '' })).toEqual(parse({}));
+    expect(parse({ PORT: ' 3456 ' }).PORT).toBe(3456);
   });
 
   test('RENDER_TIMEOUT_MS=3s is refused with what it accepts, not read as NaN', () => {
-    expect(() => parseSiteSettings({ RENDER_TIMEOUT_MS: '3s' })).toThrow(
+    expect(() => parse({ RENDER_TIMEOUT_MS: '3s' })).toThrow(
       'RENDER_TIMEOUT_MS: "3s" is not a whole number of milliseconds (100 to 60000)',
     );
     for (const bad of ['99', '60001', '2.5', '-1', '1e3', '0x10']) {
@@ -222,12 +238,12 @@ describe('the site server settings', () => {
         `RENDER_TIMEOUT_MS: "${bad}" is not a whole number of milliseconds (100 to 60000)`,
       ]);
     }
-    expect(parseSiteSettings({ RENDER_TIMEOUT_MS: '100' }).RENDER_TIMEOUT_MS).toBe(100);
-    expect(parseSiteSettings({ RENDER_TIMEOUT_MS: '60000' }).RENDER_TIMEOUT_MS).toBe(60_000);
+    expect(parse({ RENDER_TIMEOUT_MS: '100' }).RENDER_TIMEOUT_MS).toBe(100);
+    expect(parse({ RENDER_TIMEOUT_MS: '60000' }).RENDER_TIMEOUT_MS).toBe(60_000);
   });
 
   test('FETCH_TIMEOUT_MS is a whole number of milliseconds too', () => {
-    expect(parseSiteSettings({ FETCH_TIMEOUT_MS: '800' }).FETCH_TIMEOUT_MS).toBe(800);
+    expect(parse({ FETCH_TIMEOUT_MS: '800' }).FETCH_TIMEOUT_MS).toBe(800);
     expect(problems({ FETCH_TIMEOUT_MS: '2.5s' })).toEqual([
       'FETCH_TIMEOUT_MS: "2.5s" is not a whole number of milliseconds (100 to 60000)',
     ]);
@@ -236,7 +252,7 @@ describe('the site server settings', () => {
   test('every bad variable is named at once, in one error', () => {
     const error = (() => {
       try {
-        parseSiteSettings({
+        parse({
           PORT: '70000',
           SITE_URL: 'www.example.com',
           RENDER_TIMEOUT_MS: '3s',
@@ -264,7 +280,7 @@ describe('the site server settings', () => {
   });
 
   test('PORT is a port number; SITE_URL follows it unless set', () => {
-    expect(parseSiteSettings({ PORT: '3456' })).toMatchObject({
+    expect(parse({ PORT: '3456' })).toMatchObject({
       PORT: 3456,
       SITE_URL: 'http://localhost:3456',
     });
@@ -274,15 +290,13 @@ describe('the site server settings', () => {
   });
 
   test('SITE_URL is an absolute http(s) origin, given back without the trailing slash', () => {
-    expect(parseSiteSettings({ SITE_URL: 'https://www.example.com/' }).SITE_URL).toBe(
+    expect(parse({ SITE_URL: 'https://www.example.com/' }).SITE_URL).toBe(
       'https://www.example.com',
     );
-    expect(parseSiteSettings({ SITE_URL: 'HTTPS://WWW.Example.COM:443' }).SITE_URL).toBe(
+    expect(parse({ SITE_URL: 'HTTPS://WWW.Example.COM:443' }).SITE_URL).toBe(
       'https://www.example.com',
     );
-    expect(parseSiteSettings({ SITE_URL: 'http://localhost:8080' }).SITE_URL).toBe(
-      'http://localhost:8080',
-    );
+    expect(parse({ SITE_URL: 'http://localhost:8080' }).SITE_URL).toBe('http://localhost:8080');
     expect(problems({ SITE_URL: 'https://www.example.com/site' })).toEqual([
       'SITE_URL: "https://www.example.com/site" has a path (/site): expected an http(s) origin such as https://www.example.com',
     ]);
@@ -293,7 +307,7 @@ describe('the site server settings', () => {
 
   test('HOST is an address or a host name; unset listens on every interface', () => {
     for (const host of ['127.0.0.1', '::', '::1', 'localhost', 'site.internal']) {
-      expect(parseSiteSettings({ HOST: host }).HOST).toBe(host);
+      expect(parse({ HOST: host }).HOST).toBe(host);
     }
     expect(problems({ HOST: 'local host' })).toEqual([
       'HOST: "local host" is not an address to listen on (an IP address such as 127.0.0.1 or ::, or a host name)',
@@ -305,15 +319,15 @@ describe('the site server settings', () => {
   });
 
   test('SHELL_DIST and DEPLOY_DIR are folders, relative ones taken from the working directory', () => {
-    const s = parseSiteSettings({ SHELL_DIST: 'build/shell', DEPLOY_DIR: '/srv/site/deploy' });
+    const s = parse({ SHELL_DIST: 'build/shell', DEPLOY_DIR: '/srv/site/deploy' });
     expect(s.SHELL_DIST).toBe(path.resolve('build/shell'));
     expect(s.DEPLOY_DIR).toBe('/srv/site/deploy');
   });
 
   test('MAIL_SERVICE_URL is an http(s) origin: a path would be ignored by the proxy, so it is refused', () => {
-    expect(
-      parseSiteSettings({ MAIL_SERVICE_URL: 'http://mail.internal:8025/' }).MAIL_SERVICE_URL,
-    ).toBe('http://mail.internal:8025');
+    expect(parse({ MAIL_SERVICE_URL: 'http://mail.internal:8025/' }).MAIL_SERVICE_URL).toBe(
+      'http://mail.internal:8025',
+    );
     expect(problems({ MAIL_SERVICE_URL: 'http://mail.internal/api' })).toEqual([
       'MAIL_SERVICE_URL: "http://mail.internal/api" has a path (/api): expected an http(s) origin such as http://127.0.0.1:3005',
     ]);
@@ -321,7 +335,7 @@ describe('the site server settings', () => {
   });
 
   test('RENDER_WORKERS is 1 to 16; by default one fewer than the cores, at least 1, at most 4', () => {
-    expect(parseSiteSettings({ RENDER_WORKERS: '16' }).RENDER_WORKERS).toBe(16);
+    expect(parse({ RENDER_WORKERS: '16' }).RENDER_WORKERS).toBe(16);
     expect(problems({ RENDER_WORKERS: '17' })).toEqual([
       'RENDER_WORKERS: "17" is not a number of render processes (1 to 16)',
     ]);
@@ -330,11 +344,11 @@ describe('the site server settings', () => {
 
   test('DEPLOY_TOKEN turns the deploy API on; the allowed origins are read as origins, once each', () => {
     expect(
-      parseSiteSettings({ DEPLOY_ALLOWED_ORIGINS: 'https://cdn.example.com' }).DEPLOY_TOKEN,
+      parse({ DEPLOY_ALLOWED_ORIGINS: 'https://cdn.example.com' }).DEPLOY_TOKEN,
     ).toBeUndefined();
     const token = 'a-deploy-token-of-32-characters!';
     expect(
-      parseSiteSettings({
+      parse({
         DEPLOY_TOKEN: token,
         DEPLOY_ALLOWED_ORIGINS:
           ' https://CDN.example.com/ ,http://localhost:3001,,https://cdn.example.com',
@@ -349,8 +363,7 @@ describe('the site server settings', () => {
   test("DEPLOY_CHECK_TIMEOUT_S is how long one deploy's checks may take, 5 to 3600 s", () => {
     const token = 'a-deploy-token-of-32-characters!';
     expect(
-      parseSiteSettings({ DEPLOY_TOKEN: token, DEPLOY_CHECK_TIMEOUT_S: '30' })
-        .DEPLOY_CHECK_TIMEOUT_S,
+      parse({ DEPLOY_TOKEN: token, DEPLOY_CHECK_TIMEOUT_S: '30' }).DEPLOY_CHECK_TIMEOUT_S,
     ).toBe(30);
     expect(problems({ DEPLOY_CHECK_TIMEOUT_S: '4' })).toEqual([
       'DEPLOY_CHECK_TIMEOUT_S: "4" is not a whole number of seconds (5 to 3600)',
@@ -391,7 +404,7 @@ describe('the site server settings', () => {
       ['fd00::/8, 192.168.1.1', ['fd00::/8', '192.168.1.1']],
     ];
     for (const [value, expected] of accepted) {
-      expect(parseSiteSettings({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+      expect(parse({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
     }
     expect(problems({ TRUST_PROXY: 'true' })[0]).toMatch(
       /^TRUST_PROXY: true would believe X-Forwarded-For from anyone/,
@@ -405,7 +418,7 @@ describe('the site server settings', () => {
 
   test('the render processes: their limits bounded, their user a name', () => {
     expect(
-      parseSiteSettings({
+      parse({
         GROUP_RENDER_WORKERS: '3',
         RENDER_MAX_PAGE_BYTES: '2000000',
         RENDER_MEMORY_MB: '512',
@@ -429,20 +442,18 @@ describe('the site server settings', () => {
       ['PREVIEW_RENDER_POOLS', '0', 'is not a number of render pools (1 to 16)'],
       ['RENDER_USER', 'no body', 'is not a user name'],
     ] as const) {
-      expect(() => parseSiteSettings({ [name]: value })).toThrow(`${name}: "${value}" ${says}`);
+      expect(() => parse({ [name]: value })).toThrow(`${name}: "${value}" ${says}`);
     }
-    expect(() =>
-      parseSiteSettings({ RENDER_MEMORY_MB: '512', GROUP_RENDER_MEMORY_MB: '256' }),
-    ).toThrow(
+    expect(() => parse({ RENDER_MEMORY_MB: '512', GROUP_RENDER_MEMORY_MB: '256' })).toThrow(
       'GROUP_RENDER_MEMORY_MB: 256 is less than RENDER_MEMORY_MB (512); a group needs room for one render process',
     );
   });
 
   test("the replica's name: unset by default, else a plain name for a header", () => {
-    expect(parseSiteSettings({}).REPLICA_NAME).toBeUndefined();
-    expect(parseSiteSettings({ REPLICA_NAME: 'site-1' }).REPLICA_NAME).toBe('site-1');
+    expect(parse({}).REPLICA_NAME).toBeUndefined();
+    expect(parse({ REPLICA_NAME: 'site-1' }).REPLICA_NAME).toBe('site-1');
     for (const value of ['site 1', 'site\u00e9', 'x'.repeat(65)]) {
-      expect(() => parseSiteSettings({ REPLICA_NAME: value })).toThrow(
+      expect(() => parse({ REPLICA_NAME: value })).toThrow(
         `REPLICA_NAME: "${value}" is not a replica name (1 to 64 letters, digits, ".", "-" or "_", such as site-1)`,
       );
     }

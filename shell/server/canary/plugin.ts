@@ -3,14 +3,13 @@
  * served while canaries run is a view of its group's version, for the visitor's cohort; a page the
  * site could not render is a failed view; and the view's token (canary/view-tokens.ts, a cookie only
  * `/_beacon` receives) lets the browser report one error for it. A preview's pages and a
- * crawler's are no views. The counts go to the control plane's store (files, or PostgreSQL shared
- * by replicas), where the judge (deploy/plugin.ts) sums them.
+ * crawler's are no views. The counts go to the control plane's PostgreSQL, shared by replicas, where
+ * the judge (deploy/plugin.ts) sums them.
  */
 import { serialize as serializeCookie } from 'cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { CanaryCounter, type CanaryCountStore } from './counts';
-import { FileCountStore } from '../control-plane/counts-files';
 import { PostgresCountStore } from '../control-plane/counts-postgres';
 import { BEACON_PATH } from './beacon';
 import { isDocumentNavigation } from '../http/navigation';
@@ -33,11 +32,9 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    const { DATABASE_URL, DEPLOY_DIR } = app.config;
+    const { DATABASE_URL } = app.config;
     const signer = new ViewSigner(viewKeyOf(previewSecretOf(app.config)));
-    const store: CanaryCountStore = DATABASE_URL
-      ? new PostgresCountStore(DATABASE_URL)
-      : new FileCountStore(DEPLOY_DIR);
+    const store: CanaryCountStore = new PostgresCountStore(DATABASE_URL);
     const counter = new CanaryCounter(store);
     app.decorate('canary', { signer, counter, store } satisfies CanaryCounting);
     app.addHook('onClose', async () => {

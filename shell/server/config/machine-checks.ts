@@ -61,7 +61,7 @@ export async function checkSiteMachine(config: SiteConfig): Promise<void> {
       `SHELL_DIST: ${config.SHELL_DIST} holds no build of the shell (no ${missing}): build it with npm run build -w shell, or correct the path`,
     );
   }
-  const deploy = folderProblem(config.DEPLOY_DIR, !config.DATABASE_URL);
+  const deploy = folderProblem(config.DEPLOY_DIR, false);
   if (deploy) {
     problems.push(
       `DEPLOY_DIR: ${deploy}: expected the folder of the live manifest (npm start makes the checkout's deploy/ on its first run)`,

@@ -90,9 +90,17 @@ export const originList = z.string().transform((value, ctx) => {
  * A PostgreSQL connection URL. It may hold a password, so a bad one is described by what is wrong,
  * never echoed.
  */
-export const databaseUrl = z.string().transform((value, ctx) => {
-  const problem = databaseUrlProblem(value);
-  if (!problem) return value;
-  ctx.addIssue({ code: 'custom', message: problem });
-  return z.NEVER;
-});
+export const databaseUrl = (needed: string) =>
+  z
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? `is not set: ${needed} (postgres://user:password@host:5432/database); npm start runs an embedded PostgreSQL and passes its URL`
+          : 'expected a postgres:// URL',
+    })
+    .transform((value, ctx) => {
+      const problem = databaseUrlProblem(value);
+      if (!problem) return value;
+      ctx.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    });

@@ -72,7 +72,6 @@ async function prepareLocalControlPlane({
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { 'fresh-manifest': { type: 'boolean' } } });
   const config = parseSiteSettings(process.env);
-  if (!config.DATABASE_URL) throw new Error('DATABASE_URL is not set');
   const fresh = values['fresh-manifest'] ?? false;
   const live = await prepareLocalControlPlane({
     url: config.DATABASE_URL,

@@ -1,11 +1,12 @@
 /**
- * The control plane (files for one server, PostgreSQL for replicas): the live manifest, its history
- * and the groups' deploy tokens. `app.live()` is the manifest every request starts from; whoever
+ * The control plane (PostgreSQL, shared by every replica): the live manifest, its history and the
+ * groups' deploy tokens. `app.live()` is the manifest every request starts from; whoever
  * must act when it changes (the render processes of a version that is no longer live) is told.
  */
+import path from 'node:path';
 import fp from 'fastify-plugin';
 import type { ControlPlane, LiveManifest } from './index';
-import { openControlPlane } from './open';
+import { PostgresControlPlane } from './postgres';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,9 +20,9 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    const store = openControlPlane({
-      deployDir: app.config.DEPLOY_DIR,
-      databaseUrl: app.config.DATABASE_URL,
+    const store = new PostgresControlPlane({
+      url: app.config.DATABASE_URL,
+      deployDir: path.resolve(app.config.DEPLOY_DIR),
       log: app.log.child({ part: 'control-plane' }),
     });
     await store.start();

@@ -15,7 +15,7 @@ import type { ContactFormState } from '../../src/pages/contact/form-state';
 import { composePage } from './compose';
 import { NOT_FOUND_PATH, PageComposer, type Composition } from './composer';
 import type { LiveManifest } from '../control-plane';
-import { openLastGoodStore } from '../control-plane/open';
+import { PostgresLastGoodStore } from '../control-plane/last-good-postgres';
 import { LastGoodPages } from './last-good';
 import { ComposedPage, PageCache, type KeptPage, type SentPage } from './cache';
 import { HotPages, PageShape, piece, type Piece } from './pieces';
@@ -66,7 +66,7 @@ export default fp<{ lastGoodMaxAgeMs?: number | undefined }>(
     );
     const lastGood = new LastGoodPages(
       // Kept beside the live manifest.
-      openLastGoodStore({ deployDir: config.DEPLOY_DIR, databaseUrl: config.DATABASE_URL }),
+      new PostgresLastGoodStore(config.DATABASE_URL),
       {
         maxAgeMs: hooks.lastGoodMaxAgeMs ?? config.LAST_GOOD_SECONDS * 1000,
         maxPages: config.LAST_GOOD_PAGES,

@@ -127,7 +127,7 @@ describe('the version is the folder', () => {
 
 describe('a table’s size is bounded at deploy', () => {
   // The limits the fixture's site runs with: the settings' defaults.
-  const defaults = parseSiteSettings({});
+  const defaults = parseSiteSettings({ DATABASE_URL: 'postgres://localhost/site' });
   const limits = {
     titleChars: defaults.ROUTE_TITLE_MAX_CHARS,
     navLabelChars: defaults.ROUTE_NAV_LABEL_MAX_CHARS,
