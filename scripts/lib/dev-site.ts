@@ -7,10 +7,9 @@
  * server stops first, then the database, whose data is removed: nothing is left running.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { promises as fs, rmSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import pg from 'pg';
 import { databaseDir, localDatabase, prepareControlPlane } from './local-database';
 import { MAIL_SERVICE_PORT } from './local-ports';
 import type { ProcessSpec } from './processes';
@@ -57,22 +56,21 @@ function killGroup(child: ChildProcess): void {
   }
 }
 
-/** Resolves once the database at `url` takes connections; rejects when `child` stops first. */
-async function accepting(url: string, child: ChildProcess): Promise<void> {
+/**
+ * Resolves once the PostgreSQL of `child` takes connections, as `pg_ctl` tells: the status line of
+ * its `postmaster.pid` says `ready`. (A connection tried sooner would be refused with a FATAL line.)
+ */
+async function accepting(dataDir: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + START_MS;
   for (;;) {
     if (!running(child)) throw new Error("the development site's database stopped");
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-    // A refused connection is an answer here, not an error to report.
-    client.on('error', () => undefined);
-    const ok = await client.connect().then(
-      () => true,
-      () => false,
+    const lines = await fs.readFile(path.join(dataDir, 'postmaster.pid'), 'utf8').then(
+      (text) => text.split('\n'),
+      () => [],
     );
-    await client.end().catch(() => undefined);
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`PostgreSQL took no connection within a minute`);
-    await sleep(100);
+    if (Number(lines[0]) === child.pid && lines[7]?.trim() === 'ready') return;
+    if (Date.now() > deadline) throw new Error(`PostgreSQL was not ready within a minute`);
+    await sleep(50);
   }
 }
 
@@ -162,7 +160,7 @@ export class DevSite {
     if (this.stopping) throw new Error('the development site is stopping');
     this.databaseUrl = database.url;
     this.database = this.run(database.spec, () => "the development site's database stopped");
-    await accepting(database.url, this.database);
+    await accepting(this.dataDir, this.database);
     if (this.stopping) throw new Error('the development site is stopping');
     this.server = this.run(
       this.siteServer(database.url),
