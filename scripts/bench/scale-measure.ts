@@ -1,7 +1,8 @@
 /**
  * One size of the scale measurement: the site server started on a manifest of that many routes,
- * crawled twice, the grown group deployed again, its processes counted and its cached pages timed
- * against nginx; every figure with the load average when it was taken.
+ * crawled twice, the grown group deployed again (published through the control plane, on a database
+ * of its own: database.ts), its processes counted and its cached pages timed against nginx; every
+ * figure with the load average when it was taken.
  */
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync, promises as fs } from 'node:fs';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { SHELL_PAGES } from '@site/contracts/site';
 import { writeManifest, type buildManifest } from '../manifest';
+import { publishManifest, siteDatabase } from './database';
 import { medianOf, start, wrk, type Sample } from './processes';
 import { GROWN, SCALE_PORTS } from './scale-grow';
 import type { Measured, SizeFigures } from './scale-report';
@@ -182,6 +184,8 @@ export async function measureSize(
   const routes = paths.length;
   const deployDir = path.join(scratch, `deploy-${routes}`);
   await writeManifest(path.join(deployDir, 'remotes.json'), manifest);
+  // A database of its own per size: no history or cached composition of another size.
+  const databaseUrl = await siteDatabase(deployDir);
   const siteUrl = `http://127.0.0.1:${SCALE_PORTS.site}`;
   log(`scale: ${routes} routes: starting the site server`);
   const child = await start(
@@ -190,6 +194,7 @@ export async function measureSize(
     {
       SITE_URL: siteUrl,
       DEPLOY_DIR: deployDir,
+      DATABASE_URL: databaseUrl,
       SHELL_DIST: path.join(root, 'shell', 'dist'),
       PORT: String(SCALE_PORTS.site),
       RENDER_WORKERS: '1',
@@ -240,6 +245,7 @@ export async function measureSize(
         r.name === GROWN.name ? { ...nextGrown, routes: grown.routes } : r,
       ),
     });
+    await publishManifest(databaseUrl, deployDir);
     await waitForVersion(siteUrl, nextGrown.version);
     const grownPaths = new Set(grown.routes.map((r) => r.path));
     const beforeDeployCrawl = await lookups(siteUrl);
