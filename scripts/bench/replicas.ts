@@ -36,6 +36,7 @@ import {
   type Sample,
 } from './processes';
 import { readCounts } from '../lib/args';
+import { publishManifest } from './database';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -124,7 +125,7 @@ async function startCluster(dir: string): Promise<{ sites: string[]; nginxVersio
   const remoteEnv = await startRemoteHosts(REPLICAS_PORTS.remotes);
   const hosts = Object.values(remoteEnv);
 
-  // The seed the first site server publishes to the empty database.
+  // The manifest the database starts with.
   const deployDir = path.join(dir, 'deploy');
   await fs.mkdir(deployDir, { recursive: true });
   const written = spawnSync(
@@ -144,11 +145,13 @@ async function startCluster(dir: string): Promise<{ sites: string[]; nginxVersio
   );
   if (written.status !== 0)
     throw new Error(`scripts/manifest.ts failed:\n${written.stdout}${written.stderr}`);
+  // As the cluster run prepares its database before any site server starts.
+  await publishManifest(postgres.url, deployDir);
 
   const balancerUrl = `http://127.0.0.1:${REPLICAS_PORTS.balancer}`;
   const sites = REPLICAS_PORTS.sites.map((port) => `http://127.0.0.1:${port}`);
   log('replicas: three site servers on one database');
-  // Started together on an empty database, as the cluster run starts them: one of them seeds it.
+  // Started together, as the cluster run starts them.
   await Promise.all(
     REPLICAS_PORTS.sites.map((port, i) =>
       start(
