@@ -303,14 +303,14 @@ export async function measureReplicas({
   // code is compiled (three servers share the three-replica warm-up, so it runs longer).
   for (const site of sites) await fetch(`${site}${page}`);
   for (let pass = 0; pass < 2; pass++) {
-    wrk(sides.three, 5);
-    wrk(sides.one, 3);
+    await wrk(sides.three, 5);
+    await wrk(sides.one, 3);
   }
   const samples: Record<'three' | 'one', Sample[]> = { three: [], one: [] };
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? (['three', 'one'] as const) : (['one', 'three'] as const);
     for (const side of order) {
-      const sample = wrk(sides[side], seconds);
+      const sample = await wrk(sides[side], seconds);
       samples[side].push(sample);
       log(
         `replicas round ${round + 1}/${rounds} ${side === 'three' ? '3 replicas' : '1 replica'} ${page}: ${fmt(sample.rps)} req/s, p50 ${fmt(sample.p50Ms, 2)} ms, p99 ${fmt(sample.p99Ms, 2)} ms`,

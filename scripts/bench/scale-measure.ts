@@ -149,15 +149,17 @@ async function againstNginx(
   }
   const samples = pages.map(() => ({ site: [] as Sample[], nginx: [] as Sample[] }));
   for (const page of pages) {
-    wrk(`${siteUrl}${page}`, 1);
-    wrk(`${nginxUrl}${page}`, 1);
+    await wrk(`${siteUrl}${page}`, 1);
+    await wrk(`${nginxUrl}${page}`, 1);
   }
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? (['site', 'nginx'] as const) : (['nginx', 'site'] as const);
-    pages.forEach((page, i) => {
+    for (const [i, page] of pages.entries()) {
       for (const side of order)
-        samples[i]![side].push(wrk(`${side === 'site' ? siteUrl : nginxUrl}${page}`, seconds));
-    });
+        samples[i]![side].push(
+          await wrk(`${side === 'site' ? siteUrl : nginxUrl}${page}`, seconds),
+        );
+    }
   }
   const perPage = samples.map((s) => ({
     site: medianOf(s.site).rps,

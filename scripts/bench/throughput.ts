@@ -301,7 +301,7 @@ export async function measureThroughput({
 
   log(`throughput: warming both sides (${pages.length} pages)`);
   for (const page of pages) {
-    for (const side of SIDES) wrk(`${sides[side]}${page}`, 2);
+    for (const side of SIDES) await wrk(`${sides[side]}${page}`, 2);
   }
   const samples: Record<string, Record<(typeof SIDES)[number], Sample[]>> = Object.fromEntries(
     pages.map((p) => [p, { site: [], nginx: [], balancer: [] }]),
@@ -311,7 +311,7 @@ export async function measureThroughput({
     const order = [...SIDES.slice(round % 3), ...SIDES.slice(0, round % 3)];
     for (const page of pages) {
       for (const side of order) {
-        const sample = wrk(`${sides[side]}${page}`, seconds);
+        const sample = await wrk(`${sides[side]}${page}`, seconds);
         samples[page]?.[side].push(sample);
         log(
           `throughput round ${round + 1}/${rounds} ${side} ${page}: ${fmt(sample.rps)} req/s, p50 ${fmt(sample.p50Ms, 2)} ms, p99 ${fmt(sample.p99Ms, 2)} ms`,
