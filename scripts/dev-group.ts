@@ -11,20 +11,20 @@
  *   npm run dev -w mfe-data -- --port 3101          the development site's port (default: the first free of 3100-3109)
  *
  * Nothing on the site it composes changes: its public manifest and the other groups' published
- * files are read, never written. Ctrl-C stops the development site; the other site keeps running.
+ * files are read, never written. The development site keeps its own manifest in a PostgreSQL made
+ * for the run (lib/dev-site.ts). Ctrl-C stops the development site and its database, and removes
+ * their folders; the other site keeps running.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import webpack, { type Configuration, type MultiStats } from 'webpack';
 import { parseManifest, type DeploymentManifest } from '@site/contracts';
 import { createRemoteServer } from '@site/serving';
 import { ArgsError, readArgs, wholeNumber } from './lib/args';
-import { MAIL_SERVICE_PORT } from './lib/local-ports';
+import { DevSite } from './lib/dev-site';
 import { builtEntry, writeManifest } from './manifest';
 
 const root = path.join(__dirname, '..');
@@ -152,50 +152,6 @@ function watchConfigs(workspace: string, stage: string, host: string): Configura
   return [browser, server];
 }
 
-/** The development site's server: shell/server/main.ts, as npm start runs it. */
-function startSiteServer(port: number, deployDir: string): ChildProcess {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(root, 'shell', 'server', 'main.ts')],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        SITE_URL: `http://localhost:${port}`,
-        DEPLOY_DIR: deployDir,
-        // Messages go to the local mail-service (when it runs), never to the site composed from.
-        MAIL_SERVICE_URL: `http://127.0.0.1:${process.env.MAIL_SERVICE_PORT ?? MAIL_SERVICE_PORT}`,
-        // No deploy API: the development site's manifest is this command's to write.
-        DEPLOY_TOKEN: '',
-        LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  for (const stream of [child.stdout, child.stderr]) {
-    readline
-      .createInterface({ input: stream, crlfDelay: Infinity })
-      .on('line', (line) => console.log(`[site] ${line}`));
-  }
-  return child;
-}
-
-/** Resolves once `url` answers 200, or rejects when `child` stops or a minute passes. */
-async function answers(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error('the development site server stopped');
-    const ok = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within a minute`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 async function main(): Promise<void> {
   const workspace = process.cwd();
   const tableFile = path.join(workspace, 'src', 'routes.json');
@@ -267,16 +223,22 @@ async function main(): Promise<void> {
   const address = host.app.server.address();
   const hostUrl = `http://localhost:${typeof address === 'object' && address ? address.port : 0}`;
 
-  let siteServer: ChildProcess | undefined;
   let published = 0;
   let stopping = false;
+  const devSite = new DevSite({
+    port,
+    deployDir,
+    onStopped: (what) => {
+      console.error(`dev: ${what}`);
+      stop(1);
+    },
+  });
   const stop = (code: number) => {
     if (stopping) return;
     stopping = true;
     clearInterval(heartbeat);
     for (const res of listeners) res.end();
-    siteServer?.kill('SIGTERM');
-    void host.close().finally(() => {
+    void Promise.allSettled([devSite.stop(), host.close()]).finally(() => {
       rmSync(work, { recursive: true, force: true });
       process.exit(code);
     });
@@ -284,7 +246,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop(0));
   process.on('SIGTERM', () => stop(0));
 
-  const siteUrl = `http://localhost:${port}`;
+  const siteUrl = devSite.url;
   console.log(
     `dev: ${name} from ${path.relative(root, workspace) || workspace}, inside ${local ? 'the site npm start runs' : 'the site'} at ${site.origin} (read, never changed); building…`,
   );
@@ -302,15 +264,8 @@ async function main(): Promise<void> {
       remotes: [...base.remotes.filter((r) => r.name !== name), entry],
     };
     await writeManifest(path.join(deployDir, 'remotes.json'), manifest);
-    if (!siteServer) {
-      siteServer = startSiteServer(port, deployDir);
-      siteServer.on('exit', (code, signal) => {
-        if (stopping) return;
-        console.error(`dev: the development site server stopped (${signal ?? `exit ${code}`})`);
-        stop(1);
-      });
-      await answers(`${siteUrl}/_health`, siteServer);
-    }
+    // Through the control plane, as a deploy: the site server serves it within a second.
+    await devSite.publish();
     // Live once the development site serves the new manifest.
     const deadline = Date.now() + PUBLISH_WAIT_MS;
     for (;;) {
@@ -363,10 +318,11 @@ async function main(): Promise<void> {
     queue = queue
       .then(() => publish(savedAt))
       .catch((failure: unknown) => {
+        if (stopping) return;
         console.error(
           `dev: the build could not be published: ${failure instanceof Error ? failure.message : String(failure)}`,
         );
-        if (!siteServer) stop(1);
+        if (!devSite.serving) stop(1);
       });
   });
 }

@@ -1,11 +1,14 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
  * `npm run dev -w <group>` refuses what it cannot run with, before it builds or starts anything:
- * a command line it cannot read (exit 2), a site it cannot compose (exit 1), with the reason. The
+ * a command line it cannot read (exit 2), a site it cannot compose (exit 1), with the reason. It
+ * runs its development site on a PostgreSQL of its own and leaves nothing behind when stopped. The
  * development loop itself is tested in the browser (tests/e2e/develop-inside-site.spec.ts).
  */
 const root = path.join(__dirname, '..', '..');
@@ -88,3 +91,134 @@ test('a named site that is not one is named, and nothing starts', async () => {
     await new Promise((r) => server.close(r));
   }
 });
+
+/** The process and every process under it that is still alive (not a zombie), from /proc. */
+function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state === 'Z') continue;
+      children.set(Number(ppid), [...(children.get(Number(ppid)) ?? []), Number(entry)]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) out.push(...(children.get(out[i]!) ?? []));
+  return out;
+}
+
+/** A process's command line, or undefined when it has gone (or is a zombie). */
+function commandLine(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return undefined;
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resolves once the child's output matches `pattern`; rejects when it exits first. */
+function printed(child: ChildProcess, output: () => string, pattern: RegExp): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const look = () => {
+      const match = pattern.exec(output());
+      if (!match) return;
+      child.stdout!.off('data', look);
+      child.off('exit', exited);
+      resolve([...match]);
+    };
+    const exited = () => reject(new Error(`it stopped before printing ${pattern}:\n${output()}`));
+    child.stdout!.on('data', look);
+    child.once('exit', exited);
+  });
+}
+
+/** How the run is stopped: SIGTERM to the command, or Ctrl-C in its terminal (SIGINT to its group). */
+const STOPS: [string, (child: ChildProcess) => void][] = [
+  ['SIGTERM', (child) => child.kill('SIGTERM')],
+  ['Ctrl-C', (child) => process.kill(-child.pid!, 'SIGINT')],
+];
+
+test.each(STOPS)(
+  'the development site runs on a PostgreSQL of its own, and %s leaves nothing running and no folder behind',
+  async (_how, stopIt) => {
+    // The site composed from: one with no other group live.
+    const base = http
+      .createServer((_req, res) =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            schemaVersion: 1,
+            generatedAt: new Date(0).toISOString(),
+            remotes: [],
+          }),
+        ),
+      )
+      .listen(0, '127.0.0.1');
+    await new Promise((r) => base.once('listening', r));
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'dev-group-test-'));
+    // Passable, as the system's own is: the render processes run as a user of their own.
+    chmodSync(tmp, 0o711);
+    const port = await freePort();
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(root, 'scripts', 'dev-group.ts'),
+        '--site',
+        `http://127.0.0.1:${(base.address() as AddressInfo).port}`,
+        '--port',
+        String(port),
+      ],
+      // Its temporary folders in one of the test's own, to see that none is left.
+      // A process group of its own, as a terminal's foreground command has.
+      { cwd: group, env: { ...process.env, TMPDIR: tmp }, detached: true },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => (out += String(d)));
+    child.stderr.on('data', (d) => (out += String(d)));
+    const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      const [, site] = await printed(
+        child,
+        () => out,
+        /Development site: (http:\/\/localhost:\d+)\//,
+      );
+      expect(site).toBe(`http://localhost:${port}`);
+      const page = await fetch(`${site}/services/business-intelligence`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('One version of the numbers');
+
+      const tree = processTree(child.pid!);
+      const database = tree
+        .map(commandLine)
+        .find((argv) => argv && path.basename(argv[0] ?? '') === 'postgres' && argv.includes('-D'));
+      expect(database).toBeDefined();
+      const dataDir = database![database!.indexOf('-D') + 1]!;
+      expect(existsSync(path.join(dataDir, 'PG_VERSION'))).toBe(true);
+
+      stopIt(child);
+      expect(await exit).toBe(0);
+      expect(tree.filter((pid) => commandLine(pid) !== undefined)).toEqual([]);
+      expect(existsSync(dataDir)).toBe(false);
+      // tsx keeps its compile cache in the temporary folder, as it does in the system's own.
+      expect(readdirSync(tmp).filter((name) => !name.startsWith('tsx-'))).toEqual([]);
+    } finally {
+      if (child.exitCode === null) {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // Gone meanwhile.
+        }
+      }
+      await new Promise((r) => base.close(r));
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  },
+  240_000,
+);

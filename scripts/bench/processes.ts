@@ -2,13 +2,15 @@
  * What the benchmarks that run servers of their own share: a free port, a process started and
  * stopped on clean-up, the groups' static hosts, and wrk's figures at the same load.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { median, onCleanup } from './util';
 
 const root = path.join(__dirname, '..', '..');
+const execFileAsync = promisify(execFile);
 
 export const CONNECTIONS = 50;
 export const THREADS = 1;
@@ -111,9 +113,13 @@ export async function startRemoteHosts(ports: readonly number[]): Promise<Record
 export const toMs = (value: string, unit: string): number =>
   Number(value) * ({ us: 0.001, ms: 1, s: 1000, m: 60_000 }[unit] ?? NaN);
 
-/** One wrk run on a URL. */
-export function wrk(url: string, seconds: number): Sample {
-  const result = spawnSync(
+/**
+ * One wrk run on a URL. Asynchronous: while it runs, this process keeps reading the output of the
+ * servers it started, which would otherwise stop on a full pipe (a request log line per answer)
+ * and answer nothing.
+ */
+export async function wrk(url: string, seconds: number): Promise<Sample> {
+  const { failed, out } = await execFileAsync(
     'wrk',
     [
       `-t${THREADS}`,
@@ -125,9 +131,14 @@ export function wrk(url: string, seconds: number): Sample {
       url,
     ],
     { encoding: 'utf8', timeout: (seconds + 30) * 1000 },
+  ).then(
+    ({ stdout, stderr }) => ({ failed: false, out: `${stdout}${stderr}` }),
+    (error: { stdout?: string; stderr?: string; message?: string }) => ({
+      failed: true,
+      out: `${error.stdout ?? ''}${error.stderr ?? ''}` || String(error.message),
+    }),
   );
-  const out = `${result.stdout ?? ''}${result.stderr ?? ''}`;
-  if (result.status !== 0) throw new Error(`wrk ${url} failed:\n${out}`);
+  if (failed) throw new Error(`wrk ${url} failed:\n${out}`);
   const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out);
   if (non2xx) throw new Error(`wrk ${url}: ${non2xx[1]} answers were not 2xx or 3xx`);
   const errors = /Socket errors: (.*)/.exec(out);

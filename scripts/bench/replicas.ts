@@ -36,6 +36,7 @@ import {
   type Sample,
 } from './processes';
 import { readCounts } from '../lib/args';
+import { publishManifest } from './database';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -124,7 +125,7 @@ async function startCluster(dir: string): Promise<{ sites: string[]; nginxVersio
   const remoteEnv = await startRemoteHosts(REPLICAS_PORTS.remotes);
   const hosts = Object.values(remoteEnv);
 
-  // The seed the first site server publishes to the empty database.
+  // The manifest the database starts with.
   const deployDir = path.join(dir, 'deploy');
   await fs.mkdir(deployDir, { recursive: true });
   const written = spawnSync(
@@ -144,11 +145,13 @@ async function startCluster(dir: string): Promise<{ sites: string[]; nginxVersio
   );
   if (written.status !== 0)
     throw new Error(`scripts/manifest.ts failed:\n${written.stdout}${written.stderr}`);
+  // As the cluster run prepares its database before any site server starts.
+  await publishManifest(postgres.url, deployDir);
 
   const balancerUrl = `http://127.0.0.1:${REPLICAS_PORTS.balancer}`;
   const sites = REPLICAS_PORTS.sites.map((port) => `http://127.0.0.1:${port}`);
   log('replicas: three site servers on one database');
-  // Started together on an empty database, as the cluster run starts them: one of them seeds it.
+  // Started together, as the cluster run starts them.
   await Promise.all(
     REPLICAS_PORTS.sites.map((port, i) =>
       start(
@@ -300,14 +303,14 @@ export async function measureReplicas({
   // code is compiled (three servers share the three-replica warm-up, so it runs longer).
   for (const site of sites) await fetch(`${site}${page}`);
   for (let pass = 0; pass < 2; pass++) {
-    wrk(sides.three, 5);
-    wrk(sides.one, 3);
+    await wrk(sides.three, 5);
+    await wrk(sides.one, 3);
   }
   const samples: Record<'three' | 'one', Sample[]> = { three: [], one: [] };
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? (['three', 'one'] as const) : (['one', 'three'] as const);
     for (const side of order) {
-      const sample = wrk(sides[side], seconds);
+      const sample = await wrk(sides[side], seconds);
       samples[side].push(sample);
       log(
         `replicas round ${round + 1}/${rounds} ${side === 'three' ? '3 replicas' : '1 replica'} ${page}: ${fmt(sample.rps)} req/s, p50 ${fmt(sample.p50Ms, 2)} ms, p99 ${fmt(sample.p99Ms, 2)} ms`,

