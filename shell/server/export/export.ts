@@ -8,13 +8,12 @@
  *   npm run export -- --out /tmp/site      somewhere else
  *   SITE_URL=https://www.example.com npm run export   canonical URLs for production
  *
- * The live manifest is read where the site keeps it: the database of DATABASE_URL, else that of the
- * local run (`npm start` records it in `<DEPLOY_DIR>/.database.json` while it runs), else
- * `<DEPLOY_DIR>/remotes.json`, which is what the site started from, and said so. Remotes on
+ * The live manifest is read where the site keeps it, the database of DATABASE_URL: `npm run export`
+ * (scripts/export.ts) passes the local run's when it is not set. Remotes on
  * localhost that are not running are served from their workspaces' builds while the export runs;
  * remotes elsewhere must be reachable.
  */
-import { promises as fs, readFileSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROUTE_TABLE_PATH, type GroupRoutes } from '@site/contracts';
@@ -55,32 +54,19 @@ async function serveLocalRemotes(
 const pageFile = (urlPath: string) =>
   urlPath === '/' ? 'index.html' : `${urlPath.slice(1)}/index.html`;
 
-/** The local run's database while it runs (scripts/start.ts records it). */
-function localRunDatabase(deployDir: string): string | undefined {
-  try {
-    const { pid, url } = JSON.parse(
-      readFileSync(path.join(deployDir, '.database.json'), 'utf8'),
-    ) as { pid: number; url: string };
-    process.kill(pid, 0);
-    return url;
-  } catch {
-    return undefined;
-  }
-}
-
 export async function exportSite(options: {
   out: string;
   shellDist: string;
   deployDir: string;
   siteUrl: string;
-  databaseUrl?: string | undefined;
+  databaseUrl: string;
 }): Promise<{ pages: number; failed: string[] }> {
   const site = await createSite(
     parseSiteSettings({
       SHELL_DIST: options.shellDist,
       DEPLOY_DIR: options.deployDir,
       SITE_URL: options.siteUrl,
-      ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+      DATABASE_URL: options.databaseUrl,
       // No form is sent from a static copy.
       MAIL_SERVICE_URL: 'http://127.0.0.1:9',
     }),
@@ -136,11 +122,10 @@ if (require.main === module) {
   const { values } = parseArgs({ options: { out: { type: 'string' } } });
   const out = path.resolve(values.out ?? path.join(root, 'export'));
   const deployDir = process.env.DEPLOY_DIR ?? path.join(root, 'deploy');
-  const databaseUrl = process.env.DATABASE_URL || localRunDatabase(deployDir);
+  const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
-    console.log(
-      `export: no DATABASE_URL and no local run: exporting ${path.relative(root, path.join(deployDir, 'remotes.json'))}, the manifest the site started from (start npm start first to export what is deployed now)`,
-    );
+    console.error('export: DATABASE_URL is not set: npm run export passes the local run’s');
+    process.exit(78);
   }
   exportSite({
     out,

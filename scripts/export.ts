@@ -1,0 +1,73 @@
+/**
+ * `npm run export [-- --out <dir>]`: the whole site as static files (the site server's own export,
+ * shell/server/export/export.ts), from the live manifest where the site keeps it:
+ *
+ * - the database of `DATABASE_URL`;
+ * - else that of the local run while `npm start` runs (it records it in `<DEPLOY_DIR>/.database.json`);
+ * - else the local run's database as the last `npm start` left it, started for the export and
+ *   stopped after it (filled from `<DEPLOY_DIR>/remotes.json` when there is none yet, as a first
+ *   start fills it).
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { databaseDir, localDatabase, prepareControlPlane } from './lib/local-database';
+
+const root = path.join(__dirname, '..');
+
+/** The local run's database while it runs (start.ts records it). */
+function runningDatabase(deployDir: string): string | undefined {
+  try {
+    const { pid, url } = JSON.parse(
+      readFileSync(path.join(deployDir, '.database.json'), 'utf8'),
+    ) as { pid: number; url: string };
+    process.kill(pid, 0);
+    return url;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs the site server's export on `databaseUrl`; resolves to its exit code. */
+function exportFrom(databaseUrl: string): Promise<number> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(root, 'shell', 'server', 'export', 'export.ts'),
+      ...process.argv.slice(2),
+    ],
+    { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: 'inherit' },
+  );
+  return new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))),
+  );
+}
+
+async function main(): Promise<number> {
+  const deployDir = path.resolve(process.env.DEPLOY_DIR ?? path.join(root, 'deploy'));
+  const url = process.env.DATABASE_URL || runningDatabase(deployDir);
+  if (url) return exportFrom(url);
+  const { dir } = databaseDir(deployDir);
+  console.log(
+    `export: no DATABASE_URL and no local run: exporting the live manifest as the last npm start left it (its database in ${path.relative(process.cwd(), dir) || dir}, started for the export)`,
+  );
+  let code = 1;
+  await localDatabase({
+    dir,
+    whileUp: async (databaseUrl) => {
+      await prepareControlPlane({ databaseUrl, deployDir, freshManifest: false });
+      code = await exportFrom(databaseUrl);
+    },
+  });
+  return code;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`export: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);
