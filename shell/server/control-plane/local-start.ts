@@ -1,92 +1,120 @@
 /**
  * What the local run (`npm start`) does with the control plane before any site server starts,
  * run as a command of its own (`node --import tsx shell/server/control-plane/local-start.ts
- * [--fresh-manifest]`, with DATABASE_URL and DEPLOY_DIR as the site server takes them): brings the
- * database's schema up to date, fills an empty one from the deploy folder (its `remotes.json`, and
- * whatever an earlier run kept in files: move-in.ts), and with `--fresh-manifest` makes the manifest
- * just written from the local builds live, with a history entry per group that it changes. It
- * prints the live manifest's version, and names the groups whose server code the site will not run.
+ * [--fresh-manifest] [--follow]`, with DATABASE_URL and DEPLOY_DIR as the site server takes them):
+ * brings the database's schema up to date, fills an empty one from the deploy folder (its
+ * `remotes.json`, and whatever an earlier run kept in files: move-in.ts), and with
+ * `--fresh-manifest` makes the manifest just written from the local builds live, with a history
+ * entry per group that it changes. It prints the live manifest's version, and names the groups
+ * whose server code the site will not run.
+ *
+ * With `--follow` it stays (as `npm run dev -w <group>` keeps it): each line `publish` read on its
+ * standard input makes `remotes.json` live again and is answered by one JSON line on its standard
+ * output, `{"version":…}` or `{"error":…}`, so a save is published without starting a process.
  */
 import { promises as fs } from 'node:fs';
-import { parseArgs } from 'node:util';
 import path from 'node:path';
+import readline from 'node:readline';
+import { parseArgs } from 'node:util';
 import type { Logger } from '../http/logger';
 import { parseSiteSettings } from '../settings';
 import { liveVersion } from '../deploy/history';
 import { live, manifestText, type HistoryDraft, type LiveManifest } from './index';
 import { PostgresControlPlane } from './postgres';
 
-async function prepareLocalControlPlane({
-  url,
-  deployDir,
-  freshManifest,
-  log,
-}: {
-  url: string;
-  deployDir: string;
-  /** Make `<deployDir>/remotes.json` (just written from the local builds) the live manifest. */
-  freshManifest: boolean;
-  log: Logger;
-}): Promise<LiveManifest> {
-  const plane = new PostgresControlPlane({ url, deployDir, log });
-  try {
-    const before = await plane.start();
-    if (!freshManifest) return before;
-    const file = path.join(deployDir, 'remotes.json');
-    // As a publish writes it, so that the same manifest is recognised as the live one.
-    const next = live(
-      manifestText(JSON.parse(await fs.readFile(file, 'utf8')) as Record<string, unknown>),
-    );
-    if (next.version === before.version) return before;
-    const at = new Date().toISOString();
-    const was = new Map(before.manifest.remotes.map((r) => [r.name, liveVersion(r)]));
-    const entries = next.manifest.remotes.flatMap((remote): HistoryDraft[] => {
-      const from = was.get(remote.name) ?? null;
-      const to = liveVersion(remote);
-      if (from && from.version === to.version && from.entry === to.entry) return [];
-      return [
-        {
-          at,
-          by: 'npm start',
-          credential: 'site',
-          action: 'seed',
-          remote: remote.name,
-          from,
-          to,
-          reason: `the manifest written from the local builds (${path.basename(file)}) by npm start --fresh-manifest`,
-        },
-      ];
-    });
-    const published = await plane.publish(
-      next.json as Record<string, unknown>,
-      before.version,
-      entries,
-    );
-    log.info(`site: manifest ${published.version}, written from the local builds, is live`);
-    return published;
-  } finally {
-    await plane.close();
+/**
+ * Makes `<deployDir>/remotes.json` (just written from the local builds) the live manifest, as a
+ * publish writes it, so that the same manifest is recognised as the live one and changes nothing.
+ */
+async function makeFileLive(
+  plane: PostgresControlPlane,
+  deployDir: string,
+  log: Logger,
+): Promise<LiveManifest> {
+  const before = await plane.get();
+  const file = path.join(deployDir, 'remotes.json');
+  const next = live(
+    manifestText(JSON.parse(await fs.readFile(file, 'utf8')) as Record<string, unknown>),
+  );
+  if (next.version === before.version) return before;
+  const at = new Date().toISOString();
+  const was = new Map(before.manifest.remotes.map((r) => [r.name, liveVersion(r)]));
+  const entries = next.manifest.remotes.flatMap((remote): HistoryDraft[] => {
+    const from = was.get(remote.name) ?? null;
+    const to = liveVersion(remote);
+    if (from && from.version === to.version && from.entry === to.entry) return [];
+    return [
+      {
+        at,
+        by: 'npm start',
+        credential: 'site',
+        action: 'seed',
+        remote: remote.name,
+        from,
+        to,
+        reason: `the manifest written from the local builds (${path.basename(file)}) by npm start --fresh-manifest`,
+      },
+    ];
+  });
+  const published = await plane.publish(
+    next.json as Record<string, unknown>,
+    before.version,
+    entries,
+  );
+  log.info(`site: manifest ${published.version}, written from the local builds, is live`);
+  return published;
+}
+
+/** `--follow`: a publish per `publish` line of standard input, one JSON answer line each. */
+async function follow(plane: PostgresControlPlane, deployDir: string, log: Logger): Promise<void> {
+  const answer = (value: { version: string } | { error: string }) =>
+    process.stdout.write(`${JSON.stringify(value)}\n`);
+  for await (const line of readline.createInterface({
+    input: process.stdin,
+    crlfDelay: Infinity,
+  })) {
+    if (line.trim() !== 'publish') {
+      answer({ error: `unknown command ${JSON.stringify(line.slice(0, 80))}: expected publish` });
+      continue;
+    }
+    try {
+      answer({ version: (await makeFileLive(plane, deployDir, log)).version });
+    } catch (error) {
+      answer({ error: error instanceof Error ? error.message : String(error) });
+    }
   }
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { 'fresh-manifest': { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: { 'fresh-manifest': { type: 'boolean' }, follow: { type: 'boolean' } },
+  });
   const config = parseSiteSettings(process.env);
   const fresh = values['fresh-manifest'] ?? false;
-  const live = await prepareLocalControlPlane({
+  const following = values.follow ?? false;
+  // While following, standard output carries the answers alone, which say what went live.
+  const say = following ? () => undefined : console.log;
+  const log: Logger = { info: say, warn: console.warn, error: console.error };
+  const plane = new PostgresControlPlane({
     url: config.DATABASE_URL,
     deployDir: config.DEPLOY_DIR,
-    freshManifest: fresh,
-    log: { info: console.log, warn: console.warn, error: console.error },
+    log,
   });
-  console.log(
-    `deployment manifest: ${live.version}, ${fresh ? 'written from the local builds' : 'as last deployed'}`,
-  );
-  const unpinned = live.manifest.remotes.filter((r) => !r.serverIntegrity).map((r) => r.name);
-  if (unpinned.length) {
-    console.warn(
-      `deployment manifest: ${unpinned.join(', ')} not pinned by SHA-256, so the site will not run their pages' server code (their pages answer 503): deploy them again, or start with --fresh-manifest to write the manifest from the local builds`,
+  try {
+    let current = await plane.start();
+    if (fresh) current = await makeFileLive(plane, config.DEPLOY_DIR, log);
+    say(
+      `deployment manifest: ${current.version}, ${fresh ? 'written from the local builds' : 'as last deployed'}`,
     );
+    const unpinned = current.manifest.remotes.filter((r) => !r.serverIntegrity).map((r) => r.name);
+    if (unpinned.length) {
+      console.warn(
+        `deployment manifest: ${unpinned.join(', ')} not pinned by SHA-256, so the site will not run their pages' server code (their pages answer 503): deploy them again, or start with --fresh-manifest to write the manifest from the local builds`,
+      );
+    }
+    if (following) await follow(plane, config.DEPLOY_DIR, log);
+  } finally {
+    await plane.close();
   }
 }
 
