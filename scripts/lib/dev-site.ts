@@ -194,6 +194,14 @@ export class DevSite {
 
   private async publishAgain(): Promise<void> {
     if (this.stopping) throw new Error('the development site is stopping');
+    await this.readyPublisher().publish();
+  }
+
+  /**
+   * The running publisher, started when there is none: as soon as the site answers, so that the
+   * first save finds it ready, and again after one that stopped.
+   */
+  private readyPublisher(): Publisher {
     if (!running(this.publisher?.child)) {
       this.publisher = new Publisher(
         this.run(
@@ -212,7 +220,7 @@ export class DevSite {
         ),
       );
     }
-    await this.publisher.publish();
+    return this.publisher!;
   }
 
   /** Stops the site server, then the database, and removes the database's data. */
@@ -241,6 +249,7 @@ export class DevSite {
     );
     await answers(`${this.url}/_health`, this.server);
     this.answered = true;
+    this.readyPublisher();
   }
 
   /** The site server, as npm start runs it, on the development site's port and database. */
