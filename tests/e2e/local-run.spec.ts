@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { expect, test } from '@playwright/test';
+import pg from 'pg';
 import { ROOT } from '../support/deployment';
 import { scratchClone } from '../support/scratch-clone';
 
@@ -203,6 +204,24 @@ test('npm start in a fresh clone: the address once the site answers, one static 
   // server that starts later reads it), not with the notice.
   const groupPages = ['/services/custom-dev', '/services/data-analytics', '/public-health'];
   for (const page of groupPages) expect((await fetch(`${SITE}${page}`)).status).toBe(200);
+  // Each is kept as it is served, in the background: the crash below comes once all three are.
+  const { url: databaseUrl } = JSON.parse(
+    readFileSync(path.join(clone, 'deploy', '.database.json'), 'utf8'),
+  ) as { url: string };
+  const kept = async () => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ path: string }>(
+        'SELECT DISTINCT path FROM last_good_pages WHERE path = ANY($1)',
+        [groupPages],
+      );
+      return rows.map((r) => r.path).sort();
+    } finally {
+      await client.end();
+    }
+  };
+  await expect.poll(kept, { timeout: 15_000 }).toEqual([...groupPages].sort());
   const server = () =>
     processGroup(pgid).find(
       (p) => p.command.includes('shell/server/main.ts') && /node$/.test(p.command.split(' ')[0]!),
