@@ -9,24 +9,15 @@
  *   start fills it).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { databaseDir, localDatabase, prepareControlPlane } from './lib/local-database';
+import {
+  databaseDir,
+  localDatabase,
+  prepareControlPlane,
+  runningDatabase,
+} from './lib/local-database';
 
 const root = path.join(__dirname, '..');
-
-/** The local run's database while it runs (start.ts records it). */
-function runningDatabase(deployDir: string): string | undefined {
-  try {
-    const { pid, url } = JSON.parse(
-      readFileSync(path.join(deployDir, '.database.json'), 'utf8'),
-    ) as { pid: number; url: string };
-    process.kill(pid, 0);
-    return url;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Runs the site server's export on `databaseUrl`; resolves to its exit code. */
 function exportFrom(databaseUrl: string): Promise<number> {

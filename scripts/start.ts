@@ -38,7 +38,7 @@ import { CLUSTER, MAIL_SERVICE_PORT, groupPorts } from './lib/local-ports';
 import { EX_CONFIG, runTogether, type ProcessSpec } from './lib/processes';
 import { clusterNotes, clusterSpecs, watchCluster } from './lib/cluster-run';
 import { liveManifestFile } from './manifest';
-import { databaseDir, localDatabase } from './lib/local-database';
+import { databaseDir, localDatabase, recordRunningDatabase } from './lib/local-database';
 import { oneSiteAtATime } from './lib/one-site';
 import { readArgs, wholeNumber } from './lib/args';
 
@@ -420,11 +420,7 @@ async function main(): Promise<void> {
         ]),
   ];
   // Where the site's data is while this run lasts: `npm run export` reads the live manifest there.
-  const record = path.join(path.dirname(manifestFile), '.database.json');
-  writeFileSync(record, `${JSON.stringify({ pid: process.pid, url: database.url })}\n`, {
-    mode: 0o600,
-  });
-  process.on('exit', () => rmSync(record, { force: true }));
+  recordRunningDatabase(path.dirname(manifestFile), database.url);
   runTogether([...specs, remotesSpec]);
   const slow = setTimeout(
     () => console.log(`\nThe site has not answered at ${url} yet: the lines above say why.\n`),

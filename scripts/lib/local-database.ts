@@ -11,7 +11,7 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -201,5 +201,29 @@ export async function prepareControlPlane({
       `the control plane could not be prepared: ${`${stdout}${stderr}`.trim() || String(error)}`,
       { cause: error },
     );
+  }
+}
+
+/** Where a running local run records its database: `<deployDir>/.database.json` (0600). */
+const recordOf = (deployDir: string) => path.join(deployDir, '.database.json');
+
+/** Records the local run's database for as long as this process runs (`npm run export` reads it). */
+export function recordRunningDatabase(deployDir: string, url: string): void {
+  const record = recordOf(deployDir);
+  writeFileSync(record, `${JSON.stringify({ pid: process.pid, url })}\n`, { mode: 0o600 });
+  process.on('exit', () => rmSync(record, { force: true }));
+}
+
+/** The database of the local run while it runs, or undefined when none runs. */
+export function runningDatabase(deployDir: string): string | undefined {
+  try {
+    const { pid, url } = JSON.parse(readFileSync(recordOf(deployDir), 'utf8')) as {
+      pid: number;
+      url: string;
+    };
+    process.kill(pid, 0);
+    return url;
+  } catch {
+    return undefined;
   }
 }
