@@ -22,6 +22,8 @@ const root = path.join(__dirname, '..', '..');
 const GRACE_MS = 8000;
 /** How long the site server and its database have to answer after their start. */
 const START_MS = 60_000;
+/** How long one publish may take before its publisher is killed (one takes milliseconds). */
+const PUBLISH_MS = 30_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -117,10 +119,13 @@ class Publisher {
 
   /** Makes `remotes.json` live; rejects with the control plane's reason when it is refused. */
   async publish(): Promise<void> {
+    // A publisher that hangs (its database stopped answering) is killed: the next save starts
+    // another, instead of every later save waiting behind this one.
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), PUBLISH_MS);
     const answer = await new Promise<{ version?: string; error?: string }>((resolve) => {
       this.waiting.push(resolve);
       this.child.stdin!.write('publish\n');
-    });
+    }).finally(() => clearTimeout(timer));
     if (answer.error !== undefined || answer.version === undefined)
       throw new Error(`the control plane could not be prepared: ${answer.error ?? 'no answer'}`);
   }
