@@ -174,12 +174,12 @@ export default tseslint.config(
   },
   // The mail-service takes only the contact schema and its retention figures, TRUST_PROXY's forms,
   // the company facts, the limits, listen address and request log every server shares, the PostgreSQL
-  // helpers from our packages (and, in its tests, the embedded PostgreSQL), and nothing of the
-  // browser's.
+  // helpers and the DATABASE_URL setting from our packages (and, in its tests, the embedded
+  // PostgreSQL), and nothing of the browser's.
   ...boundary(['mail-service/**'], 'mail-service', {
     extra: ['react', 'react-*', 'react/*'],
     regex:
-      '^@site/(?!contracts/contact(/limits|/retention)?$|contracts/trust-proxy$|ui/company$|serving/(connections|listen|request-log|private-dir|signatures)$|postgres$|build/testing/postgres$)',
+      '^@site/(?!contracts/contact(/limits|/retention)?$|contracts/trust-proxy$|ui/company$|serving/(connections|listen|request-log|private-dir|signatures)$|postgres(/setting)?$|build/testing/postgres(-server)?$)',
     runtime: true,
   }),
   // The run scripts (build, start, deploy, bench) and the apps meet only through the packages

@@ -17,17 +17,8 @@
  * instead: PostgreSQL (embedded, its data in deploy/.postgres), N site servers (ports 3011…) and two
  * mail-services (3021, 3022) on it, behind nginx as the load balancer on PORT, the remotes as above.
  */
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  watchFile,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, watchFile, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { inspect } from 'node:util';
 import { SHELL_PORT, SITE_REMOTES } from '@site/contracts/site';
@@ -35,11 +26,17 @@ import { LOCAL_TOKENS, localToken } from './lib/deploy-settings';
 import { DOT_ENV, loadDotEnv } from './lib/dot-env';
 import { readGroups } from './lib/group-hosts';
 import { CLUSTER, MAIL_SERVICE_PORT, groupPorts } from './lib/local-ports';
-import { EX_CONFIG, runTogether, type ProcessSpec } from './lib/processes';
+import { runTogether, type ProcessSpec } from './lib/processes';
 import { clusterNotes, clusterSpecs, watchCluster } from './lib/cluster-run';
 import { liveManifestFile } from './manifest';
-import { databaseDir, localDatabase, recordRunningDatabase } from './lib/local-database';
+import {
+  databaseDir,
+  localDatabase,
+  prepareControlPlane,
+  recordRunningDatabase,
+} from './lib/local-database';
 import { oneSiteAtATime } from './lib/one-site';
+import { deployFolder, prepareBuilds } from './lib/local-builds';
 import { readArgs, wholeNumber } from './lib/args';
 
 // First of all, so that everything below and every process started sees the same settings.
@@ -72,106 +69,10 @@ const { rebuild, freshManifest, replicas } = (() => {
 })();
 const tsx = ['--import', 'tsx'];
 
-const version = (folder: string): string =>
-  (JSON.parse(readFileSync(path.join(root, folder, 'package.json'), 'utf8')) as { version: string })
-    .version;
-
-function run(title: string, command: string, args: string[]): void {
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) {
-    console.error(`${title} failed`);
-    process.exit(result.status ?? 1);
-  }
-}
-
-/**
- * The first run's deploy folder (DEPLOY_DIR, else deploy/): made here, one level deep, so that a
- * mistyped DEPLOY_DIR is named instead of made (the site server itself never makes it).
- */
-function deployFolder(manifest: string): void {
-  const dir = path.dirname(manifest);
-  const refuse = (problem: string) => {
-    console.error(`start: DEPLOY_DIR: ${problem}`);
-    process.exit(EX_CONFIG);
-  };
-  if (existsSync(dir)) {
-    if (!statSync(dir).isDirectory()) refuse(`${dir} is a file, not a folder`);
-    return;
-  }
-  if (!existsSync(path.dirname(dir))) {
-    refuse(`${dir} cannot be made: ${path.dirname(dir)} does not exist`);
-  }
-  // Not 0700: the cluster run's PostgreSQL, which runs as a user of its own, keeps its data in it.
-  mkdirSync(dir);
-  console.log(
-    `deploy folder: ${path.relative(root, dir) || dir} made (the manifest the site starts from, the deploy tokens)`,
-  );
-}
-
 // Before anything is built: a DEPLOY_DIR that cannot be used is named at once.
 const manifestFile = liveManifestFile();
 deployFolder(manifestFile);
-
-/**
- * Builds whatever is not built yet and writes the live manifest when there is none (or when
- * asked): after the check that no site runs from this folder already.
- */
-function prepare(): boolean {
-  // Each group's version folder is whole once its build record is written (after both of its
-  // builds); the shell once its Node and browser builds are there.
-  const apps = [
-    ...SITE_REMOTES.map(({ folder }) => ({
-      folder,
-      built: existsSync(path.join(root, folder, 'dist', version(folder), 'build.json')),
-    })),
-    {
-      folder: 'shell',
-      built: ['server/render.js', 'public/index.html'].every((file) =>
-        existsSync(path.join(root, 'shell', 'dist', file)),
-      ),
-    },
-  ];
-  const toBuild = apps.filter((app) => rebuild || !app.built).map((app) => app.folder);
-  const reused = apps.filter((app) => !toBuild.includes(app.folder)).map((app) => app.folder);
-  if (toBuild.length === apps.length && !rebuild) {
-    console.log(
-      `First start: building all ${apps.length} apps (${toBuild.join(', ')}), each for the browser and the server. ` +
-        'That takes about 1 to 3 minutes (longer on a busy machine); later starts reuse the builds.',
-    );
-  } else if (toBuild.length > 0) {
-    console.log(
-      `building ${toBuild.join(', ')}${reused.length ? `; reusing the builds of ${reused.join(', ')}` : ''}`,
-    );
-  } else {
-    console.log(
-      `reusing the builds of ${reused.join(', ')} (npm start -- --rebuild builds them again)`,
-    );
-  }
-  const started = Date.now();
-  toBuild.forEach((folder, i) => {
-    const at = Date.now();
-    console.log(`[build ${i + 1}/${toBuild.length}] ${folder}…`);
-    run(`the build of ${folder}`, 'npm', ['run', 'build', '-w', folder]);
-    console.log(
-      `[build ${i + 1}/${toBuild.length}] ${folder} built in ${((Date.now() - at) / 1000).toFixed(1)} s` +
-        (i + 1 < toBuild.length
-          ? ''
-          : ` (all ${toBuild.length} in ${((Date.now() - started) / 1000).toFixed(0)} s)`),
-    );
-  });
-
-  // The live manifest belongs to the site: deploys change it through the deploy API, and a restart
-  // keeps it. It is written from the local builds only when there is none yet, or when asked.
-  const write = rebuild || freshManifest || !existsSync(manifestFile);
-  if (write) {
-    run('writing the manifest', process.execPath, [
-      ...tsx,
-      path.join(__dirname, 'manifest.ts'),
-      '--replace',
-    ]);
-  }
-  return write;
-}
+const prepare = () => prepareBuilds({ rebuild, freshManifest, manifestFile });
 
 /**
  * The database every part keeps its data in: DATABASE_URL when it is set, else the embedded
@@ -181,24 +82,16 @@ function prepare(): boolean {
  */
 async function siteDatabase(wroteManifest: boolean): Promise<{ url: string; spec?: ProcessSpec }> {
   const deployDir = path.dirname(manifestFile);
-  // The site server's own command for it, on the settings the site server will have.
-  // The site server's own command for it, on the settings the site server will have. A failure
-  // is thrown, not exited on, so that the embedded server is stopped before the run ends.
+  // The site server's own command for it, on the settings the site server will have; what it
+  // says is shown. A failure is thrown, not exited on, so that the embedded server is stopped
+  // before the run ends.
   const settle = async (databaseUrl: string) => {
-    const result = spawnSync(
-      process.execPath,
-      [
-        ...tsx,
-        path.join(root, 'shell', 'server', 'control-plane', 'local-start.ts'),
-        ...(wroteManifest ? ['--fresh-manifest'] : []),
-      ],
-      {
-        cwd: root,
-        stdio: 'inherit',
-        env: { ...process.env, DATABASE_URL: databaseUrl, DEPLOY_DIR: deployDir },
-      },
-    );
-    if (result.status !== 0) throw new Error('the control plane could not be prepared (above)');
+    const said = await prepareControlPlane({
+      databaseUrl,
+      deployDir,
+      freshManifest: wroteManifest,
+    });
+    if (said) console.log(said);
   };
   const given = process.env.DATABASE_URL;
   if (given) {

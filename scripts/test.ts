@@ -8,6 +8,7 @@
  * `--unit` (`npm run test:unit`): the unit, component and server tests alone.
  */
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { readArgs } from './lib/args';
 
@@ -25,8 +26,11 @@ const unitOnly = (() => {
 
 function step(title: string, command: string, args: string[], cwd = root): boolean {
   console.log(`\n=== ${title}`);
+  const started = performance.now();
   const result = spawnSync(command, args, { cwd, stdio: 'inherit', env: process.env });
-  if (result.status !== 0) console.error(`\n${title}: failed`);
+  const took = `${Math.round((performance.now() - started) / 1000)} s, load ${os.loadavg()[0]!.toFixed(1)}`;
+  if (result.status !== 0) console.error(`\n${title}: failed (${took})`);
+  else console.log(`\n${title}: passed (${took})`);
   return result.status === 0;
 }
 

@@ -6,7 +6,7 @@
  * `prepareFolders` before the outbox opens.
  */
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
-import { databaseUrlProblem } from '@site/postgres';
+import { databaseUrlSetting } from '@site/postgres/setting';
 import path from 'node:path';
 import { z } from 'zod';
 import addressparser from 'nodemailer/lib/addressparser';
@@ -117,21 +117,7 @@ function serviceUrl(protocols: string[], expected: string, check?: (url: URL) =>
     });
 }
 
-const databaseUrl = z
-  .string({
-    error: (issue) =>
-      issue.input === undefined
-        ? 'is not set: the outbox and the rate limits are kept in PostgreSQL ' +
-          '(postgres://user:password@host:5432/database); npm start runs an embedded PostgreSQL ' +
-          'and passes its URL'
-        : 'expected a postgres:// URL',
-  })
-  .transform((value, ctx) => {
-    const problem = databaseUrlProblem(value);
-    if (!problem) return value;
-    ctx.addIssue({ code: 'custom', message: problem });
-    return z.NEVER;
-  });
+const databaseUrl = databaseUrlSetting('the outbox and the rate limits are kept in PostgreSQL');
 
 function parseUrl(value: string): URL | null {
   try {

@@ -6,13 +6,12 @@
  * `remotes.json`, then published through the control plane (local-database.ts), which the running
  * site server hears of at once.
  */
-import pg from 'pg';
 import { ephemeralPort } from '@site/build/testing/ports';
+import { createDatabase } from '@site/build/testing/postgres-server';
 import { prepareControlPlane } from '../lib/local-database';
 import { onCleanup } from './util';
 
 let server: Promise<{ url: string }> | undefined;
-let made = 0;
 
 function benchPostgres(): Promise<{ url: string }> {
   server ??= (async () => {
@@ -31,24 +30,14 @@ function benchPostgres(): Promise<{ url: string }> {
  */
 export async function siteDatabase(deployDir: string): Promise<string> {
   const { url } = await benchPostgres();
-  made += 1;
-  const name = `site_${made}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(name)}`);
-  } finally {
-    await admin.end();
-  }
-  const databaseUrl = new URL(url);
-  databaseUrl.pathname = `/${name}`;
-  await publishManifest(databaseUrl.href, deployDir);
-  return databaseUrl.href;
+  const databaseUrl = await createDatabase(url, { prefix: 'site' });
+  await publishManifest(databaseUrl, deployDir);
+  return databaseUrl;
 }
 
 /** Makes `<deployDir>/remotes.json` the live manifest of the database, as a deploy does. */
-export function publishManifest(databaseUrl: string, deployDir: string): Promise<void> {
-  return prepareControlPlane({ databaseUrl, deployDir, freshManifest: true });
+export async function publishManifest(databaseUrl: string, deployDir: string): Promise<void> {
+  await prepareControlPlane({ databaseUrl, deployDir, freshManifest: true });
 }
 
 /** Resolves once the site server at `site` serves `manifest` as its `/remotes.json`. */

@@ -238,8 +238,9 @@ export class DevSite {
     const { deployDir } = this.options;
     const preparing = localDatabase({
       dir: this.dataDir,
-      whileUp: (databaseUrl) =>
-        prepareControlPlane({ databaseUrl, deployDir, freshManifest: true }),
+      whileUp: async (databaseUrl) => {
+        await prepareControlPlane({ databaseUrl, deployDir, freshManifest: true });
+      },
     });
     this.preparing = preparing;
     const database = await preparing;

@@ -171,8 +171,8 @@ const execFileAsync = promisify(execFile);
  * (shell/server/control-plane/local-start.ts, run as a process: scripts do not import the site
  * server): the schema brought up to date, an empty database filled from `deployDir`, and with
  * `freshManifest` the manifest in `<deployDir>/remotes.json` made live, as a deploy makes one live
- * (every site server on the database serves it within a second). What it prints is given only with
- * its failure.
+ * (every site server on the database serves it within a second). Resolves to what it printed; a
+ * failure is thrown with what it printed.
  */
 export async function prepareControlPlane({
   databaseUrl,
@@ -182,10 +182,10 @@ export async function prepareControlPlane({
   databaseUrl: string;
   deployDir: string;
   freshManifest: boolean;
-}): Promise<void> {
+}): Promise<string> {
   const root = path.join(__dirname, '..', '..');
   try {
-    await execFileAsync(
+    const { stdout } = await execFileAsync(
       process.execPath,
       [
         '--import',
@@ -195,6 +195,7 @@ export async function prepareControlPlane({
       ],
       { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, DEPLOY_DIR: deployDir } },
     );
+    return stdout.trimEnd();
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
     throw new Error(

@@ -13,15 +13,8 @@ import { SHELL_PORT } from '@site/contracts/site';
 import { trustProxySetting, type TrustProxy } from '@site/contracts/trust-proxy';
 import { CONNECTION_LIMITS, type ConnectionLimits } from '@site/serving';
 import { CANARY_JUDGMENT_DEFAULTS } from '@site/contracts/canary-plan';
-import {
-  databaseUrl,
-  deployToken,
-  folder,
-  host,
-  origin,
-  originList,
-  wholeNumber,
-} from './config/setting-forms';
+import { deployToken, folder, host, origin, originList, wholeNumber } from './config/setting-forms';
+import { databaseUrlSetting } from '@site/postgres/setting';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -105,7 +98,7 @@ const schema = z.object({
   // The control plane, in PostgreSQL shared by every replica: the live manifest and its history,
   // the groups' deploy tokens, the canary counts and the last good pages. Required; `npm start`
   // passes its embedded PostgreSQL's. Holds credentials: never logged.
-  DATABASE_URL: databaseUrl(
+  DATABASE_URL: databaseUrlSetting(
     'the live manifest, its history, the deploy tokens and the canary counts are kept in PostgreSQL',
   ),
   // GET /_metrics answers with this bearer token; off (404) without it. The same rule as the

@@ -49,6 +49,12 @@ async function api(method: string, route: string, body?: unknown) {
 
 const live = async () => (await api('GET', '/_deploy/manifest')).body as unknown as Live;
 const history = async () => (await api('GET', '/_deploy/history')).body.history as Change[];
+/** A release's entry for a group: its version folder on the given origin. */
+const entry = (name: string, origin: string, version: string) => ({
+  name,
+  entry: `${origin}/${version}/remoteEntry.js`,
+  version,
+});
 const entryOf = (manifest: Live, name: string) =>
   manifest.manifest.remotes.find((r) => r.name === name)?.entry;
 
@@ -71,12 +77,8 @@ test.describe('a release of several groups', () => {
     const released = await api('POST', '/_deploy/releases', {
       base: before.version,
       entries: [
-        { name: 'data', entry: `${DATA_ORIGIN}/1.0.0/remoteEntry.js`, version: '1.0.0' },
-        {
-          name: 'public_health',
-          entry: `${HEALTH_ORIGIN}/1.0.0/remoteEntry.js`,
-          version: '1.0.0',
-        },
+        entry('data', DATA_ORIGIN, '1.0.0'),
+        entry('public_health', HEALTH_ORIGIN, '1.0.0'),
       ],
       reason: 'shared upgrade, both groups',
       by: 'platform-ci',
@@ -144,12 +146,8 @@ test.describe('a release of several groups', () => {
     const refused = await api('POST', '/_deploy/releases', {
       base: before.version,
       entries: [
-        { name: 'data', entry: `${DATA_ORIGIN}/1.0.0/remoteEntry.js`, version: '1.0.0' },
-        {
-          name: 'public_health',
-          entry: `${HEALTH_ORIGIN}/9.9.9/remoteEntry.js`,
-          version: '9.9.9',
-        },
+        entry('data', DATA_ORIGIN, '1.0.0'),
+        entry('public_health', HEALTH_ORIGIN, '9.9.9'),
       ],
     });
     expect(refused.status).toBe(422);
@@ -161,10 +159,7 @@ test.describe('a release of several groups', () => {
     // Bad requests are refused with the reason before anything is fetched.
     const twice = await api('POST', '/_deploy/releases', {
       base: before.version,
-      entries: [
-        { name: 'data', entry: `${DATA_ORIGIN}/1.0.0/remoteEntry.js`, version: '1.0.0' },
-        { name: 'data', entry: `${DATA_ORIGIN}/1.0.0/remoteEntry.js`, version: '1.0.0' },
-      ],
+      entries: [entry('data', DATA_ORIGIN, '1.0.0'), entry('data', DATA_ORIGIN, '1.0.0')],
     });
     expect([twice.status, twice.body.message]).toEqual([
       400,

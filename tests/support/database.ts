@@ -3,9 +3,9 @@
  * on a port from the system's ephemeral range (never one a test's site takes), and a database of its
  * own for each service a test starts, so that no test sees another's rows.
  */
-import pg from 'pg';
 import { ephemeralPort } from '@site/build/testing/ports';
 import { startPostgres, type TestPostgres } from '@site/build/testing/postgres';
+import { createDatabase } from '@site/build/testing/postgres-server';
 
 /** Where the run's server is: set by the global setup, read by every worker. */
 const VARIABLE = 'TEST_DATABASE_URL';
@@ -17,21 +17,9 @@ export async function startRunDatabase(): Promise<TestPostgres> {
   return postgres;
 }
 
-let made = 0;
-
-/** A new, empty database on the run's server; resolves to its URL. */
-export async function freshDatabase(prefix: string): Promise<string> {
+/** A new, empty database on the run's server (its name starts with `prefix`); resolves to its URL. */
+export function freshDatabase(prefix: string): Promise<string> {
   const url = process.env[VARIABLE];
   if (!url) throw new Error(`${VARIABLE} is not set: the global setup starts the run's PostgreSQL`);
-  const name = `${prefix}_${process.pid}_${++made}_${Date.now().toString(36)}`.toLowerCase();
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const fresh = new URL(url);
-  fresh.pathname = `/${name}`;
-  return fresh.href;
+  return createDatabase(url, { prefix });
 }

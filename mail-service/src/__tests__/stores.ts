@@ -4,70 +4,36 @@
  * the server's migrated template and emptied before each test. Tests that stop the server start
  * one of their own.
  */
-import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { Client } from 'pg';
+import {
+  createDatabase as createOn,
+  dropDatabase,
+  forkPostgres,
+  type ForkedPostgres,
+} from '@site/build/testing/postgres-server';
+import { openPostgres } from '../postgres';
+
+export { dropDatabase };
 
 /** The variable global-setup.ts hands the run's server to the test files in. */
 export const TEMPLATE_URL_VARIABLE = 'MAIL_TEST_TEMPLATE_URL';
 
-export interface TestPostgres {
-  /** Its migrated template database: tests copy it (createDatabase), or use it as it is. */
-  url: string;
-  /** Stops the server, keeping its data (the database is down); `resume()` starts it again. */
-  pause(): Promise<void>;
-  resume(): Promise<void>;
-  stop(): Promise<void>;
-}
+/** A server whose `url` is its migrated template database: tests copy it, or use it as it is. */
+export type TestPostgres = ForkedPostgres;
 
-/**
- * A real PostgreSQL of its own on a free port: `startPostgres` of @site/build/testing/postgres,
- * run in a process of its own (postgres-process.ts says why).
- */
-export function startPostgres(): Promise<TestPostgres> {
-  const child = fork(path.join(__dirname, 'postgres-process.ts'), [], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return new Promise((resolve, reject) => {
-    const early = () => reject(new Error('the test PostgreSQL did not start'));
-    child.once('exit', early);
-    child.once('message', (message: { url: string }) => {
-      child.off('exit', early);
-      const command = (name: 'pause' | 'resume') =>
-        new Promise<void>((done, fail) => {
-          child.once('message', (answer: { done?: string; error?: string }) =>
-            answer.done === name ? done() : fail(new Error(`PostgreSQL: ${answer.error}`)),
-          );
-          child.send(name);
-        });
-      resolve({
-        url: message.url,
-        pause: () => command('pause'),
-        resume: () => command('resume'),
-        stop() {
-          if (child.connected) child.disconnect();
-          return exited;
-        },
-      });
-    });
-  });
-}
-
-/** `url` with another database name. */
-const onDatabase = (url: string, name: string) => url.replace(/\/[^/]*$/, `/${name}`);
-
-/** Runs one statement on the server's maintenance database. */
-async function administer(url: string, statement: string): Promise<void> {
-  const client = new Client({ connectionString: onDatabase(url, 'postgres') });
-  await client.connect();
+/** A real PostgreSQL of its own on a free port, its database migrated (the template). */
+export async function startPostgres(): Promise<TestPostgres> {
+  const postgres = await forkPostgres({ database: 'mail_template' });
+  const pool = openPostgres(postgres.url, { max: 1 });
   try {
-    await client.query(statement);
+    await pool.ready;
+  } catch (error) {
+    await postgres.stop();
+    throw error;
   } finally {
-    await client.end();
+    await pool.close();
   }
+  return postgres;
 }
 
 /** The run's server (global-setup.ts). */
@@ -85,18 +51,8 @@ function runTemplate(): string {
  * A new database, migrated, on the server of `template` (the run's server unless another is
  * given): a copy of its template database. Resolves to its URL.
  */
-export async function createDatabase(template = runTemplate()): Promise<string> {
-  const name = `mail_test_${randomBytes(6).toString('hex')}`;
-  const source = new URL(template).pathname.slice(1);
-  await administer(template, `CREATE DATABASE ${name} TEMPLATE ${source}`);
-  return onDatabase(template, name);
-}
-
-/** Drops a database createDatabase made, closing whatever connections it still has. */
-export async function dropDatabase(url: string): Promise<void> {
-  const name = new URL(url).pathname.slice(1);
-  await administer(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-}
+export const createDatabase = (template = runTemplate()): Promise<string> =>
+  createOn(template, { prefix: 'mail_test', template: new URL(template).pathname.slice(1) });
 
 /** The settings that point a service at a database: filled in before the block's first test. */
 export interface TestStore {

@@ -13,7 +13,6 @@ import {
   SHELL_DIST,
   call,
   deployDirWith,
-  shellBuilt,
 } from './deploy-credentials-helpers';
 import {
   BROWSER,
@@ -42,7 +41,6 @@ let bucket: Bucket;
 let site: Site;
 
 beforeAll(async () => {
-  await shellBuilt();
   work = mkdtempSync(path.join(os.tmpdir(), 'site-canary-judge-'));
   bucket = new Bucket(path.join(work, 'bucket'));
   await bucket.listen();

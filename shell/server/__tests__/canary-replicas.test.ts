@@ -14,7 +14,6 @@ import {
   SHELL_DIST,
   call,
   deployDirWith,
-  shellBuilt,
 } from './deploy-credentials-helpers';
 import { address, canaries, flood, report, startCanary, until, visit } from './canary-helpers';
 import { freshDatabase } from './test-postgres';
@@ -53,7 +52,6 @@ const startReplica = (deployDir: string) =>
   );
 
 beforeAll(async () => {
-  await shellBuilt();
   databaseUrl = await freshDatabase();
   work = mkdtempSync(path.join(os.tmpdir(), 'site-canary-replicas-'));
   bucket = new Bucket(path.join(work, 'bucket'));

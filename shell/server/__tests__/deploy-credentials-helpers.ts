@@ -4,11 +4,9 @@
  * Node build), and a real site (the real shell build, real render processes, its control plane in
  * a database of the run's PostgreSQL) whose deploy API is called in-process.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRoute } from '@site/build/testing/manifest';
 import type { AddressInfo } from 'node:net';
@@ -35,15 +33,6 @@ export const tableOf = (group: string, paths = [`/${group}/page`]) => ({
   prefixes: [`/${group}`],
   routes: paths.map((p) => testRoute(p)),
 });
-
-/** The real shell build, built once on a fresh checkout (about 20 s). */
-export async function shellBuilt(): Promise<void> {
-  if (!existsSync(path.join(SHELL_DIST, 'server', 'render.js'))) {
-    await promisify(execFile)('npm', ['run', 'build', '-w', 'shell'], {
-      cwd: path.join(__dirname, '..', '..', '..'),
-    });
-  }
-}
 
 /** A bucket of version folders under `dir`, served on a free port from `ports`. */
 export class Bucket {

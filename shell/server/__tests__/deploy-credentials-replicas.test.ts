@@ -13,7 +13,6 @@ import {
   call,
   deployDirWith,
   groupToken,
-  shellBuilt,
   startSite,
 } from './deploy-credentials-helpers';
 import { startPostgres, type TestPostgres } from './test-postgres';
@@ -34,7 +33,6 @@ let one: Site;
 let two: Site;
 
 beforeAll(async () => {
-  await shellBuilt();
   postgres = await startPostgres();
   databaseUrl = postgres.url;
   work = mkdtempSync(path.join(os.tmpdir(), 'site-credentials-replicas-'));

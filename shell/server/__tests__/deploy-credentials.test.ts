@@ -12,7 +12,6 @@ import {
   call,
   deployDirWith,
   groupToken,
-  shellBuilt,
   startSite,
   tableOf,
 } from './deploy-credentials-helpers';
@@ -32,7 +31,6 @@ let site: Site;
 let databaseUrl: string;
 
 beforeAll(async () => {
-  await shellBuilt();
   work = mkdtempSync(path.join(os.tmpdir(), 'site-credentials-'));
   bucket = new Bucket(path.join(work, 'bucket'));
   await bucket.listen();

@@ -13,7 +13,6 @@ import {
   call,
   deployDirWith,
   groupToken,
-  shellBuilt,
   startSite,
 } from './deploy-credentials-helpers';
 
@@ -40,7 +39,6 @@ let alpha: string;
 let beta: string;
 
 beforeAll(async () => {
-  await shellBuilt();
   work = mkdtempSync(path.join(os.tmpdir(), 'site-teams-'));
   bucket = new Bucket(path.join(work, 'bucket'));
   await bucket.listen();

@@ -1,13 +1,11 @@
 /**
  * @jest-environment node
  */
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRemote } from '@site/build/testing/manifest';
 import { ephemeralPort } from '@site/build/testing/ports';
@@ -79,12 +77,6 @@ function beacon(body: unknown, client: string, type = 'text/plain;charset=UTF-8'
 }
 
 beforeAll(async () => {
-  // The real shell build renders here; a fresh checkout builds it once (about 20 s).
-  if (!existsSync(path.join(SHELL_DIST, 'server', 'render.js'))) {
-    await promisify(execFile)('npm', ['run', 'build', '-w', 'shell'], {
-      cwd: path.join(__dirname, '..', '..', '..'),
-    });
-  }
   work = mkdtempSync(path.join(os.tmpdir(), 'site-metrics-'));
   const remotes = path.join(work, 'remotes');
   for (const [group, version] of [

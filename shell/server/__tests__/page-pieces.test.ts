@@ -1,14 +1,12 @@
 /**
  * @jest-environment node
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRemote } from '@site/build/testing/manifest';
@@ -143,11 +141,6 @@ const embedded = (html: string) =>
   /<script type="application\/json" id="site-manifest">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
 
 beforeAll(async () => {
-  if (!existsSync(path.join(SHELL_DIST, 'server', 'render.js'))) {
-    await promisify(execFile)('npm', ['run', 'build', '-w', 'shell'], {
-      cwd: path.join(__dirname, '..', '..', '..'),
-    });
-  }
   work = mkdtempSync(path.join(os.tmpdir(), 'site-pieces-'));
   const remotes = path.join(work, 'remotes');
   for (const [group, version] of [

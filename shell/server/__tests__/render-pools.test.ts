@@ -19,7 +19,6 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { promisify } from 'node:util';
 import { parseManifest, type DeploymentManifest, type RemoteDeployment } from '@site/contracts';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRemote } from '@site/build/testing/manifest';
@@ -27,7 +26,7 @@ import { lineLogger } from '../http/logger';
 import { ALLOWED_BUILTINS } from '../render/builtins';
 import { chooseWall, describeWall } from '../render/launcher';
 import { permissionArgs } from '../render/permissions';
-import { RenderProcessError, RenderTimeoutError } from '../render/pool';
+import { RenderProcessError, RenderTimeoutError } from '../render/process';
 import { RenderPools, type RenderPoolsOptions } from '../render/pools';
 
 /** The shell's real server build (`npm run build -w shell`). */
@@ -136,12 +135,6 @@ async function pools(options: Partial<RenderPoolsOptions> = {}): Promise<RenderP
 }
 
 beforeAll(async () => {
-  // The real shell build renders here; a fresh checkout builds it once (about 20 s).
-  if (!existsSync(path.join(SHELL_SERVER_DIR, 'render.js'))) {
-    await promisify(execFile)('npm', ['run', 'build', '-w', 'shell'], {
-      cwd: path.join(__dirname, '..', '..', '..'),
-    });
-  }
   work = mkdtempSync(path.join(os.tmpdir(), 'render-pools-'));
   remotesDir = path.join(work, 'remotes');
   // A deploy folder with a token in it, and an outbox, as the site's own are kept: their owner's.

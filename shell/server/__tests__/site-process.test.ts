@@ -1,13 +1,12 @@
 /**
  * @jest-environment node
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { ephemeralPort } from '@site/build/testing/ports';
 import { freshDatabase } from './test-postgres';
 
@@ -31,10 +30,6 @@ let databaseUrl: string;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  // The real shell build; a fresh checkout builds it once (about 20 s).
-  if (!existsSync(path.join(SHELL_DIST, 'server', 'render.js'))) {
-    await promisify(execFile)('npm', ['run', 'build', '-w', 'shell'], { cwd: ROOT });
-  }
   work = mkdtempSync(path.join(os.tmpdir(), 'site-process-'));
   deployDir = path.join(work, 'deploy');
   mkdirSync(deployDir);

@@ -5,7 +5,6 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { databaseUrlProblem } from '@site/postgres';
 import { LISTEN_HOST_FORMS, isListenHost } from '@site/serving';
 
 export const wholeNumber = (what: string, min: number, max: number) =>
@@ -85,22 +84,3 @@ export const originList = z.string().transform((value, ctx) => {
   }
   return out;
 });
-
-/**
- * A PostgreSQL connection URL. It may hold a password, so a bad one is described by what is wrong,
- * never echoed.
- */
-export const databaseUrl = (needed: string) =>
-  z
-    .string({
-      error: (issue) =>
-        issue.input === undefined
-          ? `is not set: ${needed} (postgres://user:password@host:5432/database); npm start runs an embedded PostgreSQL and passes its URL`
-          : 'expected a postgres:// URL',
-    })
-    .transform((value, ctx) => {
-      const problem = databaseUrlProblem(value);
-      if (!problem) return value;
-      ctx.addIssue({ code: 'custom', message: problem });
-      return z.NEVER;
-    });

@@ -14,7 +14,6 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { Logger } from '../http/logger';
 import { parseSiteSettings } from '../settings';
@@ -65,15 +64,45 @@ async function makeFileLive(
   return published;
 }
 
+/** The longest command line read whole; a longer one is answered by its start, its rest skipped. */
+const MAX_LINE = 4096;
+
+/**
+ * The lines of `input`, ended by a line feed alone (\r\n too): U+2028 and U+2029 are characters
+ * of a line here, not ends of one (Node's readline ends a line at each, which would answer one line
+ * as several). A line over MAX_LINE characters is given cut there, once.
+ */
+async function* commandLines(input: NodeJS.ReadableStream): AsyncGenerator<string> {
+  input.setEncoding('utf8');
+  let buffer = '';
+  let skipping = false;
+  for await (const chunk of input as AsyncIterable<string>) {
+    buffer += chunk;
+    for (let end = buffer.indexOf('\n'); end !== -1; end = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, end).replace(/\r$/, '');
+      buffer = buffer.slice(end + 1);
+      if (skipping) skipping = false;
+      else yield line;
+    }
+    if (buffer.length > MAX_LINE) {
+      if (!skipping) yield buffer.slice(0, MAX_LINE);
+      skipping = true;
+      buffer = '';
+    }
+  }
+  if (buffer && !skipping) yield buffer;
+}
+
 /** `--follow`: a publish per `publish` line of standard input, one JSON answer line each. */
 async function follow(plane: PostgresControlPlane, deployDir: string, log: Logger): Promise<void> {
+  // U+2028 and U+2029 escaped, so that a reader that ends lines at them still reads one line.
   const answer = (value: { version: string } | { error: string }) =>
-    process.stdout.write(`${JSON.stringify(value)}\n`);
-  for await (const line of readline.createInterface({
-    input: process.stdin,
-    crlfDelay: Infinity,
-  })) {
-    if (line.trim() !== 'publish') {
+    process.stdout.write(
+      `${JSON.stringify(value).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`)}\n`,
+    );
+  for await (const line of commandLines(process.stdin)) {
+    // The command as it is, to the letter: no other line, however close, publishes.
+    if (line !== 'publish') {
       answer({ error: `unknown command ${JSON.stringify(line.slice(0, 80))}: expected publish` });
       continue;
     }

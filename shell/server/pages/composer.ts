@@ -14,7 +14,6 @@
  * together from parts already made. Whatever a group's process answers, it is that group's page
  * alone: the status, the title and the owner come from the manifest, never from the process.
  */
-import { createHash } from 'node:crypto';
 import {
   groupAt,
   leadingRemote,
@@ -27,13 +26,14 @@ import type { RetentionFigures } from '@site/contracts/contact/retention';
 import type { PageMeta } from '../../src/content/shell-routes';
 import type { ContactFormState } from '../../src/pages/contact/form-state';
 import { composePage, type ShellTemplate } from './compose';
+import { figuresKey, navigationKey, onlyGroup, toPart, type Part } from './parts';
 import { scriptJson, type LiveManifest } from '../control-plane';
 import type { LastGoodPages } from './last-good';
 import type { Logger } from '../http/logger';
 import type { RenderFailure, SiteMetrics } from '../metrics/metrics';
-import { RenderTimeoutError } from '../render/pool';
+import { RenderTimeoutError } from '../render/process';
 import { remoteIdentity, type RenderPools } from '../render/pools';
-import type { PartReply, ShellServerBuild } from '../render/protocol';
+import type { ShellServerBuild } from '../render/protocol';
 
 const pinsOf = (group: RemoteDeployment | undefined | null) => (group ? pinsByUrl(group) : {});
 
@@ -73,46 +73,8 @@ export interface ComposerOptions {
 
 export const NOT_FOUND_PATH = '/404';
 
-/**
- * The manifest as far as the frame draws it (the manifest pages carry): every group's leading
- * routes, page counts and prefixes, no versions.
- */
-function navigationKey(manifest: DeploymentManifest): string {
-  const shown = {
-    remotes: manifest.remotes.map(({ name, prefixes, routes, pages }) => ({
-      name,
-      prefixes,
-      routes,
-      pages,
-    })),
-    unavailable: manifest.unavailable ?? [],
-  };
-  return createHash('sha256').update(JSON.stringify(shown)).digest('base64url').slice(0, 16);
-}
-
-/** A manifest holding one group (as `manifest` has it): all its processes are told of. */
-const onlyGroup = (manifest: DeploymentManifest, remote: RemoteDeployment): DeploymentManifest => ({
-  schemaVersion: manifest.schemaVersion,
-  generatedAt: manifest.generatedAt,
-  remotes: manifest.remotes.filter((r) => r.name === remote.name),
-});
-
-/** What a page's figures add to its cache keys. */
-const figuresKey = (figures: RetentionFigures | undefined): string =>
-  figures ? `|${JSON.stringify(figures)}` : '';
-
 const reasonOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
-
-interface Part {
-  status: number;
-  html: string;
-  meta: PageMeta;
-  failure: string | null;
-  crashed?: boolean;
-  /** Drawn from the group's last good markup: when that was last known good. */
-  lastGood?: number;
-}
 
 export class PageComposer {
   private readonly parts: LRUCache<string, Part>;
@@ -407,10 +369,3 @@ export class PageComposer {
     };
   }
 }
-
-const toPart = (reply: PartReply): Part => ({
-  status: reply.status,
-  html: reply.html,
-  meta: reply.meta,
-  failure: reply.failure,
-});

@@ -32,8 +32,6 @@ import {
   type Worker,
 } from './process';
 
-export { RenderProcessError, RenderTimeoutError, type RenderPoolOptions } from './process';
-
 const START_TIMEOUT_MS = 10_000;
 
 /** The longest `warm()` waits for a pool's first process (its own bound; see below). */

