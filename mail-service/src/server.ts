@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { logDestination } from '@site/serving/request-log';
 import pino from 'pino';
 import { createLimitedServer } from '@site/serving/connections';
 import {
@@ -35,7 +36,10 @@ function readConfig(): Config {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const logger = pino({ level: config.LOG_LEVEL, base: { service: 'mail-service' } });
+  const logger = pino(
+    { level: config.LOG_LEVEL, base: { service: 'mail-service' } },
+    logDestination(1),
+  );
 
   const service: Service = createService(config, { logger });
   const { app, outbox, courier } = service;

@@ -141,3 +141,41 @@ describe("the mail-service's connections", () => {
     expect(Date.now() - started).toBeLessThan(boundMs + 1500);
   });
 });
+
+describe("the mail-service's log", () => {
+  test('a log nobody reads holds up no answer, and its lines come once it is read again', async () => {
+    const service = await startService({
+      ...store.env,
+      DATA_DIR: path.join(dir, 'logged-data'),
+      MAILBOX_DIR: path.join(dir, 'logged-mailbox'),
+    });
+    try {
+      // Standard output is no longer read: the pipe fills after a few hundred request lines.
+      service.child.stdout!.pause();
+      const statuses: number[] = [];
+      for (let batch = 0; batch < 120; batch++) {
+        statuses.push(
+          ...(await Promise.all(
+            Array.from({ length: 50 }, (_, i) =>
+              fetch(`${service.url}/api/not-here-${batch}-${i}`).then(async (r) => {
+                await r.arrayBuffer();
+                return r.status;
+              }),
+            ),
+          )),
+        );
+      }
+      // 6,000 request lines of about 200 bytes: far more than a pipe holds (the socket pair a
+      // child process writes to holds a few hundred KB).
+      expect(statuses.filter((s) => s === 404)).toHaveLength(6000);
+      service.child.stdout!.resume();
+      const logged = () => service.logs.filter((l) => l.includes('/api/not-here-')).length;
+      const end = Date.now() + 30_000;
+      while (logged() < 6000 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+      expect(logged()).toBe(6000);
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited;
+    }
+  }, 120_000);
+});

@@ -142,9 +142,12 @@ describe('migrations and notifications (@site/postgres)', () => {
     expect(smtp.received[0]!.mail.messageId).toBe(
       '<0b8c2f1e-0000-4000-8000-000000000001@highveld-digital.co.za>',
     );
-    expect(await h.outbox.statusOf('0b8c2f1e-0000-4000-8000-000000000001')).toMatchObject({
-      status: 'delivered',
-    });
+    // The relay has the message a moment before the outbox records its delivery.
+    await waitFor(
+      async () =>
+        (await h.outbox.statusOf('0b8c2f1e-0000-4000-8000-000000000001'))?.status === 'delivered',
+      { what: 'the delivery recorded' },
+    );
   });
 
   test("the site server's history (shell_migrations, by name) is read as it is: only new files apply", async () => {

@@ -4,6 +4,19 @@
  * time in milliseconds, under the message "request". Nothing of a body or a header is logged. `npm
  * start` shows it as `GET /contact 200 3.1 ms` (scripts/lib/processes.ts).
  */
+import pino from 'pino';
+
+/** The most log text a server holds while its output is not taken in; more is dropped. */
+export const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Where a server's log lines go (standard output or error), written asynchronously (pino's
+ * destination, sonic-boom): the lines of many requests go out in one write, and a reader that stops
+ * taking them in (a full pipe) never holds up an answer; beyond LOG_BUFFER_BYTES lines are dropped,
+ * and what is held is written when the process exits.
+ */
+export const logDestination = (fd: 1 | 2) =>
+  pino.destination({ dest: fd, sync: false, maxLength: LOG_BUFFER_BYTES });
 
 export interface RequestEntry {
   method: string;

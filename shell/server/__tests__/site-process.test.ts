@@ -237,3 +237,39 @@ describe("the site server's connections", () => {
     }
   }, 90_000);
 });
+
+describe("the site server's log", () => {
+  test('a log nobody reads holds up no answer, and its lines come once it is read again', async () => {
+    const started = await site({ LOG_LEVEL: 'info' });
+    const url = await listening(started);
+    // Standard error is no longer read: the pipe fills after a few hundred request lines.
+    started.child.stderr!.pause();
+    const before = started.output().length;
+    const statuses: number[] = [];
+    for (let batch = 0; batch < 40; batch++) {
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          fetch(`${url}/`, { headers: { 'Accept-Encoding': 'gzip' } }).then(async (r) => {
+            await r.arrayBuffer();
+            return r.status;
+          }),
+        ),
+      );
+      statuses.push(...answers);
+    }
+    // 2,000 request lines of about 150 bytes each: far more than a pipe holds (64 KB).
+    expect(statuses.filter((s) => s === 200)).toHaveLength(2000);
+    started.child.stderr!.resume();
+    const end = Date.now() + 30_000;
+    const lines = () =>
+      started
+        .output()
+        .slice(before)
+        .split('\n')
+        .filter((line) => line.includes('"path":"/"')).length;
+    while (lines() < 2000 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+    expect(lines()).toBe(2000);
+    started.child.kill('SIGTERM');
+    expect(await started.exited).toBe(0);
+  }, 120_000);
+});

@@ -1,4 +1,4 @@
-import { requestLine } from '@site/serving/request-log';
+import { logDestination, requestLine } from '@site/serving/request-log';
 
 /**
  * What the site server's parts log with: Fastify's logger (pino), or a child of it that names the
@@ -20,9 +20,12 @@ export function lineLogger(write: (line: string) => void): Logger {
  * Fastify's logger options for `createSite`: JSON lines on stderr, or each message handed to
  * `write` (what the tests read; a request's line as `GET /about 200 1.2 ms`). What a request logs
  * carries its id.
+ * Standard error is written asynchronously (@site/serving's `logDestination`).
  */
 export function loggerOptions(write?: (line: string) => void, level = 'info') {
-  if (!write) return { level, stream: process.stderr };
+  if (!write) {
+    return { level, stream: logDestination(2) };
+  }
   return {
     level,
     stream: {
