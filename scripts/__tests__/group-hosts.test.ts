@@ -149,7 +149,12 @@ describe('one static host for every group', () => {
       );
       if (!refused) throw new Error('still served');
     });
-    expect(lines).toContain('remote beta: no longer in the site table, not served');
+    // The port refuses as soon as it is closed; the line is written once the close is done.
+    await eventually(async () => {
+      if (!lines.includes('remote beta: no longer in the site table, not served')) {
+        throw new Error(`not said yet: ${lines.join(' | ')}`);
+      }
+    });
     expect(await entry(ports[0]!)).toBe('200 var alpha = 1;\n');
   });
 });
