@@ -9,10 +9,10 @@
  *
  * `--unit` (`npm run test:unit`): the unit, component and server tests alone.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import os from 'node:os';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { readArgs } from './lib/args';
+import { LANES, runInLanes, took, type Command } from './lib/lanes';
 
 const root = path.join(__dirname, '..');
 const unitOnly = (() => {
@@ -26,9 +26,6 @@ const unitOnly = (() => {
   }
 })();
 
-const took = (started: number) =>
-  `${Math.round((performance.now() - started) / 1000)} s, load ${os.loadavg()[0]!.toFixed(1)}`;
-
 function step(title: string, command: string, args: string[], cwd = root): boolean {
   console.log(`\n=== ${title}`);
   const started = performance.now();
@@ -36,51 +33,6 @@ function step(title: string, command: string, args: string[], cwd = root): boole
   if (result.status !== 0) console.error(`\n${title}: failed (${took(started)})`);
   else console.log(`\n${title}: passed (${took(started)})`);
   return result.status === 0;
-}
-
-/**
- * A suite run beside others: its output is kept and shown whole once it ends, so that two suites'
- * lines never interleave. Resolves to whether it passed.
- */
-function suite({ title, command, args }: Suite): Promise<boolean> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const output: Buffer[] = [];
-    const child = spawn(command, args, { cwd: root, env: process.env });
-    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
-    child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
-    child.on('close', (code, signal) => {
-      process.stdout.write(`\n=== ${title}\n`);
-      process.stdout.write(Buffer.concat(output));
-      if (code === 0) console.log(`\n${title}: passed (${took(started)})`);
-      else console.error(`\n${title}: failed${signal ? ` (${signal})` : ''} (${took(started)})`);
-      resolve(code === 0);
-    });
-  });
-}
-
-interface Suite {
-  title: string;
-  command: string;
-  args: string[];
-}
-
-/**
- * Runs the suites `lanes` at a time, in the order given (the longest first), and resolves to the
- * titles of those that failed. The unit suites mostly wait (on PostgreSQL, child processes, SMTP
- * round trips) and each runs one Jest worker, so two of them share two cores well.
- */
-async function runSuites(suites: Suite[], lanes: number): Promise<string[]> {
-  const queue = [...suites];
-  const failures: string[] = [];
-  const lane = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      if (!(await suite(next))) failures.push(next.title);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, lanes) }, lane));
-  return failures;
 }
 
 /** The workspaces with tests of their own, as npm lists them. */
@@ -99,20 +51,23 @@ async function main(): Promise<void> {
   if (!unitOnly && !step('production build', 'npm', ['run', 'build'])) process.exit(1);
   // The longest first, so that the short ones fill the other lane while they run.
   const LONGEST = ['shell', 'mail-service', 'scripts'];
-  const unitSuites: Suite[] = [
+  const rank = (name: string) => (LONGEST.includes(name) ? LONGEST.indexOf(name) : LONGEST.length);
+  const suites = [
     ...workspacesWithTests().map(({ name, location }) => ({
-      title: name,
+      name,
       command: 'npm',
       args: ['run', 'test', '-w', location],
     })),
-    { title: 'scripts', command: 'npx', args: ['jest', '-c', 'scripts/jest.config.cjs'] },
-  ]
-    .map((s) => ({ ...s, title: `unit tests: ${s.title}`, rank: LONGEST.indexOf(s.title) }))
-    .sort((a, b) => (a.rank === -1 ? 99 : a.rank) - (b.rank === -1 ? 99 : b.rank));
+    { name: 'scripts', command: 'npx', args: ['jest', '-c', 'scripts/jest.config.cjs'] },
+  ].sort((a, b) => rank(a.name) - rank(b.name));
+  const unitSuites: Command[] = suites.map(({ name, command, args }) => ({
+    title: `unit tests: ${name}`,
+    command,
+    args,
+    cwd: root,
+  }));
   const unitStarted = performance.now();
-  const failed = (await runSuites(unitSuites, Math.min(2, os.availableParallelism()))).map((t) =>
-    t.replace(/^unit tests: /, ''),
-  );
+  const failed = await runInLanes(unitSuites, LANES);
   console.log(`\nunit tests, every suite: ${took(unitStarted)}`);
   if (
     !unitOnly &&
