@@ -57,8 +57,26 @@ function sourceOf(origin: string): string | null {
   }
 }
 
+/**
+ * The headers for each owner already seen, made once: every page answer needs them. One entry per
+ * group origin the site has had; past MADE_MAX (origins that came and went) it starts again.
+ */
+const made = new Map<string, Readonly<Record<string, string>>>();
+const MADE_MAX = 1024;
+
 /** The headers of a page answer whose page belongs to `owner`. */
-export function policyFor(owner: PageOwner): Record<string, string> {
+export function policyFor(owner: PageOwner): Readonly<Record<string, string>> {
+  const key = owner.kind === 'group' ? `group ${owner.origin}` : owner.kind;
+  let headers = made.get(key);
+  if (!headers) {
+    headers = Object.freeze(headersFor(owner));
+    if (made.size >= MADE_MAX) made.clear();
+    made.set(key, headers);
+  }
+  return headers;
+}
+
+function headersFor(owner: PageOwner): Record<string, string> {
   const origins = owner.kind === 'group' ? [owner.origin] : [];
   const sources = [...new Set(origins.map(sourceOf).filter((s): s is string => s !== null))];
   const contact = owner.kind === 'contact';
