@@ -5,6 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { StaleManifestError, live, type LiveManifest } from '../control-plane';
+import type { PostgresControlPlane } from '../control-plane/postgres';
 import { migrate } from '../control-plane/migrate';
 import {
   deployDirWith,
@@ -245,6 +246,38 @@ describe('the control plane in PostgreSQL', () => {
       expect((await store.get()).version).toBe(before.version);
       expect((await store.history()).filter((e) => e.action === 'deploy')).toEqual([]);
     } finally {
+      await close();
+    }
+  });
+
+  test('read() answers what the database holds now, even on a replica a change has not reached yet', async () => {
+    const url = await freshDatabase();
+    // Polled once a minute: only a notification, or a read, tells a replica of a change.
+    const { stores, close } = await startStores(url, deployDirWith(manifestJson('1.0.0')), 2, {
+      pollMs: 60_000,
+    });
+    const [one, two] = stores as [PostgresControlPlane, PostgresControlPlane];
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const first = await one.get();
+      const second = await one.publish(
+        manifestJson('1.1.0'),
+        first.version,
+        deployOf(first, '1.1.0'),
+      );
+      await timeUntil(() => two.peek()?.version === second.version, NOTIFIED_MS);
+      // Another server's change whose notification has not arrived: the pointer moved back to the
+      // first manifest, with no notification.
+      await client.query('UPDATE live_manifest SET version = $1, seq = seq + 1 WHERE id', [
+        first.version,
+      ]);
+      expect((await two.get()).version).toBe(second.version);
+      expect((await two.read()).version).toBe(first.version);
+      // And from then on the replica serves what it read.
+      expect(two.peek()?.version).toBe(first.version);
+    } finally {
+      await client.end();
       await close();
     }
   });

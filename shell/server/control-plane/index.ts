@@ -47,6 +47,13 @@ export interface ControlPlane {
   /** The live manifest; after the first successful read, never rejects. */
   get(): Promise<LiveManifest>;
   /**
+   * The live manifest as the database holds it now: read after the call, never the copy in
+   * memory, which another server's change reaches a moment later. What the deploy API answers
+   * with, so a command that lost its answer learns whether its change went live. While the
+   * database is out of reach, the last one read.
+   */
+  read(): Promise<LiveManifest>;
+  /**
    * Whether the store answered its last read: false while the database is out of reach (the last
    * manifest read is still served, and changes are refused). Files are always reachable.
    */

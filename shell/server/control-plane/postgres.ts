@@ -157,6 +157,12 @@ export class PostgresControlPlane implements ControlPlane {
     return this.refresh();
   }
 
+  async read(): Promise<LiveManifest> {
+    // A read under way may have begun before the change the caller asks about: one after it.
+    await this.reading;
+    return this.refresh();
+  }
+
   publish(
     json: Record<string, unknown>,
     base: string,

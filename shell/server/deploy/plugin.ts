@@ -125,7 +125,7 @@ export default fp<DeployHooks>(
         tokens: store.tokens,
         deployer,
         preview: app.previews,
-        current: () => store.get(),
+        current: () => store.read(),
         canaries: () => judge.status(),
         log,
       });
