@@ -17,6 +17,7 @@ import {
   hasAccordions,
   overflowing,
   picture,
+  resizeSettled,
   servedTitle,
   sidewaysScroll,
   takeOverResult,
@@ -246,7 +247,7 @@ test.describe('every page, in one visit', () => {
       });
 
       await test.step(`at ${PHONE.width} px it fits its budget and the screen`, async () => {
-        await page.setViewportSize(PHONE);
+        await resizeSettled(page, PHONE);
         await attachScreenshot(page, testInfo, p.path, PHONE.width);
         expect(await overflowing(page), `${p.path}: elements wider than the screen`).toEqual([]);
         await expectPhoneLayout(page, p.path);
@@ -254,7 +255,7 @@ test.describe('every page, in one visit', () => {
 
       for (const width of REFLOW) {
         await test.step(`at ${width} CSS pixels it does not scroll sideways`, async () => {
-          await page.setViewportSize({ width, height: 800 });
+          await resizeSettled(page, { width, height: 800 });
           expect(await sidewaysScroll(page), `${p.path} at ${width} px`).toBeLessThanOrEqual(0);
         });
       }

@@ -150,3 +150,33 @@ export const overflowing = (page: Page) =>
 /** How far the page scrolls sideways at its current width, in CSS pixels (0 or less: not at all). */
 export const sidewaysScroll = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+/**
+ * Resizes the page and waits until its layout is the new width's: the window reports the width,
+ * and the page's height has held for two frames. Chromium applies a resize a frame or more after
+ * it is asked for, so a height read at once can still be the old width's.
+ */
+export async function resizeSettled(page: Page, size: { width: number; height: number }) {
+  await page.setViewportSize(size);
+  const frame = () =>
+    page.evaluate(
+      () =>
+        new Promise<{ width: number; height: number }>((resolve) =>
+          requestAnimationFrame(() =>
+            requestAnimationFrame(() =>
+              resolve({
+                width: window.innerWidth,
+                height: document.documentElement.scrollHeight,
+              }),
+            ),
+          ),
+        ),
+    );
+  let last = await frame();
+  for (let tries = 0; tries < 100; tries++) {
+    const now = await frame();
+    if (now.width === size.width && last.width === size.width && now.height === last.height) return;
+    last = now;
+  }
+  throw new Error(`the page did not settle at ${size.width} px: ${JSON.stringify(last)}`);
+}
