@@ -4,23 +4,10 @@
  * first, each one's output shown whole when it ends. Every check runs whatever another one found;
  * the run ends by naming each one that failed.
  */
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { LANES, runInLanes, took, type Command } from './lib/lanes';
+import { LANES, runInLanes, took, workspacesWith, type Command } from './lib/lanes';
 
 const root = path.join(__dirname, '..');
-
-/** The workspaces with a type check of their own, as npm lists them. */
-function workspacesWithTypecheck(): { name: string; location: string }[] {
-  const listed = spawnSync('npm', ['query', '.workspace'], { cwd: root, encoding: 'utf8' });
-  if (listed.status !== 0) throw new Error(`npm query .workspace: ${listed.stderr}`);
-  const workspaces = JSON.parse(listed.stdout) as {
-    name: string;
-    location: string;
-    scripts?: Record<string, string>;
-  }[];
-  return workspaces.filter((w) => w.scripts?.typecheck);
-}
 
 async function main(): Promise<void> {
   const started = performance.now();
@@ -29,7 +16,7 @@ async function main(): Promise<void> {
     { title: 'lint', command: bin('eslint'), args: ['.'] },
     { title: 'format', command: bin('prettier'), args: ['--check', '.'] },
     { title: 'unused files and exports', command: bin('knip'), args: ['--no-progress'] },
-    ...workspacesWithTypecheck().map(({ name, location }) => ({
+    ...workspacesWith(root, 'typecheck').map(({ name, location }) => ({
       title: `types: ${name}`,
       command: 'npm',
       args: ['run', 'typecheck', '-w', location],

@@ -12,7 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { readArgs } from './lib/args';
-import { LANES, runInLanes, took, type Command } from './lib/lanes';
+import { LANES, runInLanes, took, workspacesWith, type Command } from './lib/lanes';
 
 const root = path.join(__dirname, '..');
 const unitOnly = (() => {
@@ -35,25 +35,13 @@ function step(title: string, command: string, args: string[], cwd = root): boole
   return result.status === 0;
 }
 
-/** The workspaces with tests of their own, as npm lists them. */
-function workspacesWithTests(): { name: string; location: string }[] {
-  const listed = spawnSync('npm', ['query', '.workspace'], { cwd: root, encoding: 'utf8' });
-  if (listed.status !== 0) throw new Error(`npm query .workspace: ${listed.stderr}`);
-  const workspaces = JSON.parse(listed.stdout) as {
-    name: string;
-    location: string;
-    scripts?: Record<string, string>;
-  }[];
-  return workspaces.filter((w) => w.scripts?.test);
-}
-
 async function main(): Promise<void> {
   if (!unitOnly && !step('production build', 'npm', ['run', 'build'])) process.exit(1);
   // The longest first, so that the short ones fill the other lane while they run.
   const LONGEST = ['shell', 'mail-service', 'scripts'];
   const rank = (name: string) => (LONGEST.includes(name) ? LONGEST.indexOf(name) : LONGEST.length);
   const suites = [
-    ...workspacesWithTests().map(({ name, location }) => ({
+    ...workspacesWith(root, 'test').map(({ name, location }) => ({
       name,
       command: 'npm',
       args: ['run', 'test', '-w', location],

@@ -3,7 +3,7 @@
  * (two commands' lines never interleave), with its time and the load average. Used by `npm test`
  * (the unit suites) and `npm run static` (format, lint, types).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 
 export interface Command {
@@ -65,3 +65,15 @@ export async function runInLanes(
 
 /** Two lanes where the machine has two cores or more. */
 export const LANES = Math.min(2, os.availableParallelism());
+
+/** The workspaces under `root` that have the npm script `script` (`test`, `typecheck`), as npm lists them. */
+export function workspacesWith(root: string, script: string): { name: string; location: string }[] {
+  const listed = spawnSync('npm', ['query', '.workspace'], { cwd: root, encoding: 'utf8' });
+  if (listed.status !== 0) throw new Error(`npm query .workspace: ${listed.stderr}`);
+  const workspaces = JSON.parse(listed.stdout) as {
+    name: string;
+    location: string;
+    scripts?: Record<string, string>;
+  }[];
+  return workspaces.filter((w) => w.scripts?.[script]);
+}
