@@ -89,6 +89,14 @@ test('while PostgreSQL is down (until every replica has noticed), replicas serve
       );
     }
     await expect(two.history()).rejects.toBeInstanceOf(ControlPlaneUnavailableError);
+    // What the deploy API answers a command that lost its answer: not the copy in memory, which
+    // may predate a change that went live, but that the live manifest cannot be read now.
+    const read = await three.read().catch((error: unknown) => error);
+    expect(read).toBeInstanceOf(ControlPlaneUnavailableError);
+    expect((read as Error).message).toMatch(
+      /^the control-plane database is unreachable: .+; the live manifest cannot be read now, and nothing was changed$/,
+    );
+    expect((await three.get()).version).toBe(first.version);
 
     await postgres.resume();
     // The first change after the outage, from the manifest every replica kept serving.

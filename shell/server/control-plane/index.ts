@@ -50,7 +50,8 @@ export interface ControlPlane {
    * The live manifest as the database holds it now: read after the call, never the copy in
    * memory, which another server's change reaches a moment later. What the deploy API answers
    * with, so a command that lost its answer learns whether its change went live. While the
-   * database is out of reach, the last one read.
+   * database is out of reach it rejects (ControlPlaneUnavailableError): the last one read may not
+   * be the live one.
    */
   read(): Promise<LiveManifest>;
   /**

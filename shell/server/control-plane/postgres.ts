@@ -63,6 +63,8 @@ export class PostgresControlPlane implements ControlPlane {
   private listener: Listener | undefined;
   private poll: NodeJS.Timeout | undefined;
   private isReachable = true;
+  /** Why the last read of the live pointer failed; undefined when it succeeded. */
+  private readError: unknown;
   private closed = false;
 
   constructor(private readonly options: PostgresControlPlaneOptions) {
@@ -160,7 +162,14 @@ export class PostgresControlPlane implements ControlPlane {
   async read(): Promise<LiveManifest> {
     // A read under way may have begun before the change the caller asks about: one after it.
     await this.reading;
-    return this.refresh();
+    const live = await this.refresh();
+    // The copy in memory may be older than a change that did go live: no answer is the true one.
+    if (this.readError !== undefined) {
+      throw new ControlPlaneUnavailableError(
+        `the control-plane database is unreachable: ${reasonOf(this.readError)}; the live manifest cannot be read now, and nothing was changed`,
+      );
+    }
+    return live;
   }
 
   publish(
@@ -280,8 +289,10 @@ export class PostgresControlPlane implements ControlPlane {
       this.stale = false;
       try {
         this.adopt(await this.readLive());
+        this.readError = undefined;
         this.up();
       } catch (error) {
+        this.readError = error;
         this.down(error);
       }
       return this.current;
