@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { droppedSinceLastCall } from '@site/serving/request-log';
 import type { DeliveryObserver } from './delivery/attempt';
 import type { DeliveryStatus } from './delivery/worker';
 import type { Outbox } from './outbox/outbox';
@@ -57,6 +58,16 @@ export function createMetrics(
     registers: [registry],
     collect() {
       this.set(delivery().recording ? 1 : 0);
+    },
+  });
+  const droppedLines = droppedSinceLastCall();
+  new Counter({
+    name: 'mail_log_lines_dropped_total',
+    help: 'Log lines dropped because standard output was not taken in (more than 16 MB waiting)',
+    registers: [registry],
+    collect() {
+      const added = droppedLines();
+      if (added > 0) this.inc(added);
     },
   });
   const attempts = new Counter({

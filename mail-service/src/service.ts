@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import pino, { type Logger } from 'pino';
+import { logDestination } from '@site/serving/request-log';
 import { createApp } from './app';
 import type { Config } from './config';
 import type { Courier } from './delivery/courier';
@@ -61,7 +62,8 @@ const DAY_MS = 86_400_000;
  */
 export function createService(config: Config, deps: ServiceDeps = {}): Service {
   const logger =
-    deps.logger ?? pino({ level: config.LOG_LEVEL, base: { service: 'mail-service' } });
+    deps.logger ??
+    pino({ level: config.LOG_LEVEL, base: { service: 'mail-service' } }, logDestination(1));
   const now = deps.now ?? Date.now;
   const { outbox, postgres } = openOutbox(
     config,

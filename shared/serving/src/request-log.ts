@@ -9,14 +9,36 @@ import pino from 'pino';
 /** The most log text a server holds while its output is not taken in; more is dropped. */
 export const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
 
+/** Log lines this process dropped because its output was not taken in. */
+let dropped = 0;
+
 /**
  * Where a server's log lines go (standard output or error), written asynchronously (pino's
  * destination, sonic-boom): the lines of many requests go out in one write, and a reader that stops
- * taking them in (a full pipe) never holds up an answer; beyond LOG_BUFFER_BYTES lines are dropped,
- * and what is held is written when the process exits.
+ * taking them in (a full pipe) never holds up an answer; beyond LOG_BUFFER_BYTES lines are dropped
+ * (and counted: `droppedSinceLastCall`), and what is held is written when the process exits.
  */
-export const logDestination = (fd: 1 | 2) =>
-  pino.destination({ dest: fd, sync: false, maxLength: LOG_BUFFER_BYTES });
+export function logDestination(fd: 1 | 2) {
+  const destination = pino.destination({ dest: fd, sync: false, maxLength: LOG_BUFFER_BYTES });
+  destination.on('drop', (data: string | Buffer) => {
+    const text = String(data);
+    dropped += Math.max(1, text.split('\n').length - 1);
+  });
+  return destination;
+}
+
+/**
+ * For a metric of dropped log lines read at scrape time: each call of what this returns gives the
+ * lines this process dropped since the call before.
+ */
+export function droppedSinceLastCall(): () => number {
+  let seen = 0;
+  return () => {
+    const added = dropped - seen;
+    seen = dropped;
+    return added;
+  };
+}
 
 export interface RequestEntry {
   method: string;

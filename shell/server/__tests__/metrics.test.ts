@@ -258,6 +258,8 @@ describe('after known traffic', () => {
     expect(delta('site_page_cache_requests_total', { result: 'hit' })).toBe(12);
     expect(sample(after, 'site_page_cache_entries')).toBeGreaterThanOrEqual(5);
     expect(sample(after, 'site_page_cache_bytes')).toBeGreaterThan(10_000);
+    // Standard error was taken in all along: no log line was lost.
+    expect(after).toMatch(/^site_log_lines_dropped_total 0$/m);
 
     const live = await site.manifest();
     expect(sample(after, 'site_manifest_info', { version: live.version })).toBe(1);

@@ -7,6 +7,7 @@
  * sends would let anyone grow the server's memory and every scrape without bound.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { droppedSinceLastCall } from '@site/serving/request-log';
 import type { CanaryStatusAnswer } from '@site/contracts/deploy-api';
 import { registerCanaryGauges } from '../canary/gauges';
 import type { LiveManifest } from '../control-plane';
@@ -137,6 +138,16 @@ export class SiteMetrics {
       help: 'Page cache look-ups: hit (composed before, or being composed for another request) or miss',
       labelNames: ['result'],
       registers,
+    });
+    const droppedLines = droppedSinceLastCall();
+    new Counter({
+      name: 'site_log_lines_dropped_total',
+      help: 'Log lines dropped because standard error was not taken in (more than 16 MB waiting)',
+      registers,
+      collect() {
+        const added = droppedLines();
+        if (added > 0) this.inc(added);
+      },
     });
     const { cacheSize } = options;
     new Gauge({
