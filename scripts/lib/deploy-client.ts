@@ -103,8 +103,9 @@ export async function settle(
         headers: { Authorization: `Bearer ${token}` },
         signal: AbortSignal.timeout(10_000),
       });
-      if (response.ok) {
-        const live = (await response.json()) as ManifestAnswer;
+      const live = response.ok ? ((await response.json()) as ManifestAnswer) : undefined;
+      // A manifest the server could not confirm with the database says nothing either way.
+      if (live && live.unconfirmed === undefined) {
         const entry = live.manifest.remotes?.find((r) => r.name === name);
         const applied =
           live.version !== base &&

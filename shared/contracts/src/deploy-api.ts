@@ -172,6 +172,12 @@ export interface ManifestAnswer {
     string,
     unknown
   >;
+  /**
+   * Present while the control-plane database is out of reach: why. The manifest is then the one
+   * this server serves, which a change made meanwhile may have replaced: not an answer to whether
+   * a change went live.
+   */
+  unconfirmed?: string;
 }
 
 /** `GET /_deploy/history`. */

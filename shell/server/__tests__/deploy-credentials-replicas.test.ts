@@ -131,7 +131,7 @@ describe('group tokens on replicas', () => {
     expect(await listed(one)).toEqual(await listed(two));
   });
 
-  test('while the database is down a group token cannot be checked: 503 with the reason; the operator still reads the manifest', async () => {
+  test('while the database is down a group token cannot be checked: 503 with the reason; the operator still reads the manifest, marked unconfirmed', async () => {
     const token = await groupToken(one, 'alpha');
     await postgres.pause();
     try {
@@ -141,10 +141,17 @@ describe('group tokens on replicas', () => {
       expect(String(answer.body.message)).toMatch(
         /^the control-plane database is unreachable: .*; the deploy token cannot be checked$/,
       );
-      expect((await call(one, 'GET', '/manifest', OPERATOR)).status).toBe(200);
+      // The manifest this server serves, marked as not confirmed by the database.
+      const served = await call(one, 'GET', '/manifest', OPERATOR);
+      expect(served.status).toBe(200);
+      expect(served.body.version).toBe((await one.manifest()).version);
+      expect(String(served.body.unconfirmed)).toMatch(
+        /^the control-plane database is unreachable: this is the manifest this server serves/,
+      );
     } finally {
       await postgres.resume();
     }
     await until(one, token, 200, 15_000);
+    expect((await call(one, 'GET', '/manifest', OPERATOR)).body).not.toHaveProperty('unconfirmed');
   });
 });

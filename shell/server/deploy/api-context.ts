@@ -25,7 +25,10 @@ export interface DeployApiOptions {
       page?: string,
     ): { url: string; expiresAt: Date };
   };
+  /** The live manifest as the database holds it now (rejects while it is out of reach). */
   current(): Promise<LiveManifest>;
+  /** The manifest this server serves: its copy in memory, read again when it is known stale. */
+  served(): Promise<LiveManifest>;
   /** Every running canary's figures and last decision. */
   canaries(): Promise<CanaryStatusAnswer>;
   log: Logger;

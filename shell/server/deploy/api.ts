@@ -3,7 +3,8 @@
  * that entry, in the spirit of single-spa's import-map-deployer, with more checked before anything
  * goes live (see deployer.ts).
  *
- *   GET  /_deploy/manifest                     { version, manifest }
+ *   GET  /_deploy/manifest                     { version, manifest, unconfirmed? } (unconfirmed: the
+ *                                                database is out of reach, this is the server's copy)
  *   GET  /_deploy/history[?remote=name]        every change: who, when, from, to, why
  *   PUT  /_deploy/remotes/:name                { base, entry, version, serverIntegrity?, reason?, by?,
  *                                                preview?, previewSeconds? }
@@ -46,7 +47,8 @@
  */
 import { sameText } from '@site/serving/signatures';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { NAME } from '@site/contracts/deploy-api';
+import { NAME, type ManifestAnswer } from '@site/contracts/deploy-api';
+import { ControlPlaneUnavailableError } from '../control-plane';
 import { groupLabel } from '../control-plane/tokens';
 import type { DeployApiOptions } from './api-context';
 import { apiErrors, refuse } from './api-errors';
@@ -86,11 +88,22 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
 
   apiErrors(app, options, credentialOf);
 
+  // While the database is out of reach, the manifest this server serves, marked unconfirmed: an
+  // operator still reads it, and a command settling a lost answer keeps asking.
   app.get('/manifest', async (request, reply) => {
-    const live = await options.current();
-    return reply
-      .header('cache-control', 'no-store')
-      .send({ version: live.version, manifest: ownManifest(live.json, credentialOf(request)) });
+    let unconfirmed: string | undefined;
+    const live = await options.current().catch(async (error: unknown) => {
+      if (!(error instanceof ControlPlaneUnavailableError)) throw error;
+      unconfirmed =
+        'the control-plane database is unreachable: this is the manifest this server serves, which a change made meanwhile may have replaced';
+      return options.served();
+    });
+    const answer: ManifestAnswer = {
+      version: live.version,
+      manifest: ownManifest(live.json, credentialOf(request)),
+      ...(unconfirmed === undefined ? {} : { unconfirmed }),
+    };
+    return reply.header('cache-control', 'no-store').send(answer);
   });
 
   // Every running canary with its figures and last decision (npm run deploy -- --status).

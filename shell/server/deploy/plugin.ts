@@ -126,6 +126,7 @@ export default fp<DeployHooks>(
         deployer,
         preview: app.previews,
         current: () => store.read(),
+        served: () => store.get(),
         canaries: () => judge.status(),
         log,
       });
