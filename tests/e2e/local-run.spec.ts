@@ -6,6 +6,7 @@ import readline from 'node:readline';
 import { expect, test } from '@playwright/test';
 import pg from 'pg';
 import { ROOT } from '../support/deployment';
+import { databaseDir } from '../../scripts/lib/local-database';
 import { scratchClone } from '../support/scratch-clone';
 
 /**
@@ -32,7 +33,14 @@ interface Proc {
 }
 
 /** The processes of process group `pgid` (Linux /proc), with their resident memory. */
-function processGroup(pgid: number): Proc[] {
+const processGroup = (pgid: number): Proc[] => processes((fields) => Number(fields[2]) === pgid);
+
+/** The processes whose command line names `text` (a folder of the test's). */
+const processesNaming = (text: string): Proc[] =>
+  processes(() => true).filter((p) => p.command.includes(text));
+
+/** The processes whose stat fields (after the command's name) pass `keep`. */
+function processes(keep: (fields: string[]) => boolean): Proc[] {
   const found: Proc[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -40,7 +48,7 @@ function processGroup(pgid: number): Proc[] {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       // pid (comm) state ppid pgrp ...: comm may hold spaces, so read after its closing paren.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) !== pgid) continue;
+      if (!keep(fields)) continue;
       const status = readFileSync(`/proc/${entry}/status`, 'utf8');
       const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim();
       found.push({
@@ -70,15 +78,21 @@ test.afterEach(async () => {
     console.log(`npm start printed:\n${lines.join('\n')}`);
   }
   lines.length = 0;
-  if (npmStart?.pid !== undefined) {
-    for (const { pid } of processGroup(npmStart.pid)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
+  // npm start's group, and PostgreSQL, which runs in a group of its own, its files in the clone's
+  // deploy folder or (run as root from a private folder) under /var/tmp.
+  const database = work ? databaseDir(path.join(work, 'site', 'deploy')).dir : '';
+  const left = [
+    ...(npmStart?.pid === undefined ? [] : processGroup(npmStart.pid)),
+    ...(database ? processesNaming(database) : []),
+  ];
+  for (const { pid } of left) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
     }
   }
+  if (database) rmSync(database, { recursive: true, force: true });
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
