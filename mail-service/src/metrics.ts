@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { droppedSinceLastCall } from '@site/serving/request-log';
+import { LOG_BUFFER_BYTES, droppedSinceLastCall } from '@site/serving/request-log';
 import type { DeliveryObserver } from './delivery/attempt';
 import type { DeliveryStatus } from './delivery/worker';
 import type { Outbox } from './outbox/outbox';
@@ -63,11 +63,10 @@ export function createMetrics(
   const droppedLines = droppedSinceLastCall();
   new Counter({
     name: 'mail_log_lines_dropped_total',
-    help: 'Log lines dropped because standard output was not taken in (more than 16 MB waiting)',
+    help: `Log lines dropped because standard output was not taken in (more than ${LOG_BUFFER_BYTES / 1024 / 1024} MB waiting)`,
     registers: [registry],
     collect() {
-      const added = droppedLines();
-      if (added > 0) this.inc(added);
+      this.inc(droppedLines());
     },
   });
   const attempts = new Counter({

@@ -52,6 +52,23 @@ export function deployOf(before: LiveManifest, version: string, origin = ORIGIN)
   };
 }
 
+/**
+ * Deploys `data` at `version` through `store` on the manifest it serves now; resolves with that
+ * manifest and the one made live.
+ */
+export async function deployNext(
+  store: PostgresControlPlane,
+  version: string,
+): Promise<{ before: LiveManifest; after: LiveManifest }> {
+  const before = await store.get();
+  const after = await store.publish(
+    manifestJson(version),
+    before.version,
+    deployOf(before, version),
+  );
+  return { before, after };
+}
+
 export interface Stores {
   stores: PostgresControlPlane[];
   logs: string[];

@@ -11,6 +11,7 @@ import {
 import { PostgresControlPlane } from '../control-plane/postgres';
 import {
   deployDirWith,
+  deployNext,
   deployOf,
   manifestJson,
   startStores,
@@ -50,12 +51,7 @@ test('while PostgreSQL is down (until every replica has noticed), replicas serve
     PostgresControlPlane,
   ];
   try {
-    const seeded = await one.get();
-    const first = await one.publish(
-      manifestJson('1.1.0'),
-      seeded.version,
-      deployOf(seeded, '1.1.0'),
-    );
+    const { after: first } = await deployNext(one, '1.1.0');
     await timeUntil(() => stores.every((s) => s.peek()?.version === first.version), NOTIFIED_MS);
 
     expect(stores.map((s) => s.reachable())).toEqual([true, true, true]);

@@ -9,6 +9,7 @@ import type { PostgresControlPlane } from '../control-plane/postgres';
 import { migrate } from '../control-plane/migrate';
 import {
   deployDirWith,
+  deployNext,
   deployOf,
   manifestJson,
   startStores,
@@ -186,12 +187,7 @@ describe('the control plane in PostgreSQL', () => {
     const { stores, close } = await startStores(url, deployDirWith(manifestJson('1.0.0')), 1);
     const store = stores[0]!;
     try {
-      const before = await store.get();
-      const after = await store.publish(
-        manifestJson('1.1.0'),
-        before.version,
-        deployOf(before, '1.1.0'),
-      );
+      const { before, after } = await deployNext(store, '1.1.0');
       expect(store.peek()?.version ?? (await store.get()).version).toBe(after.version);
       expect((await store.history('data')).filter((e) => e.action === 'deploy')).toEqual([
         expect.objectContaining({
@@ -260,12 +256,7 @@ describe('the control plane in PostgreSQL', () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      const first = await one.get();
-      const second = await one.publish(
-        manifestJson('1.1.0'),
-        first.version,
-        deployOf(first, '1.1.0'),
-      );
+      const { before: first, after: second } = await deployNext(one, '1.1.0');
       await timeUntil(() => two.peek()?.version === second.version, NOTIFIED_MS);
       // Another server's change whose notification has not arrived: the pointer moved back to the
       // first manifest, with no notification.

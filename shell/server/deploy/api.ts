@@ -48,7 +48,7 @@
 import { sameText } from '@site/serving/signatures';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { NAME, type ManifestAnswer } from '@site/contracts/deploy-api';
-import { ControlPlaneUnavailableError } from '../control-plane';
+import { ControlPlaneUnavailableError, type LiveManifest } from '../control-plane';
 import { groupLabel } from '../control-plane/tokens';
 import type { DeployApiOptions } from './api-context';
 import { apiErrors, refuse } from './api-errors';
@@ -57,6 +57,10 @@ import { remoteRoutes } from './api-remotes';
 import { tokenRoutes } from './api-tokens';
 import { OPERATOR, type Credential } from './change';
 import { ownCanaries, ownManifest, readable } from './api-reads';
+
+/** What the manifest answer says while the database is out of reach. */
+const UNCONFIRMED =
+  'the control-plane database is unreachable: this is the manifest this server serves, which a change made meanwhile may have replaced';
 
 export async function deployApi(app: FastifyInstance, options: DeployApiOptions): Promise<void> {
   const credentials = new WeakMap<FastifyRequest, Credential>();
@@ -91,18 +95,16 @@ export async function deployApi(app: FastifyInstance, options: DeployApiOptions)
   // While the database is out of reach, the manifest this server serves, marked unconfirmed: an
   // operator still reads it, and a command settling a lost answer keeps asking.
   app.get('/manifest', async (request, reply) => {
-    let unconfirmed: string | undefined;
-    const live = await options.current().catch(async (error: unknown) => {
+    const own = (live: LiveManifest) => ownManifest(live.json, credentialOf(request));
+    let answer: ManifestAnswer;
+    try {
+      const live = await options.current();
+      answer = { version: live.version, manifest: own(live) };
+    } catch (error) {
       if (!(error instanceof ControlPlaneUnavailableError)) throw error;
-      unconfirmed =
-        'the control-plane database is unreachable: this is the manifest this server serves, which a change made meanwhile may have replaced';
-      return options.served();
-    });
-    const answer: ManifestAnswer = {
-      version: live.version,
-      manifest: ownManifest(live.json, credentialOf(request)),
-      ...(unconfirmed === undefined ? {} : { unconfirmed }),
-    };
+      const served = await options.served();
+      answer = { version: served.version, manifest: own(served), unconfirmed: UNCONFIRMED };
+    }
     return reply.header('cache-control', 'no-store').send(answer);
   });
 

@@ -7,7 +7,7 @@
  * sends would let anyone grow the server's memory and every scrape without bound.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { droppedSinceLastCall } from '@site/serving/request-log';
+import { LOG_BUFFER_BYTES, droppedSinceLastCall } from '@site/serving/request-log';
 import type { CanaryStatusAnswer } from '@site/contracts/deploy-api';
 import { registerCanaryGauges } from '../canary/gauges';
 import type { LiveManifest } from '../control-plane';
@@ -142,11 +142,10 @@ export class SiteMetrics {
     const droppedLines = droppedSinceLastCall();
     new Counter({
       name: 'site_log_lines_dropped_total',
-      help: 'Log lines dropped because standard error was not taken in (more than 16 MB waiting)',
+      help: `Log lines dropped because standard error was not taken in (more than ${LOG_BUFFER_BYTES / 1024 / 1024} MB waiting)`,
       registers,
       collect() {
-        const added = droppedLines();
-        if (added > 0) this.inc(added);
+        this.inc(droppedLines());
       },
     });
     const { cacheSize } = options;
