@@ -189,8 +189,13 @@ for (const [name, size] of SIZES) {
       await expectWholePageShown(page, `home-print-${size.width}`);
     });
 
-    test('a capture of the whole page shows every section', async ({ page }) => {
+    test('a capture of the whole page shows every section, once the bands are laid out by themselves', async ({
+      page,
+    }) => {
       await open(page, '/about');
+      // The bands below the first screen are laid out one at a time in the quiet moments after the
+      // client takes over (shell/src/hooks/use-stepwise-layout.ts), with no scroll to prompt it.
+      await expect(page.locator('html[data-laid-out]')).toBeAttached({ timeout: 10_000 });
       await expectWholePageShown(page, `about-full-${size.width}`);
     });
   });

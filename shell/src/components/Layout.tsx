@@ -7,6 +7,7 @@ import { useDocumentMeta } from '../hooks/use-document-meta';
 import { useFocusOnNavigate } from '../hooks/use-focus-on-navigate';
 import { useLinkPreload } from '../hooks/use-link-preload';
 import { useScrollRestoration } from '../hooks/use-scroll-restoration';
+import { useStepwiseLayout } from '../hooks/use-stepwise-layout';
 import { NavGroupsContext } from '../hooks/use-nav-groups';
 import { navGroups } from '../navigation';
 import { Footer } from './Footer';
@@ -56,6 +57,7 @@ export function Layout({
   useScrollRestoration();
   useLinkPreload();
   useAnimateOnScroll();
+  useStepwiseLayout();
   useEffect(() => {
     markAdopted();
     // Tells tests and the benchmark that the client has taken the page over.
