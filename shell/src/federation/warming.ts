@@ -1,6 +1,7 @@
 import { SHELL_PATHS } from '@site/contracts/site';
 import { crossesOwner, documentGroup, sitePathOf } from './boundary';
 import { preloadPath, remoteForPath } from './remotes';
+import { whenIdle } from '../idle';
 import { PAGE_LOAD_ATTRIBUTE, insertSpeculationRules } from './speculation-rules';
 
 /** What a link in view gets ready: its page's code (this document's group) or its HTML (another owner). */
@@ -55,10 +56,7 @@ export function warmLinksInView(root: ParentNode = document): () => void {
   const watched = new WeakSet<Element>();
   // Links that come into view during a navigation are warmed once the browser is idle again, so
   // warming never competes with the page being shown.
-  const idle = (work: () => void) =>
-    'requestIdleCallback' in window
-      ? requestIdleCallback(work, { timeout: 2000 })
-      : setTimeout(work, 300);
+  const idle = (work: () => void) => whenIdle(work, 2000, 300);
   const observer = new IntersectionObserver((entries) => {
     for (const entry of entries) {
       if (!entry.isIntersecting) continue;

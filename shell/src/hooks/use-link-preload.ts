@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { preloadPath } from '../federation/remotes';
+import { whenIdle } from '../idle';
 
 /** The mark set when warming starts, so tests and the benchmark can tell its requests apart. */
 export const WARMING_MARK = 'site:warming';
@@ -47,15 +48,7 @@ function waitForLoadAndIdle(): Promise<void> {
       : new Promise<void>((resolve) =>
           window.addEventListener('load', () => resolve(), { once: true }),
         );
-  return loaded.then(
-    () =>
-      new Promise<void>((resolve) => {
-        // Safari has no requestIdleCallback: a short timeout after `load` stands in for it.
-        if ('requestIdleCallback' in window)
-          requestIdleCallback(() => resolve(), { timeout: 3000 });
-        else setTimeout(resolve, 300);
-      }),
-  );
+  return loaded.then(() => new Promise<void>((resolve) => whenIdle(resolve, 3000, 300)));
 }
 
 /** How long the main thread must go without a long task before warming starts. */

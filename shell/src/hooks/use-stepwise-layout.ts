@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { whenIdle } from '../idle';
 
 /** What the shell's style sheet leaves to be laid out later (shell.css, "laid out in steps"). */
 const SELECTOR = '.section, .footer';
@@ -6,10 +7,8 @@ const SELECTOR = '.section, .footer';
 /** Set on `<html>` once every band is laid out: from then on the style sheet defers nothing. */
 const LAID_OUT_ATTRIBUTE = 'data-laid-out';
 
-const whenIdle = (step: () => void) =>
-  'requestIdleCallback' in window
-    ? requestIdleCallback(step, { timeout: 1000 })
-    : setTimeout(step, 50);
+/** A step waits at most this long for a quiet moment (50 ms where there is no idle callback). */
+const STEP_WAIT = { timeoutMs: 1000, fallbackMs: 50 };
 
 /**
  * The page's bands below the first screen are laid out one at a time, each in a quiet moment of
@@ -36,9 +35,9 @@ export function useStepwiseLayout(): void {
       band.style.contentVisibility = 'visible';
       // Its layout now, in this step, rather than all of them in the next frame.
       void band.offsetHeight;
-      whenIdle(step);
+      whenIdle(step, STEP_WAIT.timeoutMs, STEP_WAIT.fallbackMs);
     };
-    whenIdle(step);
+    whenIdle(step, STEP_WAIT.timeoutMs, STEP_WAIT.fallbackMs);
     return () => {
       stopped = true;
     };
