@@ -15,11 +15,27 @@ type EncodingNegotiator = {
   encoding(available: string[], options: { preferred: string[] }): string | undefined;
 };
 
+/**
+ * Choices already made, by the Accept-Encoding they were made for: clients send a handful of
+ * spellings, and every page answer asks. Bounded: spellings up to CHOICES_KEY_MAX characters are
+ * kept, and past CHOICES_MAX of them it starts again.
+ */
+const choices = new Map<string | undefined, Encoding | null>();
+const CHOICES_MAX = 256;
+const CHOICES_KEY_MAX = 256;
+
 /** The encoding to send, or null for the body as it is. */
 export function negotiateEncoding(request: FastifyRequest): Encoding | null {
-  const negotiator = new Negotiator(request.raw) as unknown as EncodingNegotiator;
-  const chosen = negotiator.encoding(ENCODINGS, { preferred: ENCODINGS });
-  return chosen === 'br' || chosen === 'gzip' ? chosen : null;
+  const asked = request.headers['accept-encoding'];
+  let chosen = choices.get(asked);
+  if (chosen === undefined) {
+    const negotiator = new Negotiator(request.raw) as unknown as EncodingNegotiator;
+    const named = negotiator.encoding(ENCODINGS, { preferred: ENCODINGS });
+    chosen = named === 'br' || named === 'gzip' ? named : null;
+    if (choices.size >= CHOICES_MAX) choices.clear();
+    if ((asked?.length ?? 0) <= CHOICES_KEY_MAX) choices.set(asked, chosen);
+  }
+  return chosen;
 }
 
 /**

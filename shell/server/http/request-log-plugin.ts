@@ -36,7 +36,9 @@ export function logSiteRequest(
 }
 
 export const requestLog = fp(async (app) => {
-  app.addHook('onResponse', async (request, reply) =>
-    logSiteRequest(request.log, request, reply.statusCode, reply.elapsedTime),
-  );
+  // A callback, not a promise: it runs for every answer, and has nothing to wait for.
+  app.addHook('onResponse', (request, reply, done) => {
+    logSiteRequest(request.log, request, reply.statusCode, reply.elapsedTime);
+    done();
+  });
 });

@@ -49,7 +49,8 @@ export const metricsPlugin = fp<{ processMetrics?: boolean }>(
       ...(options.processMetrics === undefined ? {} : { processMetrics: options.processMetrics }),
     });
     app.decorate('metrics', metrics);
-    app.addHook('onResponse', async (request, reply) => {
+    // A callback, not a promise: it runs for every answer, and has nothing to wait for.
+    app.addHook('onResponse', (request, reply, done) => {
       metrics.request(routeKind(request, reply), reply.statusCode);
       const route =
         request.method === 'GET' ? undefined : DEPLOY_ROUTES[request.routeOptions.url ?? ''];
@@ -58,6 +59,7 @@ export const metricsPlugin = fp<{ processMetrics?: boolean }>(
       const preview = (request.body as { preview?: unknown } | undefined)?.preview === true;
       const action = route === 'deploy' && preview ? 'preview' : route;
       if (action) metrics.deploy(action, deployOutcome(reply.statusCode));
+      done();
     });
 
     const token = app.config.METRICS_TOKEN;

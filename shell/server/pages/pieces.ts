@@ -110,6 +110,7 @@ export class PageShape {
     trailer: Buffer;
     gzip?: Buffer;
     br?: Buffer;
+    sent?: SentPage;
     served: number;
   } | null = null;
   private upgrading = false;
@@ -160,14 +161,19 @@ export class PageShape {
     if (this.last) delete this.last.gzip;
   }
 
-  /** The page with `manifest` in its place. */
+  /** The page with `manifest` in its place: made once per manifest, sent for every answer. */
   with(manifest: Piece): SentPage {
+    const forms = this.forms(manifest);
+    forms.sent ??= this.sentWith(manifest);
+    return forms.sent;
+  }
+
+  private sentWith(manifest: Piece): SentPage {
     const gzip = () => this.gzip(manifest);
-    const etag = `"${this.before.digest}${this.after.digest}.${manifest.digest}"`;
     return {
       status: this.status,
       headers: this.headers,
-      etag,
+      etag: `"${this.before.digest}${this.after.digest}.${manifest.digest}"`,
       length: this.before.length + manifest.length + this.after.length,
       get body() {
         return zlib.gunzipSync(gzip());

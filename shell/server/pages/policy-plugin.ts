@@ -79,6 +79,41 @@ export function ownerOf(view: LiveManifest, pagePath: string): PageOwner {
   return { kind: 'shell' };
 }
 
+const STRICTEST = policyFor({ kind: 'contact' });
+
+/**
+ * Each page's policy headers by the manifest a request saw and the path, made once: every page
+ * answer needs them. Paths up to POLICY_PATH_MAX characters are kept, at most POLICIES_MAX per
+ * manifest (past that it starts again); a manifest no longer seen takes its entries with it.
+ */
+const policies = new WeakMap<LiveManifest, Map<string, Readonly<Record<string, string>>>>();
+const POLICIES_MAX = 4096;
+const POLICY_PATH_MAX = 1024;
+
+function policyAt(live: LiveManifest, pagePath: string): Readonly<Record<string, string>> {
+  let byPath = policies.get(live);
+  if (!byPath) {
+    byPath = new Map();
+    policies.set(live, byPath);
+  }
+  let headers = byPath.get(pagePath);
+  if (!headers) {
+    headers = policyFor(ownerOf(live, pagePath));
+    if (byPath.size >= POLICIES_MAX) byPath.clear();
+    if (pagePath.length <= POLICY_PATH_MAX) byPath.set(pagePath, headers);
+  }
+  return headers;
+}
+
+/** The policy of the page a request target names; the strictest when it names no path. */
+function policyOfRequest(live: LiveManifest, url: string): Readonly<Record<string, string>> {
+  try {
+    return policyAt(live, targetPath(url).path);
+  } catch {
+    return STRICTEST;
+  }
+}
+
 /** The group a page of the site belongs to, as the metrics label it. */
 function groupOf(view: LiveManifest, documentUrl: string, site: readonly string[]): string {
   let url: URL;
@@ -95,16 +130,28 @@ export default fp(
   async (app) => {
     const siteOrigin = new URL(app.shellBuild.siteUrl).origin;
 
-    app.addHook('onSend', async (request, reply, payload) => {
-      if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
-      let owner: PageOwner = { kind: 'contact' };
-      try {
-        owner = ownerOf((await request.siteView()).live, targetPath(request.url).path);
-      } catch {
-        // No manifest to read, or no path: the strictest policy, the site's own code alone.
+    // Every answer passes here: a callback that finishes at once when the request's view is made
+    // (a page's always is), not a promise each.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+        return done(null, payload);
       }
-      reply.headers(policyFor(owner));
-      return payload;
+      const made = request.siteViewMade();
+      if (made) {
+        reply.headers(policyOfRequest(made.live, request.url));
+        return done(null, payload);
+      }
+      // No manifest to read: the strictest policy, the site's own code alone.
+      request.siteView().then(
+        (view) => {
+          reply.headers(policyOfRequest(view.live, request.url));
+          done(null, payload);
+        },
+        () => {
+          reply.headers(STRICTEST);
+          done(null, payload);
+        },
+      );
     });
 
     await app.register(async (reports) => {

@@ -10,7 +10,7 @@
 import type { RemoteDeployment } from '@site/contracts';
 import { REVALIDATE } from '@site/serving';
 import encodeUrl from 'encodeurl';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { CanaryViews, placeVisitor } from '../canary/judge';
 import { countView } from '../canary/plugin';
@@ -47,6 +47,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The manifest this request sees (made once per request). */
     siteView(): Promise<SiteView>;
+    /** The same, once it is made (undefined before `siteView()` has resolved). */
+    siteViewMade(): SiteView | undefined;
+    /** Where the two above keep what they made (one request's, read through them only). */
+    siteViewKept: { asked: Promise<SiteView>; made?: SiteView } | null;
     /** While canaries run: the visitor's cohort (null: a crawler, which sees the stable site). */
     cohort: number | null | undefined;
   }
@@ -64,39 +68,62 @@ export default fp(
       fetchTimeoutMs: app.config.FETCH_TIMEOUT_MS,
     });
     const canaryViews = new CanaryViews();
-    const views = new WeakMap<FastifyRequest, Promise<SiteView>>();
 
-    async function viewOf(request: FastifyRequest): Promise<SiteView> {
-      const live = await app.live();
-      const tokens = signer?.fromCookie(request.headers.cookie) ?? [];
-      if (tokens.length > 0) {
-        const claims = tokens.map((t) => t.claims);
-        try {
-          return { live: await manifests.get(live, claims), preview: claims };
-        } catch (error) {
-          log.warn(
-            `site: a preview could not be put together, the live site is served: ${String(error)}`,
-          );
-        }
+    /** The view of a request that previews nothing: one object per manifest, shared. */
+    const plainViews = new WeakMap<LiveManifest, SiteView>();
+    function plainView(live: LiveManifest): SiteView {
+      let view = plainViews.get(live);
+      if (!view) {
+        view = Object.freeze({ live });
+        plainViews.set(live, view);
       }
-      return { live: canaryViews.view(live, request.cohort ?? null) };
+      return view;
+    }
+
+    async function previewView(
+      live: LiveManifest,
+      claims: PreviewClaims[],
+      otherwise: SiteView,
+    ): Promise<SiteView> {
+      try {
+        return { live: await manifests.get(live, claims), preview: claims };
+      } catch (error) {
+        log.warn(
+          `site: a preview could not be put together, the live site is served: ${String(error)}`,
+        );
+        return otherwise;
+      }
+    }
+
+    /** A request's view: at once, unless it previews something (which may fetch an entry). */
+    function viewOf(request: FastifyRequest, live: LiveManifest): SiteView | Promise<SiteView> {
+      const tokens = signer?.fromCookie(request.headers.cookie) ?? [];
+      const plain = plainView(canaryViews.view(live, request.cohort ?? null));
+      return tokens.length > 0 ? previewView(live, tokens.map((t) => t.claims), plain) : plain;
     }
 
     app.decorateRequest('cohort', undefined);
+    app.decorateRequest('siteViewKept', null);
     app.decorateRequest('siteView', function (this: FastifyRequest) {
-      let view = views.get(this);
-      if (!view) {
-        view = viewOf(this);
-        views.set(this, view);
+      if (this.siteViewKept) return this.siteViewKept.asked;
+      const live = app.live();
+      const now = live instanceof Promise ? live.then((l) => viewOf(this, l)) : viewOf(this, live);
+      if (now instanceof Promise) {
+        const kept: { asked: Promise<SiteView>; made?: SiteView } = {
+          asked: now.then((seen) => (kept.made = seen)),
+        };
+        this.siteViewKept = kept;
+      } else {
+        this.siteViewKept = { asked: Promise.resolve(now), made: now };
       }
-      return view;
+      return this.siteViewKept.asked;
+    });
+    app.decorateRequest('siteViewMade', function (this: FastifyRequest) {
+      return this.siteViewKept?.made;
     });
 
-    // While a canary runs: a visitor without a cohort gets one with its first answer (a crawler
-    // never does), and pages and the manifest are private to the visitor (they differ by cohort).
-    app.addHook('onRequest', async (request, reply) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return;
-      if ((await app.live()).canaries.length === 0) return;
+    function place(request: FastifyRequest, reply: FastifyReply, live: LiveManifest): void {
+      if (live.canaries.length === 0) return;
       // Files are the same for every cohort (and cached publicly): only pages and the manifest.
       const pathname = request.url.split('?')[0]!;
       if (pathname !== '/remotes.json' && /\.[A-Za-z0-9]+$/.test(pathname)) return;
@@ -108,20 +135,37 @@ export default fp(
       );
       request.cohort = placed.cohort;
       if (placed.setCookie) reply.header('set-cookie', placed.setCookie);
+    }
+
+    // While a canary runs: a visitor without a cohort gets one with its first answer (a crawler
+    // never does), and pages and the manifest are private to the visitor (they differ by cohort).
+    // Both hooks run for every answer: callbacks that finish at once when there is nothing to wait
+    // for (the live manifest is known; no canary runs), not a promise each.
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return done();
+      const live = app.live();
+      if (!(live instanceof Promise)) {
+        place(request, reply, live);
+        return done();
+      }
+      live.then((known) => place(request, reply, known)).then(() => done(), done);
     });
-    app.addHook('onSend', async (request, reply, payload) => {
-      if (request.cohort !== undefined && reply.getHeader('cache-control') === REVALIDATE) {
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (request.cohort === undefined) return done(null, payload);
+      cohortAnswer(request, reply).then(() => done(null, payload), done);
+    });
+    async function cohortAnswer(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+      if (reply.getHeader('cache-control') === REVALIDATE) {
         reply
           .header('cache-control', 'private, no-cache')
           .header('vary', 'Accept-Encoding, Cookie');
       }
       // Only a request that asked for its view has one (a page, the 404 page).
-      const view = views.get(request);
+      const view = request.siteViewKept?.asked;
       if (typeof request.cohort === 'number' && view) {
         await countView(app, request, reply, await view);
       }
-      return payload;
-    });
+    }
 
     app.decorate('previews', {
       link(remote, seconds, page) {
