@@ -99,7 +99,13 @@ export default fp(
     function viewOf(request: FastifyRequest, live: LiveManifest): SiteView | Promise<SiteView> {
       const tokens = signer?.fromCookie(request.headers.cookie) ?? [];
       const plain = plainView(canaryViews.view(live, request.cohort ?? null));
-      return tokens.length > 0 ? previewView(live, tokens.map((t) => t.claims), plain) : plain;
+      return tokens.length > 0
+        ? previewView(
+            live,
+            tokens.map((t) => t.claims),
+            plain,
+          )
+        : plain;
     }
 
     app.decorateRequest('cohort', undefined);
