@@ -2,7 +2,7 @@
  * `npm test`: the whole suite, runnable right after `npm install`. A production build of
  * everything, then the unit, component and server tests of every workspace and of the scripts
  * (some run the real builds: the site server's render processes, the deploy checks), then the
- * browser tests. The unit suites run two at a time (the longest first), each one's output shown
+ * browser tests. The unit suites run three at a time on two cores (the longest first), each one's output shown
  * whole when it ends, with its time and the load. Every suite runs whatever another one found: the
  * run ends by naming each suite that failed. Only a failed build stops it, as nothing after it
  * could run.
@@ -12,7 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { readArgs } from './lib/args';
-import { LANES, runInLanes, took, workspacesWith, type Command } from './lib/lanes';
+import { UNIT_LANES, runInLanes, took, workspacesWith, type Command } from './lib/lanes';
 
 const root = path.join(__dirname, '..');
 const unitOnly = (() => {
@@ -37,15 +37,20 @@ function step(title: string, command: string, args: string[], cwd = root): boole
 
 async function main(): Promise<void> {
   if (!unitOnly && !step('production build', 'npm', ['run', 'build'])) process.exit(1);
-  // The longest first, so that the short ones fill the other lane while they run.
-  const LONGEST = ['shell', 'mail-service', 'scripts'];
+  // The longest first, so that the short ones fill the other lanes while they run. The site
+  // server's suite, the longest by far, runs as two halves (Jest's shards), each a lane of its own.
+  const LONGEST = ['shell (1 of 2)', 'shell (2 of 2)', 'mail-service', 'scripts'];
   const rank = (name: string) => (LONGEST.includes(name) ? LONGEST.indexOf(name) : LONGEST.length);
   const suites = [
-    ...workspacesWith(root, 'test').map(({ name, location }) => ({
-      name,
-      command: 'npm',
-      args: ['run', 'test', '-w', location],
-    })),
+    ...workspacesWith(root, 'test').flatMap(({ name, location }) =>
+      name === 'shell'
+        ? [1, 2].map((n) => ({
+            name: `shell (${n} of 2)`,
+            command: 'npm',
+            args: ['run', 'test', '-w', location, '--', `--shard=${n}/2`],
+          }))
+        : [{ name, command: 'npm', args: ['run', 'test', '-w', location] }],
+    ),
     { name: 'scripts', command: 'npx', args: ['jest', '-c', 'scripts/jest.config.cjs'] },
   ].sort((a, b) => rank(a.name) - rank(b.name));
   const unitSuites: Command[] = suites.map(({ name, command, args }) => ({
@@ -55,7 +60,7 @@ async function main(): Promise<void> {
     cwd: root,
   }));
   const unitStarted = performance.now();
-  const failed = await runInLanes(unitSuites, LANES);
+  const failed = await runInLanes(unitSuites, UNIT_LANES);
   console.log(`\nunit tests, every suite: ${took(unitStarted)}`);
   if (
     !unitOnly &&
