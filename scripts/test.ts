@@ -12,6 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { readArgs } from './lib/args';
+import { BUILD_RECORD_VARIABLE, noBrowserEnvironment } from './lib/no-browser';
 import { UNIT_LANES, runInLanes, took, workspacesWith, type Command } from './lib/lanes';
 
 const root = path.join(__dirname, '..');
@@ -26,17 +27,30 @@ const unitOnly = (() => {
   }
 })();
 
-function step(title: string, command: string, args: string[], cwd = root): boolean {
+function step(
+  title: string,
+  command: string,
+  args: string[],
+  cwd = root,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
   console.log(`\n=== ${title}`);
   const started = performance.now();
-  const result = spawnSync(command, args, { cwd, stdio: 'inherit', env: process.env });
+  const result = spawnSync(command, args, { cwd, stdio: 'inherit', env });
   if (result.status !== 0) console.error(`\n${title}: failed (${took(started)})`);
   else console.log(`\n${title}: passed (${took(started)})`);
   return result.status === 0;
 }
 
 async function main(): Promise<void> {
-  if (!unitOnly && !step('production build', 'npm', ['run', 'build'])) process.exit(1);
+  // The build runs where no browser can be found, recording whether anything looked for one:
+  // the browser test build-without-browser.spec.ts reads the record.
+  const noBrowser = unitOnly
+    ? undefined
+    : noBrowserEnvironment(path.join(root, 'tests', '.tmp', 'no-browser-build'));
+  if (noBrowser && !step('production build', 'npm', ['run', 'build'], root, noBrowser.env)) {
+    process.exit(1);
+  }
   // The longest first, so that the short ones fill the other lanes while they run. The site
   // server's suite, the longest by far, runs as two halves (Jest's shards), each a lane of its own.
   const LONGEST = ['shell (1 of 2)', 'shell (2 of 2)', 'mail-service', 'scripts'];
@@ -63,8 +77,11 @@ async function main(): Promise<void> {
   const failed = await runInLanes(unitSuites, UNIT_LANES);
   console.log(`\nunit tests, every suite: ${took(unitStarted)}`);
   if (
-    !unitOnly &&
-    !step('browser tests', 'npx', ['playwright', 'test'], path.join(root, 'tests'))
+    noBrowser &&
+    !step('browser tests', 'npx', ['playwright', 'test'], path.join(root, 'tests'), {
+      ...process.env,
+      [BUILD_RECORD_VARIABLE]: noBrowser.log,
+    })
   ) {
     failed.push('browser tests');
   }

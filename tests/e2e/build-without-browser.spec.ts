@@ -1,52 +1,44 @@
 import { company } from '@site/ui/company';
 import { execFileSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { SITE_REMOTES } from '@site/contracts/site';
+import { BUILD_RECORD_VARIABLE, noBrowserEnvironment } from '../../scripts/lib/no-browser';
 import { ROOT } from '../support/deployment';
 import { NOT_FOUND, hubPages, servicePages, shellPages } from '../support/site';
 
 /**
- * Building and exporting the site needs no browser. A copy of the sources is built and exported
- * (`npm run build`, `npm run export`) by processes that can find no browser and are watched for
- * trying to, with no special rights, so the test runs as any user on Linux or macOS:
+ * Building and exporting the site needs no browser. The build and the export run where no browser
+ * can be found, and every Node.js process of them records whether it looked for one
+ * (scripts/lib/no-browser.ts: a PATH without any program named like Chromium or Chrome, empty
+ * folders for CHROME_PATH, PLAYWRIGHT_BROWSERS_PATH and HOME, and a preload that records each
+ * process, child process and look-up under a name containing "chrom"), with no special rights, so
+ * the test runs as any user on Linux or macOS.
  *
- * - nothing leads to a browser: PATH is a folder of links to every program on the test's PATH
- *   except those named like Chromium or Chrome; CHROME_PATH names a file in an empty folder,
- *   PLAYWRIGHT_BROWSERS_PATH is that empty folder and HOME another, so neither Playwright's
- *   downloads nor a user's browser are found;
- *   (npm puts the packages' own bin folders first, where chrome-launcher's scripts are: using one
- *   would show in the record);
- * - nothing tried: every Node.js process of the run preloads support/record-browser-use.cjs
- *   (NODE_OPTIONS, which Node passes on to every process it starts), which records each process
- *   started and every file or module looked up under a name containing "chrom".
+ * The build is the one `npm test` made before the browser tests, in that environment (it hands the
+ * record over in NO_BROWSER_BUILD_RECORD); run on its own, this test builds a copy of the sources
+ * itself. The export runs here, on a copy of the sources and their builds.
  *
  * Hiding the browser alone would prove little: a build that looked for one and, finding none, went
  * on would pass. The record shows that nothing looked, and it names the processes it watched, so a
- * preload that did not load fails the test too. (The earlier version hid /usr/bin/chromium behind a
- * mount in a namespace of its own, which needs root and Linux.) Its remotes are deployed at ports
- * 3151 onwards (one a group), away from the site the other tests use; nothing listens there.
+ * preload that did not load fails the test too. Its remotes are listed at ports 3151 onwards (one a
+ * group), away from the site the other tests use; nothing listens there.
  */
 test('the site builds and exports with no browser anywhere, every page whole in its HTML', async () => {
   test.setTimeout(300_000);
   const work = path.join(ROOT, 'tests', '.tmp', 'no-browser');
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
+  const builtRecord = process.env[BUILD_RECORD_VARIABLE];
+  const built = Boolean(builtRecord && existsSync(builtRecord));
   const folders = ['shared', 'shell', ...SITE_REMOTES.map((r) => r.folder), 'scripts'];
   for (const folder of folders) {
     cpSync(path.join(ROOT, folder), path.join(work, folder), {
       recursive: true,
-      filter: (src) => !/[/\\](node_modules|dist)([/\\]|$)/.test(src),
+      // The builds come along when `npm test` made them where no browser could be found.
+      filter: (src) =>
+        !(built ? /[/\\]node_modules([/\\]|$)/ : /[/\\](node_modules|dist)([/\\]|$)/).test(src),
     });
     const modules = path.join(ROOT, folder, 'node_modules');
     if (existsSync(modules)) symlinkSync(modules, path.join(work, folder, 'node_modules'));
@@ -57,31 +49,9 @@ test('the site builds and exports with no browser anywhere, every page whole in 
   // The root's node_modules links the workspaces relatively, so the copy's own folders are used.
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(work, 'node_modules'));
 
-  // A PATH with every program but a browser: the first of each name, as the shell would find it.
-  const bin = path.join(work, '.bin');
-  mkdirSync(bin);
-  const linked = new Set<string>();
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir || !existsSync(dir) || !statSync(dir).isDirectory()) continue;
-    for (const name of readdirSync(dir)) {
-      if (/chrom/i.test(name) || linked.has(name)) continue;
-      linked.add(name);
-      symlinkSync(path.join(dir, name), path.join(bin, name));
-    }
-  }
-  const empty = path.join(work, '.no-browsers');
-  const home = path.join(work, '.home');
-  mkdirSync(empty);
-  mkdirSync(home);
-  const log = path.join(work, 'browser-use.jsonl');
+  const noBrowser = noBrowserEnvironment(path.join(work, '.no-browser'));
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PATH: bin,
-    HOME: home,
-    CHROME_PATH: path.join(empty, 'chromium'),
-    PLAYWRIGHT_BROWSERS_PATH: empty,
-    NODE_OPTIONS: `--require ${JSON.stringify(path.join(ROOT, 'tests', 'support', 'record-browser-use.cjs'))}`,
-    BROWSER_USE_LOG: log,
+    ...noBrowser.env,
     ...Object.fromEntries(
       SITE_REMOTES.map((r, i) => [
         `REMOTE_${r.name.toUpperCase()}_URL`,
@@ -100,27 +70,33 @@ test('the site builds and exports with no browser anywhere, every page whole in 
   expect(found.trim()).toBe('');
 
   const out = path.join(work, 'export');
-  execFileSync('npm', ['run', 'build'], { cwd: work, env, stdio: 'pipe' });
+  // Built by `npm test`: the copy's manifest is written from its builds, as a build ends.
+  if (built) execFileSync('npm', ['run', 'manifest'], { cwd: work, env, stdio: 'pipe' });
+  else execFileSync('npm', ['run', 'build'], { cwd: work, env, stdio: 'pipe' });
   execFileSync('npm', ['run', 'export', '--', '--out', out], { cwd: work, env, stdio: 'pipe' });
 
-  const record = readFileSync(log, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map(
-      (line) =>
-        JSON.parse(line) as {
-          kind: string;
-          argv?: string[];
-          command?: string[];
-          path?: string;
-          url?: string;
-        },
-    );
+  const read = (file: string) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            kind: string;
+            argv?: string[];
+            command?: string[];
+            path?: string;
+            url?: string;
+          },
+      );
+  const buildRecord = read(built ? builtRecord! : noBrowser.log);
+  const record = built ? [...buildRecord, ...read(noBrowser.log)] : buildRecord;
   // The record watched the run: the builds' webpack and the export were among its processes.
-  const watched = record.filter((e) => e.kind === 'process').map((e) => e.argv?.join(' ') ?? '');
-  expect(watched.some((argv) => /webpack/.test(argv))).toBe(true);
-  expect(watched.some((argv) => /export\.ts/.test(argv))).toBe(true);
-  expect(record.some((e) => e.kind === 'spawn')).toBe(true);
+  const watchedIn = (entries: typeof record) =>
+    entries.filter((e) => e.kind === 'process').map((e) => e.argv?.join(' ') ?? '');
+  expect(watchedIn(buildRecord).some((argv) => /webpack/.test(argv))).toBe(true);
+  expect(watchedIn(record).some((argv) => /export\.ts/.test(argv))).toBe(true);
+  expect(buildRecord.some((e) => e.kind === 'spawn')).toBe(true);
   // And nothing started, opened, listed or loaded a browser. browserslist reads
   // electron-to-chromium, a table of which Chromium each Electron release carries: data about
   // browsers, not one.
