@@ -217,6 +217,9 @@ function digest(lhr: Lhr): Digest {
   };
 }
 
+/** Lighthouse's error for a trace in which it found no navigation. */
+const TRACE_FAULT = 'NO_NAVSTART';
+
 export async function runLighthouse(
   routes: string[],
   runs: number,
@@ -246,7 +249,13 @@ export async function runLighthouse(
             ? ['performance', 'accessibility', 'best-practices', 'seo']
             : ['performance'];
         const started = Date.now();
-        const { lhr, error } = await lighthouse(url, categories, executablePath);
+        let { lhr, error } = await lighthouse(url, categories, executablePath);
+        // Lighthouse now and then finds no navigation in its own trace (NO_NAVSTART): a fault of
+        // the measurement, not of the page, so that run is taken once more.
+        if (lhr?.runtimeError?.code === TRACE_FAULT) {
+          log(`lighthouse ${n}/${total} ${kind} ${route}: ${TRACE_FAULT}, measured again`);
+          ({ lhr, error } = await lighthouse(url, categories, executablePath));
+        }
         if (error || !lhr || lhr.runtimeError) {
           const message =
             error ?? `${lhr?.runtimeError?.code}: ${lhr?.runtimeError?.message ?? 'no report'}`;
