@@ -245,6 +245,11 @@ export async function status(args: Args): Promise<{ lines: string[]; healthy: bo
   if (manifest.ok && manifest.status === 200) {
     const groups = (manifest.body.manifest.remotes ?? []).map((r) => `${r.name}@${r.version}`);
     lines.push(`Live manifest ${manifest.body.version}: ${groups.join(', ') || 'no groups'}`);
+    // The server could not ask the control plane: this is what it serves, not necessarily what is live.
+    if (manifest.body.unconfirmed !== undefined) {
+      healthy = false;
+      lines.push(`  UNCONFIRMED: ${manifest.body.unconfirmed}`);
+    }
   } else {
     healthy = false;
     lines.push(

@@ -91,3 +91,32 @@ test("a site server serving a group's pages from their last good composition say
     site.close();
   }
 });
+
+test('a manifest the site server could not confirm with the control plane is marked unconfirmed, with the reason', async () => {
+  const why = 'the control-plane database is unreachable: this is the manifest this server serves';
+  const site = http.createServer((request, response) => {
+    response.setHeader('content-type', 'application/json');
+    if (request.url === '/_ready') {
+      response.end(JSON.stringify({ status: 'ready', manifest: '0123456789ab', problems: [] }));
+    } else if (request.url === '/_deploy/manifest') {
+      response.end(
+        JSON.stringify({
+          version: '0123456789ab',
+          manifest: { schemaVersion: 1, remotes: [{ name: 'data', version: '1.0.0' }] },
+          unconfirmed: why,
+        }),
+      );
+    } else {
+      response.writeHead(404).end('{"error":"not here"}');
+    }
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}`;
+  try {
+    const { out } = await run(['--site', url, '--replicas', url, '--mail', 'http://127.0.0.1:9']);
+    expect(out).toContain('Live manifest 0123456789ab: data@1.0.0');
+    expect(out).toContain(`  UNCONFIRMED: ${why}`);
+  } finally {
+    site.close();
+  }
+});
