@@ -112,8 +112,13 @@ export default fp(
     app.decorateRequest('siteViewKept', null);
     app.decorateRequest('siteView', function (this: FastifyRequest) {
       if (this.siteViewKept) return this.siteViewKept.asked;
-      const live = app.live();
-      const now = live instanceof Promise ? live.then((l) => viewOf(this, l)) : viewOf(this, live);
+      let now: SiteView | Promise<SiteView>;
+      try {
+        const live = app.live();
+        now = live instanceof Promise ? live.then((l) => viewOf(this, l)) : viewOf(this, live);
+      } catch (error) {
+        now = Promise.reject(error as Error);
+      }
       if (now instanceof Promise) {
         const kept: { asked: Promise<SiteView>; made?: SiteView } = {
           asked: now.then((seen) => (kept.made = seen)),
