@@ -2,10 +2,10 @@
  * `npm test`: the whole suite, runnable right after `npm install`. A production build of
  * everything, then the unit, component and server tests of every workspace and of the scripts
  * (some run the real builds: the site server's render processes, the deploy checks), then the
- * browser tests. The unit suites run three at a time on two cores (the longest first), each one's output shown
- * whole when it ends, with its time and the load. Every suite runs whatever another one found: the
- * run ends by naming each suite that failed. Only a failed build stops it, as nothing after it
- * could run.
+ * browser tests. The unit suites run three at a time on two cores (the longest first), each one's
+ * output shown whole when it ends, with its time and the load. Every suite runs whatever another
+ * one found: the run ends by naming each suite that failed. Only a failed build stops it, as
+ * nothing after it could run.
  *
  * `--unit` (`npm run test:unit`): the unit, component and server tests alone.
  */

@@ -84,30 +84,32 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * SIGKILL, which a process group of its own survives): stopped first, as nothing else may use
  * the folder while no run is recorded in it.
  */
+/**
+ * The pid of the PostgreSQL server running on `dir`'s data, if one is: its pid file names it and
+ * the process is there. A server that has shut down removes the file (one whose parent is stopped,
+ * a hung run, stays in the process table until that parent is let go); a negative pid is a server
+ * of one session, as initdb runs, which listens on nothing.
+ */
+export function runningServer(dir: string): number | null {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return null;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return null;
+  }
+}
+
 async function stopLeftOver(dir: string): Promise<void> {
-  const pidFile = path.join(dir, 'postmaster.pid');
-  const named = () => {
-    try {
-      return Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-    } catch {
-      return null;
-    }
-  };
-  const pid = named();
-  // (A negative pid is a server of one session, as initdb runs: no server that listens.)
-  if (pid === null || !Number.isInteger(pid) || pid <= 0) return;
-  // Running while its pid file names it: a server shut down removes the file, and one whose parent
-  // is stopped (a hung run) stays in the process table until that parent is let go.
-  const alive = () => {
-    if (named() !== pid) return false;
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (!alive()) return;
+  const pid = runningServer(dir);
+  if (pid === null) return;
+  const alive = () => runningServer(dir) === pid;
   console.log(`PostgreSQL: stopping the server an earlier run left on its data (pid ${pid})`);
   process.kill(pid, 'SIGINT');
   for (let i = 0; i < 100 && alive(); i++) await sleep(100);

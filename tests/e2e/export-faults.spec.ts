@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { databaseDir } from '../../scripts/lib/local-database';
+import { databaseDir, runningServer } from '../../scripts/lib/local-database';
 import { ROOT } from '../support/deployment';
 
 /**
@@ -25,7 +25,7 @@ test.afterEach(() => {
       child.kill('SIGKILL');
     }
   }
-  const left = work ? serverOf(databaseDir(path.join(work, 'deploy')).dir) : null;
+  const left = work ? runningServer(databaseDir(path.join(work, 'deploy')).dir) : null;
   if (left) process.kill(left, 'SIGINT');
   if (work) rmSync(work, { recursive: true, force: true });
 });
@@ -35,26 +35,6 @@ function exportEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, DEPLOY_DIR: path.join(work, 'deploy') };
   delete env.DATABASE_URL;
   return env;
-}
-
-/**
- * The pid of the PostgreSQL server running on `dir`'s data, if one is: its pid file names it (a
- * server that has shut down removes the file; a negative pid is initdb's server of one session).
- */
-function serverOf(dir: string): number | null {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  } catch {
-    return null;
-  }
-  if (!Number.isInteger(pid) || pid <= 0) return null;
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch {
-    return null;
-  }
 }
 
 /** An export started in the background, its output kept. */
@@ -75,7 +55,7 @@ function startExport(out: string): { child: ChildProcess; output: () => string }
 async function serverStarted(dir: string, output: () => string): Promise<number> {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const pid = serverOf(dir);
+    const pid = runningServer(dir);
     if (pid) return pid;
     if (Date.now() > deadline) throw new Error(`no PostgreSQL started on ${dir}:\n${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -110,7 +90,7 @@ test('an export killed or stopped while its database runs: the next export clear
     const pid = await serverStarted(dir, first.output);
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
-    expect(serverOf(dir), 'the killed export left its server').toBe(pid);
+    expect(runningServer(dir), 'the killed export left its server').toBe(pid);
 
     const next = exportNow(path.join(work, 'out-next'));
     expect(next.status, next.output).toBe(0);
@@ -118,7 +98,7 @@ test('an export killed or stopped while its database runs: the next export clear
       `PostgreSQL: stopping the server an earlier run left on its data (pid ${pid})`,
     );
     expect(existsSync(path.join(work, 'out-next', 'index.html'))).toBe(true);
-    expect(serverOf(dir), 'no server runs after the export').toBeNull();
+    expect(runningServer(dir), 'no server runs after the export').toBeNull();
   });
 
   await test.step('stopped: the next export goes on, and the stopped one fails with the reason once let go', async () => {
@@ -130,7 +110,7 @@ test('an export killed or stopped while its database runs: the next export clear
     expect(next.status, next.output).toBe(0);
     expect(next.output).toContain(`(pid ${pid})`);
     expect(existsSync(path.join(work, 'out-after-stop', 'index.html'))).toBe(true);
-    expect(serverOf(dir)).toBeNull();
+    expect(runningServer(dir)).toBeNull();
 
     const ended = new Promise<number | null>((resolve) =>
       stopped.child.once('exit', (code) => resolve(code)),
@@ -145,6 +125,6 @@ test('an export killed or stopped while its database runs: the next export clear
     expect(code, stopped.output()).not.toBe(0);
     expect(stopped.output()).toMatch(/\nexport: .+/);
     expect(existsSync(path.join(work, 'out-stopped', 'index.html'))).toBe(false);
-    expect(serverOf(dir), 'no server runs after both').toBeNull();
+    expect(runningServer(dir), 'no server runs after both').toBeNull();
   });
 });

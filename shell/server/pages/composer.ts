@@ -28,6 +28,7 @@ import type { ContactFormState } from '../../src/pages/contact/form-state';
 import { composePage, type ShellTemplate } from './compose';
 import { figuresKey, navigationKey, onlyGroup, toPart, type Part } from './parts';
 import { scriptJson, type LiveManifest } from '../control-plane';
+import { ByPage } from './by-page';
 import type { LastGoodPages } from './last-good';
 import type { Logger } from '../http/logger';
 import type { RenderFailure, SiteMetrics } from '../metrics/metrics';
@@ -76,17 +77,19 @@ export const NOT_FOUND_PATH = '/404';
 const reasonOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
-/** Page keys kept per manifest, and the longest path kept. */
-const KEYS_MAX = 4096;
-const KEY_PATH_MAX = 1024;
-
 export class PageComposer {
   private readonly parts: LRUCache<string, Part>;
   private readonly making = new Map<string, Promise<Part>>();
   private readonly navKeys = new WeakMap<DeploymentManifest, string>();
   private readonly carriedManifests = new WeakMap<DeploymentManifest, DeploymentManifest>();
-  /** Page keys by manifest and path, without the template and the figures (`pageKey`). */
-  private readonly keys = new WeakMap<LiveManifest, Map<string, string>>();
+  /**
+   * Page keys by manifest and path, without the template and the figures (`pageKey`): the search
+   * of every group's routes done once, not for every answer.
+   */
+  private readonly keys = new ByPage<string>((view, pagePath) => {
+    const owner = view.manifest.remotes.find((r) => r.routes.some((x) => x.path === pagePath));
+    return `${this.navigation(view.manifest)}|${owner ? remoteIdentity(owner) : 'shell'}|${pagePath}`;
+  });
 
   constructor(private readonly options: ComposerOptions) {
     this.parts = new LRUCache<string, Part>({
@@ -156,21 +159,7 @@ export class PageComposer {
    * elsewhere, leaves it the same.
    */
   pageKey(view: LiveManifest, pagePath: string): string {
-    // What the page depends on in `view`, worked out once per manifest and path (a search of every
-    // group's routes): each page answer asks. Paths up to KEY_PATH_MAX characters are kept, at most
-    // KEYS_MAX per manifest.
-    let byPath = this.keys.get(view);
-    if (!byPath) {
-      byPath = new Map();
-      this.keys.set(view, byPath);
-    }
-    let inView = byPath.get(pagePath);
-    if (inView === undefined) {
-      const owner = view.manifest.remotes.find((r) => r.routes.some((x) => x.path === pagePath));
-      inView = `${this.navigation(view.manifest)}|${owner ? remoteIdentity(owner) : 'shell'}|${pagePath}`;
-      if (byPath.size >= KEYS_MAX) byPath.clear();
-      if (pagePath.length <= KEY_PATH_MAX) byPath.set(pagePath, inView);
-    }
+    const inView = this.keys.get(view, pagePath);
     return `${this.options.template().id}|${inView}${figuresKey(this.options.figures?.(pagePath))}`;
   }
 

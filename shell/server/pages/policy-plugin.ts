@@ -17,6 +17,7 @@ import { CONTACT_PATH } from '../contact/no-script-form';
 import { clientKey } from '../canary/beacon';
 import { REPORT_PATH, policyFor, type PageOwner } from './policy';
 import { targetPath } from './answer';
+import { ByPage } from './by-page';
 import { SHELL_GROUP, UNKNOWN } from '../metrics/metrics';
 import type { LiveManifest } from '../control-plane';
 
@@ -81,34 +82,13 @@ export function ownerOf(view: LiveManifest, pagePath: string): PageOwner {
 
 const STRICTEST = policyFor({ kind: 'contact' });
 
-/**
- * Each page's policy headers by the manifest a request saw and the path, made once: every page
- * answer needs them. Paths up to POLICY_PATH_MAX characters are kept, at most POLICIES_MAX per
- * manifest (past that it starts again); a manifest no longer seen takes its entries with it.
- */
-const policies = new WeakMap<LiveManifest, Map<string, Readonly<Record<string, string>>>>();
-const POLICIES_MAX = 4096;
-const POLICY_PATH_MAX = 1024;
-
-function policyAt(live: LiveManifest, pagePath: string): Readonly<Record<string, string>> {
-  let byPath = policies.get(live);
-  if (!byPath) {
-    byPath = new Map();
-    policies.set(live, byPath);
-  }
-  let headers = byPath.get(pagePath);
-  if (!headers) {
-    headers = policyFor(ownerOf(live, pagePath));
-    if (byPath.size >= POLICIES_MAX) byPath.clear();
-    if (pagePath.length <= POLICY_PATH_MAX) byPath.set(pagePath, headers);
-  }
-  return headers;
-}
+/** Each page's policy headers, by the manifest a request saw and the path. */
+const policies = new ByPage((live, pagePath) => policyFor(ownerOf(live, pagePath)));
 
 /** The policy of the page a request target names; the strictest when it names no path. */
 function policyOfRequest(live: LiveManifest, url: string): Readonly<Record<string, string>> {
   try {
-    return policyAt(live, targetPath(url).path);
+    return policies.get(live, targetPath(url).path);
   } catch {
     return STRICTEST;
   }
