@@ -3,6 +3,7 @@ const PreloadPlugin = require('./webpack/preload-plugin.cjs');
 const { DefinePlugin } = require('webpack');
 const { shellConfig, shellServerConfig } = require('@site/build/webpack');
 const { techMarksPlugin, techMarksSprite } = require('./webpack/tech-marks.cjs');
+const { buildRecordPlugin, sourcesDigest } = require('@site/build/webpack/build-record');
 
 /** The shell's own pages, for their share cards: titles from the same content as the pages. */
 function shareCards() {
@@ -40,5 +41,16 @@ module.exports = (env, argv) => {
   if (env.WEBPACK_SERVE) return config;
   const server = shellServerConfig({ dir: __dirname, production });
   server.plugins.push(spriteUrl);
+  if (production) {
+    // `dist/build.json`: what the build was made from, so the site server's tests can tell a build
+    // older than the sources (server/__tests__/global-setup.ts) and make it again.
+    const record = buildRecordPlugin({
+      folder: path.join(__dirname, 'dist'),
+      version: require('./package.json').version,
+      sources: () => sourcesDigest(__dirname),
+    });
+    config.plugins.push(record);
+    server.plugins.push(record);
+  }
   return [config, server];
 };

@@ -94,11 +94,12 @@ const BUILD_PACKAGES = [
 ];
 
 /**
- * What a remote's version folder is built from, each input named the same wherever the workspace
+ * What a remote's version folder (or the shell's `dist/`) is built from, each input named the same wherever the workspace
  * lives (a copy of it on a branch or in CI digests the same):
  *
  * - the workspace: `package.json` (its version and dependency ranges reach mf-manifest.json),
- *   `webpack.config.js` and `src/**` (the route table, pages, content), but not its tests;
+ *   `webpack.config.js` and `src/**` (the route table, pages, content), but not its tests, and
+ *   where it has them (the shell) `webpack/**` and `public/**`;
  * - `@site/ui`: in the browser it is a federation singleton, and the remote's build still compiles
  *   a fallback copy of it (and of the router it carries) into the version folder; in the Node build
  *   it is external, handed over by the site server. So its `src/**` (minus tests) and its
@@ -137,11 +138,15 @@ function sourceInputs(workspaceDir) {
   const present = (dir, files) => files.filter((f) => fs.existsSync(path.join(dir, f)));
 
   addFiles('workspace', workspaceDir, present(workspaceDir, ['package.json', 'webpack.config.js']));
-  addFiles(
-    'workspace',
-    workspaceDir,
-    filesUnder(path.join(workspaceDir, 'src'), notBuilt).map((f) => `src/${f}`),
-  );
+  // `webpack/` (a workspace's own build plugins) and `public/` (files copied as they are) only where
+  // a workspace has them: the shell does, the remotes do not.
+  for (const folder of ['src', 'webpack', 'public']) {
+    addFiles(
+      'workspace',
+      workspaceDir,
+      filesUnder(path.join(workspaceDir, folder), notBuilt).map((f) => `${folder}/${f}`),
+    );
+  }
   for (const [label, dir, folders] of packages) {
     addFiles(
       label,

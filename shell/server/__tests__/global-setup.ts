@@ -1,12 +1,16 @@
 /**
- * Before the run: the shell's production build, which the site server's tests compose pages with,
- * made once when this checkout has none yet (`npm test` builds it first; `npm run test:unit` on a
- * fresh checkout finds none); then the PostgreSQL every test takes its databases from
- * (test-postgres.ts), on a free port, its URL handed to the test files in SHELL_TEST_POSTGRES_URL.
- * global-teardown.ts stops it.
+ * Before the run: the production builds the site server's tests compose pages with (the shell's,
+ * and each group's for the tests that render the real groups) made current by current-builds.cjs:
+ * each made again when it is missing or older than its sources. `npm test` has made them all
+ * already, so nothing is built there; a fresh checkout, or a change to the shell's sources followed
+ * by `npx jest`, gets builds of the sources as they are, never a stale one. No test builds
+ * anything itself. Then the PostgreSQL every test takes its databases from (test-postgres.ts), on
+ * a free port, its URL handed to the test files in SHELL_TEST_POSTGRES_URL. global-teardown.ts
+ * stops it.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import { RUN_POSTGRES_VARIABLE, startPostgres, type TestPostgres } from './test-postgres';
 
@@ -14,18 +18,13 @@ declare global {
   var shellTestPostgres: TestPostgres | undefined;
 }
 
-const SHELL = path.join(__dirname, '..', '..');
-
 export default async function globalSetup(): Promise<void> {
-  const built = ['server/render.js', 'public/index.html'].every((file) =>
-    existsSync(path.join(SHELL, 'dist', file)),
-  );
-  if (!built) {
-    console.log(
-      '\nthe shell is not built yet: building it once for these tests (npm run build -w shell)',
-    );
-    execFileSync('npm', ['run', 'build'], { cwd: SHELL, stdio: 'inherit' });
-  }
+  // One check-and-build at a time on this checkout: the suite's two shards start together.
+  const checkout = createHash('sha256').update(path.resolve(__dirname, '..', '..', '..'));
+  const lock = path.join(os.tmpdir(), `site-builds-${checkout.digest('hex').slice(0, 12)}.lock`);
+  execFileSync('flock', [lock, process.execPath, path.join(__dirname, 'current-builds.cjs')], {
+    stdio: 'inherit',
+  });
   const postgres = await startPostgres();
   globalThis.shellTestPostgres = postgres;
   process.env[RUN_POSTGRES_VARIABLE] = postgres.url;

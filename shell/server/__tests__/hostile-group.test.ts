@@ -1,7 +1,6 @@
 /**
  * @jest-environment node
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   cpSync,
@@ -17,7 +16,6 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { promisify } from 'node:util';
 import { sha256Integrity } from '@site/contracts/integrity';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { createRemoteServer, type RemoteHost } from '@site/serving';
@@ -170,13 +168,7 @@ function tree(dir: string): Record<string, string> {
 }
 
 beforeAll(async () => {
-  for (const workspace of ['shell', DATA.folder, PUBLIC_HEALTH.folder]) {
-    const built =
-      workspace === 'shell'
-        ? existsSync(path.join(SHELL_DIST, 'server', 'render.js'))
-        : existsSync(path.join(ROOT, workspace, 'dist', version(workspace), 'build.json'));
-    if (!built) await promisify(execFile)('npm', ['run', 'build', '-w', workspace], { cwd: ROOT });
-  }
+  // The shell's and the groups' builds are current: global-setup.ts made any that were not.
   work = mkdtempSync(path.join(os.tmpdir(), 'hostile-group-'));
   // The groups' origin: their real version folders, and the hostile version beside data's.
   const remotes = path.join(work, 'remotes');

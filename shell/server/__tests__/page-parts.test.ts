@@ -1,10 +1,8 @@
 /**
  * @jest-environment node
  */
-import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import vm from 'node:vm';
 import { parseManifest, type RemoteDeployment, type RemotePagesModule } from '@site/contracts';
 import { SITE_REMOTES } from '@site/contracts/site';
@@ -25,21 +23,11 @@ const version = (folder: string): string =>
 let shell: ShellServerBuild;
 const builds = new Map<string, RemotePagesModule>();
 
-beforeAll(async () => {
-  // A fresh checkout builds what is missing once.
-  const missing = [
-    ...(existsSync(SHELL_RENDER) ? [] : ['shell']),
-    ...SITE_REMOTES.filter(
-      (r) =>
-        !existsSync(path.join(ROOT, r.folder, 'dist', version(r.folder), 'server', 'pages.js')),
-    ).map((r) => r.folder),
-  ];
-  for (const workspace of missing) {
-    await promisify(execFile)('npm', ['run', 'build', '-w', workspace], { cwd: ROOT });
-  }
+beforeAll(() => {
+  // The shell's and the groups' builds are current: global-setup.ts made any that were not.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the shell's Node build is CommonJS
   shell = require(SHELL_RENDER) as ShellServerBuild;
-}, 300_000);
+});
 
 /** A group's Node build, run here as a render process runs it (the shell's packages, nothing else). */
 function loadRemote(remote: RemoteDeployment): Promise<RemotePagesModule> {
