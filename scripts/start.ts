@@ -85,11 +85,13 @@ async function siteDatabase(wroteManifest: boolean): Promise<{ url: string; spec
   // The site server's own command for it, on the settings the site server will have; what it
   // says is shown. A failure is thrown, not exited on, so that the embedded server is stopped
   // before the run ends.
-  const settle = async (databaseUrl: string) => {
+  // `signal`: aborted when the embedded server ends under it, which stops the preparation at once.
+  const settle = async (databaseUrl: string, signal?: AbortSignal) => {
     const said = await prepareControlPlane({
       databaseUrl,
       deployDir,
       freshManifest: wroteManifest,
+      ...(signal ? { signal } : {}),
     });
     if (said) console.log(said);
   };

@@ -238,8 +238,8 @@ export class DevSite {
     const { deployDir } = this.options;
     const preparing = localDatabase({
       dir: this.dataDir,
-      whileUp: async (databaseUrl) => {
-        await prepareControlPlane({ databaseUrl, deployDir, freshManifest: true });
+      whileUp: async (databaseUrl, signal) => {
+        await prepareControlPlane({ databaseUrl, deployDir, freshManifest: true, signal });
       },
     });
     this.preparing = preparing;
