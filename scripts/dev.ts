@@ -13,7 +13,7 @@ import path from 'node:path';
 import { SITE_REMOTES } from '@site/contracts/site';
 import { runTogether } from './lib/processes';
 import { databaseDir, localDatabase } from './lib/local-database';
-import { oneSiteAtATime } from './lib/one-site';
+import { oneSiteAtATime, recordChildren } from './lib/one-site';
 import { buildManifest, liveManifestFile, writeManifest } from './manifest';
 
 const root = path.join(__dirname, '..');
@@ -39,22 +39,27 @@ async function main(): Promise<void> {
   const database = await localDatabase({ dir: databaseDir(path.dirname(manifestFile)).dir });
   const webpackCli = require.resolve('webpack-cli/bin/cli.js');
   const serve = [webpackCli, 'serve', '--mode', 'development'];
-  runTogether([
-    database.spec,
-    ...SITE_REMOTES.map(({ folder }) => ({
-      name: folder,
-      cwd: path.join(root, folder),
-      args: serve,
-    })),
-    { name: 'shell', cwd: path.join(root, 'shell'), args: serve },
+  runTogether(
+    [
+      database.spec,
+      ...SITE_REMOTES.map(({ folder }) => ({
+        name: folder,
+        cwd: path.join(root, folder),
+        args: serve,
+      })),
+      { name: 'shell', cwd: path.join(root, 'shell'), args: serve },
+      {
+        name: 'mail-service',
+        cwd: path.join(root, 'mail-service'),
+        args: ['--watch', '--import', 'tsx', 'src/server.ts'],
+        env: { DATABASE_URL: database.url },
+        logs: 'pino',
+      },
+    ],
     {
-      name: 'mail-service',
-      cwd: path.join(root, 'mail-service'),
-      args: ['--watch', '--import', 'tsx', 'src/server.ts'],
-      env: { DATABASE_URL: database.url },
-      logs: 'pino',
+      onRunning: (children) => recordChildren(path.dirname(liveManifestFile()), children),
     },
-  ]);
+  );
   console.log('\nDevelopment site: http://localhost:3000/ (hot reload; Ctrl-C stops everything)\n');
 }
 

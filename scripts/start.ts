@@ -35,7 +35,7 @@ import {
   prepareControlPlane,
   recordRunningDatabase,
 } from './lib/local-database';
-import { oneSiteAtATime } from './lib/one-site';
+import { oneSiteAtATime, recordChildren } from './lib/one-site';
 import { deployFolder, prepareBuilds } from './lib/local-builds';
 import { readArgs, wholeNumber } from './lib/args';
 
@@ -316,7 +316,9 @@ async function main(): Promise<void> {
   ];
   // Where the site's data is while this run lasts: `npm run export` reads the live manifest there.
   recordRunningDatabase(path.dirname(manifestFile), database.url);
-  runTogether([...specs, remotesSpec]);
+  runTogether([...specs, remotesSpec], {
+    onRunning: (children) => recordChildren(path.dirname(manifestFile), children),
+  });
   const slow = setTimeout(
     () => console.log(`\nThe site has not answered at ${url} yet: the lines above say why.\n`),
     90_000,

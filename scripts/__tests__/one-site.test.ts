@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -124,5 +124,113 @@ test('a site answering on the port, started elsewhere, is named too', async () =
     );
   } finally {
     await new Promise((r) => server.close(r));
+  }
+});
+
+/** Whether `pid` runs (a zombie child of this test's process counts as gone). */
+function runs(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+const waitFor = async (what: string, check: () => boolean, ms = 20_000) => {
+  for (const deadline = Date.now() + ms; !check();) {
+    if (Date.now() > deadline) throw new Error(`waited ${ms} ms for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+test('a run killed with SIGKILL leaves its processes; the next start stops each as the run would have (SIGKILL after 10 s), then goes on', async () => {
+  // A supervisor as `npm start` is one (its command line names scripts/start.ts), over a process
+  // that stops on SIGTERM, one that stops only on SIGINT (as PostgreSQL is asked), and one that
+  // ignores both.
+  const specs = [
+    { name: 'site', args: ['-e', 'setInterval(() => {}, 1000)'] },
+    {
+      name: 'database',
+      stopSignal: 'SIGINT',
+      args: ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)"],
+    },
+    {
+      name: 'stubborn',
+      args: [
+        '-e',
+        "for (const s of ['SIGTERM', 'SIGINT']) process.on(s, () => {}); setInterval(() => {}, 1000)",
+      ],
+    },
+  ];
+  const code = `const one = require('./scripts/lib/one-site');
+one.oneSiteAtATime(${JSON.stringify(dir)}, ${JSON.stringify(await freeUrl())}, 'npm start').then(() => {
+  require('./scripts/lib/processes').runTogether(${JSON.stringify(specs)}, {
+    onRunning: (children) => one.recordChildren(${JSON.stringify(dir)}, children),
+  });
+});`;
+  const supervisor = spawn(process.execPath, [
+    '--import',
+    'tsx',
+    '-e',
+    code,
+    path.join(root, 'scripts', 'start.ts'),
+  ]);
+  const record = () => {
+    try {
+      return JSON.parse(readFileSync(path.join(dir, '.site.json'), 'utf8')) as {
+        children?: { name: string; pid: number }[];
+      };
+    } catch {
+      return {};
+    }
+  };
+  await waitFor('three recorded processes', () => record().children?.length === 3);
+  const children = record().children!;
+  supervisor.kill('SIGKILL');
+  await new Promise((r) => supervisor.once('exit', r));
+  expect(children.filter((c) => runs(c.pid))).toHaveLength(3);
+
+  const { status, out } = await start(await freeUrl());
+  expect({ status, out }).toEqual(expect.objectContaining({ status: 0 }));
+  const named = children.map((c) => `${c.name} (pid ${c.pid})`).join(', ');
+  expect(out).toContain(
+    `stopping what an earlier npm start (process ${supervisor.pid}, killed) left running: ${named}`,
+  );
+  const stubborn = children.find((c) => c.name === 'stubborn')!;
+  expect(out).toContain(`stubborn (pid ${stubborn.pid}) did not stop within 10 s: killed`);
+  expect(out).not.toMatch(/(site|database) \(pid \d+\) did not stop/);
+  expect(out).toMatch(/^started \{"pid":\d+,/m);
+  await waitFor('every left process gone', () => children.every((c) => !runs(c.pid)));
+}, 40_000);
+
+test('a recorded process whose id now runs another program is left alone', async () => {
+  const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
+  try {
+    const gone = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], {
+      encoding: 'utf8',
+    });
+    writeFileSync(
+      path.join(dir, '.site.json'),
+      JSON.stringify({
+        pid: Number(gone.stdout.trim()),
+        url: 'http://localhost:3000/',
+        command: 'npm start',
+        // Its id, with the command line of the process the run had under it.
+        children: [
+          {
+            pid: other.pid,
+            name: 'site',
+            stopSignal: 'SIGTERM',
+            cmdline: `node\0${path.join(root, 'shell', 'server', 'main.ts')}\0`,
+          },
+        ],
+      }),
+    );
+    const { status, out } = await start(await freeUrl());
+    expect(status).toBe(0);
+    expect(out).not.toContain('stopping what');
+    expect(runs(other.pid!)).toBe(true);
+  } finally {
+    other.kill();
   }
 });

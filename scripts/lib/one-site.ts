@@ -1,15 +1,24 @@
 /**
  * One local site at a time: `npm start` and `npm run dev` write which process runs the site and at
  * what address (`<deploy folder>/.site.json`), and a second start that finds it running (or finds
- * a site answering on its port) says so and stops, before it builds or starts anything.
+ * a site answering on its port) says so and stops, before it builds or starts anything. The record
+ * also names the processes the run supervises: a run killed with SIGKILL takes none of them with
+ * it, and the next start stops what it left (each process checked to be the one recorded) instead
+ * of finding its own site in the way.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { RunningChild } from './processes';
 
 interface RunningSite {
   pid: number;
   url: string;
   command: string;
+}
+
+/** A supervised process as recorded: with its command line, to tell it from a later one. */
+interface RecordedChild extends RunningChild {
+  cmdline: string;
 }
 
 const fileIn = (deployDir: string) => path.join(deployDir, '.site.json');
@@ -33,6 +42,86 @@ function alive(pid: number): boolean {
   } catch {
     return true;
   }
+}
+
+const cmdlineOf = (pid: number): string | undefined => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Stops what a run recorded in `deployDir` left behind when it was killed: each process it named
+ * that still runs with the same command line (a pid the system has since given to another program
+ * is left alone), asked as the run would have asked it, killed after `graceMs`.
+ */
+export async function stopLeftBehind(deployDir: string, graceMs = 10_000): Promise<void> {
+  let record: { pid?: unknown; command?: unknown; children?: unknown };
+  try {
+    record = JSON.parse(readFileSync(fileIn(deployDir), 'utf8')) as typeof record;
+  } catch {
+    return;
+  }
+  if (typeof record.pid !== 'number' || record.pid === process.pid || alive(record.pid)) return;
+  const children = (Array.isArray(record.children) ? record.children : []).filter(
+    (c): c is RecordedChild =>
+      typeof c === 'object' &&
+      c !== null &&
+      Number.isInteger((c as RecordedChild).pid) &&
+      (c as RecordedChild).pid > 0 &&
+      typeof (c as RecordedChild).cmdline === 'string' &&
+      cmdlineOf((c as RecordedChild).pid) === (c as RecordedChild).cmdline,
+  );
+  if (children.length === 0) return;
+  const command = typeof record.command === 'string' ? record.command : 'npm start';
+  console.log(
+    `stopping what an earlier ${command} (process ${record.pid}, killed) left running: ${children.map((c) => `${c.name} (pid ${c.pid})`).join(', ')}`,
+  );
+  const running = () => children.filter((c) => cmdlineOf(c.pid) === c.cmdline);
+  for (const child of children) {
+    try {
+      process.kill(
+        child.pid,
+        /^SIG[A-Z0-9]+$/.test(child.stopSignal) ? child.stopSignal : 'SIGTERM',
+      );
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  for (const deadline = Date.now() + graceMs; running().length > 0 && Date.now() < deadline;) {
+    await sleep(50);
+  }
+  for (const child of running()) {
+    console.log(`${child.name} (pid ${child.pid}) did not stop within ${graceMs / 1000} s: killed`);
+    try {
+      process.kill(child.pid, 'SIGKILL');
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+}
+
+/** Records the processes this run supervises now in its record (after `oneSiteAtATime`). */
+export function recordChildren(deployDir: string, children: readonly RunningChild[]): void {
+  const file = fileIn(deployDir);
+  let record: Record<string, unknown>;
+  try {
+    record = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return;
+  }
+  if (record.pid !== process.pid) return;
+  const recorded = children.flatMap((child) => {
+    const cmdline = cmdlineOf(child.pid);
+    return cmdline === undefined ? [] : [{ ...child, cmdline }];
+  });
+  const next = `${file}.${process.pid}.tmp`;
+  writeFileSync(next, `${JSON.stringify({ ...record, children: recorded })}\n`, { mode: 0o600 });
+  renameSync(next, file);
 }
 
 /** The site recorded in `deployDir`, if its process still runs. */
@@ -71,6 +160,7 @@ export async function oneSiteAtATime(
   command: string,
 ): Promise<void> {
   const running = recordedSite(deployDir);
+  if (!running) await stopLeftBehind(deployDir);
   if (running) {
     console.error(
       `A site is already running at ${running.url} (${running.command}, process ${running.pid}). ` +

@@ -101,6 +101,18 @@ export interface RunOptions {
   backoff?: Backoff;
   /** How long a process has to stop after SIGTERM before it is killed. */
   graceMs?: number;
+  /**
+   * Told the processes running now whenever one starts or stops, so that a run killed with SIGKILL
+   * (which takes none of them with it) can be cleared by the next (one-site.ts).
+   */
+  onRunning?: (children: readonly RunningChild[]) => void;
+}
+
+/** A process the supervisor runs: its pid, its name and how it is asked to stop. */
+export interface RunningChild {
+  pid: number;
+  name: string;
+  stopSignal: NodeJS.Signals;
 }
 
 export interface Supervisor {
@@ -157,11 +169,22 @@ function pinoLines(colorize: boolean): (line: string) => string {
  */
 export function runTogether(
   specs: readonly ProcessSpec[],
-  { backoff = BACKOFF, graceMs = 8000 }: RunOptions = {},
+  { backoff = BACKOFF, graceMs = 8000, onRunning }: RunOptions = {},
 ): Supervisor {
   let stopping = false;
   let exitCode = 0;
   const running = new Set<ChildProcess>();
+  const names = new Map<ChildProcess, string>();
+  const told = () =>
+    onRunning?.(
+      [...running]
+        .filter((child) => child.pid !== undefined && child.exitCode === null)
+        .map((child) => ({
+          pid: child.pid!,
+          name: names.get(child)!,
+          stopSignal: stopSignals.get(child) ?? 'SIGTERM',
+        })),
+    );
   /** Children in process groups of their own, and how each is asked to stop. */
   const groups = new Set<ChildProcess>();
   const stopSignals = new Map<ChildProcess, NodeJS.Signals>();
@@ -189,9 +212,11 @@ export function runTogether(
         ...(spec.ownGroup ? { detached: true } : {}),
       });
       running.add(child);
+      names.set(child, spec.name);
       if (spec.ownGroup) groups.add(child);
       if (spec.stopSignal) stopSignals.set(child, spec.stopSignal);
       if (spec.stopLast) stopsLast.add(child);
+      told();
       if (restarts > 0 && child.pid !== undefined) {
         console.error(`${prefix}started again (restart ${restarts}, pid ${child.pid})`);
       }
@@ -217,6 +242,7 @@ export function runTogether(
         if (ended) return;
         ended = true;
         running.delete(child);
+        told();
         if (spec.ownGroup) {
           // Before anything else: what it left behind goes with it.
           killGroup(child);
