@@ -234,3 +234,80 @@ test('a recorded process whose id now runs another program is left alone', async
     other.kill();
   }
 });
+
+test('a killed run whose record names hostile or broken processes: a start goes on and stops nothing', async () => {
+  const bystander = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
+  try {
+    const gone = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], {
+      encoding: 'utf8',
+    });
+    const own = readFileSync(`/proc/${bystander.pid}/cmdline`, 'utf8');
+    const entry = (over: Record<string, unknown>) => ({
+      pid: bystander.pid,
+      name: 'site',
+      stopSignal: 'SIGTERM',
+      cmdline: own,
+      ...over,
+    });
+    writeFileSync(
+      path.join(dir, '.site.json'),
+      JSON.stringify({
+        pid: Number(gone.stdout.trim()),
+        url: 'http://localhost:3000/',
+        command: 'npm start',
+        children: [
+          null,
+          'site',
+          entry({ pid: 1, cmdline: readFileSync('/proc/1/cmdline', 'utf8') }),
+          entry({ pid: -bystander.pid! }),
+          entry({ pid: String(bystander.pid) }),
+          entry({ pid: bystander.pid! + 0.5 }),
+          entry({ name: 'x'.repeat(1024 * 1024) }),
+          entry({ name: ['\u2028'] }),
+          entry({ cmdline: '' }),
+          entry({ cmdline: `${own}\u0000\u2028\ud800` }),
+          entry({ stopSignal: 42 }),
+        ],
+      }),
+    );
+    const { status, out } = await start(await freeUrl());
+    expect(status).toBe(0);
+    expect(out).not.toContain('stopping what');
+    expect(out).toMatch(/^started \{"pid":\d+,/m);
+    expect(runs(bystander.pid!)).toBe(true);
+    expect(runs(1)).toBe(true);
+  } finally {
+    bystander.kill();
+  }
+});
+
+test('a killed run whose record asks for a signal that does not exist: the process is still stopped (SIGTERM)', async () => {
+  const left = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
+  try {
+    const gone = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], {
+      encoding: 'utf8',
+    });
+    writeFileSync(
+      path.join(dir, '.site.json'),
+      JSON.stringify({
+        pid: Number(gone.stdout.trim()),
+        url: 'http://localhost:3000/',
+        command: 'npm start',
+        children: [
+          {
+            pid: left.pid,
+            name: 'site\u2028',
+            stopSignal: 'SIGNOTHING; rm -rf /',
+            cmdline: readFileSync(`/proc/${left.pid}/cmdline`, 'utf8'),
+          },
+        ],
+      }),
+    );
+    const { status, out } = await start(await freeUrl());
+    expect(status).toBe(0);
+    expect(out).toContain(`left running: site\u2028 (pid ${left.pid})`);
+    await waitFor('the left process gone', () => !runs(left.pid!));
+  } finally {
+    left.kill();
+  }
+});

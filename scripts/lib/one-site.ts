@@ -55,6 +55,26 @@ const cmdlineOf = (pid: number): string | undefined => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * Whether a recorded entry names a process that still runs as recorded: a plain entry, not this
+ * process or init, and the same command line now (a record is a file: whatever it holds is checked).
+ */
+function isLeftChild(entry: unknown): entry is RecordedChild {
+  if (typeof entry !== 'object' || entry === null) return false;
+  const { pid, name, stopSignal, cmdline } = entry as Partial<Record<keyof RecordedChild, unknown>>;
+  return (
+    Number.isSafeInteger(pid) &&
+    (pid as number) > 1 &&
+    pid !== process.pid &&
+    typeof name === 'string' &&
+    name.length <= 64 &&
+    typeof stopSignal === 'string' &&
+    typeof cmdline === 'string' &&
+    cmdline !== '' &&
+    cmdlineOf(pid as number) === cmdline
+  );
+}
+
+/**
  * Stops what a run recorded in `deployDir` left behind when it was killed: each process it named
  * that still runs with the same command line (a pid the system has since given to another program
  * is left alone), asked as the run would have asked it, killed after `graceMs`.
@@ -67,15 +87,7 @@ export async function stopLeftBehind(deployDir: string, graceMs = 10_000): Promi
     return;
   }
   if (typeof record.pid !== 'number' || record.pid === process.pid || alive(record.pid)) return;
-  const children = (Array.isArray(record.children) ? record.children : []).filter(
-    (c): c is RecordedChild =>
-      typeof c === 'object' &&
-      c !== null &&
-      Number.isInteger((c as RecordedChild).pid) &&
-      (c as RecordedChild).pid > 0 &&
-      typeof (c as RecordedChild).cmdline === 'string' &&
-      cmdlineOf((c as RecordedChild).pid) === (c as RecordedChild).cmdline,
-  );
+  const children = (Array.isArray(record.children) ? record.children : []).filter(isLeftChild);
   if (children.length === 0) return;
   const command = typeof record.command === 'string' ? record.command : 'npm start';
   console.log(
@@ -160,7 +172,6 @@ export async function oneSiteAtATime(
   command: string,
 ): Promise<void> {
   const running = recordedSite(deployDir);
-  if (!running) await stopLeftBehind(deployDir);
   if (running) {
     console.error(
       `A site is already running at ${running.url} (${running.command}, process ${running.pid}). ` +
@@ -168,6 +179,7 @@ export async function oneSiteAtATime(
     );
     process.exit(1);
   }
+  await stopLeftBehind(deployDir);
   if (await answers(url)) {
     console.error(
       `A site is already answering at ${url} (not one started from this folder). ` +

@@ -175,6 +175,9 @@ export function runTogether(
   let exitCode = 0;
   const running = new Set<ChildProcess>();
   const names = new Map<ChildProcess, string>();
+  /** Children in process groups of their own, and how each is asked to stop. */
+  const groups = new Set<ChildProcess>();
+  const stopSignals = new Map<ChildProcess, NodeJS.Signals>();
   const told = () =>
     onRunning?.(
       [...running]
@@ -185,9 +188,6 @@ export function runTogether(
           stopSignal: stopSignals.get(child) ?? 'SIGTERM',
         })),
     );
-  /** Children in process groups of their own, and how each is asked to stop. */
-  const groups = new Set<ChildProcess>();
-  const stopSignals = new Map<ChildProcess, NodeJS.Signals>();
   const stopsLast = new Set<ChildProcess>();
   /** Children whose output may still be arriving (until their streams close). */
   const open = new Map<ChildProcess, Promise<void>>();
